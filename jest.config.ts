@@ -1,0 +1,21 @@
+import type { Config } from 'jest';
+
+const config: Config = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: {
+    // Type checking is `tsc --noEmit` in `npm test`; ts-jest only transpiles (isolatedModules).
+    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
+  },
+  moduleNameMapper: {
+    '^toolwright$': '<rootDir>/src/index.ts',
+    '^toolwright/testing$': '<rootDir>/src/testing/index.ts',
+    '^toolwright/mcp$': '<rootDir>/src/adapters/mcp/index.ts',
+    '^toolwright/openai$': '<rootDir>/src/adapters/openai/index.ts',
+    '^toolwright/ai$': '<rootDir>/src/adapters/ai/index.ts',
+  },
+  testTimeout: 30_000,
+};
+
+export default config;

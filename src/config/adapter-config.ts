@@ -1,0 +1,126 @@
+import { describeValue, joinWords } from '../util/describe-value';
+
+/** One adapter setting: a default, an optional fixed set, an optional validator. */
+export interface SettingSpec<T = unknown> {
+  readonly default: T;
+  /** The only values allowed. */
+  readonly oneOf?: readonly T[];
+  /** Returns true, or a string saying what is wrong (false gives a generic message). */
+  readonly validate?: (value: T) => boolean | string;
+  /** May a tool set its own value with `@Tool({ adapters: { key: { setting } } })`? */
+  readonly overridable?: boolean;
+}
+
+export type SettingSpecs = Readonly<Record<string, SettingSpec>>;
+
+type Values<S extends SettingSpecs> = { [K in keyof S]: S[K]['default'] };
+
+/** Keys of a per-tool adapter bag that are not settings. */
+export const RESERVED_BAG_KEYS: readonly string[] = ['name'];
+
+const namespaces = new Map<string, AdapterSettings<SettingSpecs>>();
+
+export function adapterSettingsFor(namespace: string): AdapterSettings<SettingSpecs> | undefined {
+  return namespaces.get(namespace);
+}
+
+/** The settings half of an adapter config; `defineAdapterConfig` adds the per-tool half. */
+export class AdapterSettings<S extends SettingSpecs> {
+  private readonly values = new Map<string, unknown>();
+
+  constructor(
+    readonly namespace: string,
+    private readonly specs: S,
+  ) {}
+
+  /** The adapter-wide value. */
+  get<K extends keyof S & string>(name: K): Values<S>[K] {
+    this.spec(name, 'get');
+    return (this.values.has(name) ? this.values.get(name) : this.specs[name].default) as Values<S>[K];
+  }
+
+  /** Sets the adapter-wide value, validated. */
+  set<K extends keyof S & string>(name: K, value: Values<S>[K]): void {
+    this.values.set(name, this.check(name, value, 'set'));
+  }
+
+  /** Back to the default: one setting, or all of them. An unknown name resets nothing. */
+  reset(name?: keyof S & string): void {
+    if (name === undefined) {
+      this.values.clear();
+      return;
+    }
+    this.spec(name, 'reset');
+    this.values.delete(name);
+  }
+
+  names(): string[] {
+    return Object.keys(this.specs);
+  }
+
+  isOverridable(name: string): boolean {
+    return Object.prototype.hasOwnProperty.call(this.specs, name) && this.specs[name].overridable === true;
+  }
+
+  has(name: string): boolean {
+    return Object.prototype.hasOwnProperty.call(this.specs, name);
+  }
+
+  /** Validates a value for a setting; returns it or throws a message with the values named. */
+  check(name: string, value: unknown, action = 'set'): unknown {
+    const spec = this.spec(name, action);
+    if (spec.oneOf && !spec.oneOf.some((allowed) => Object.is(allowed, value))) {
+      throw new TypeError(
+        `${this.namespace}.${name} must be one of ${spec.oneOf.map(describeValue).join(', ')}; got ${describeValue(value)}.`,
+      );
+    }
+    if (spec.validate) {
+      const verdict = spec.validate(value);
+      if (verdict !== true) {
+        const reason = typeof verdict === 'string' ? verdict : 'is not valid';
+        throw new TypeError(`${this.namespace}.${name} ${reason}; got ${describeValue(value)}.`);
+      }
+    }
+    return value;
+  }
+
+  private spec(name: string, action: string): SettingSpec {
+    if (!this.has(name)) {
+      throw new TypeError(
+        `Cannot ${action} unknown setting '${name}' of adapter '${this.namespace}'. ` +
+          `Known settings: ${joinWords(this.names().map((n) => `'${n}'`)) || 'none'}.`,
+      );
+    }
+    return this.specs[name];
+  }
+}
+
+export function registerSettings<S extends SettingSpecs>(namespace: string, specs: S): AdapterSettings<S> {
+  if (typeof namespace !== 'string' || !/^[A-Za-z][A-Za-z0-9_-]*$/.test(namespace)) {
+    throw new TypeError(`defineAdapterConfig: ${describeValue(namespace)} is not an adapter key such as 'mcp'.`);
+  }
+  if (namespaces.has(namespace)) {
+    throw new TypeError(
+      `defineAdapterConfig: the namespace '${namespace}' is already declared. Each adapter declares its ` +
+        'namespace once; share the config object it returned.',
+    );
+  }
+  for (const [name, spec] of Object.entries(specs)) {
+    if (RESERVED_BAG_KEYS.includes(name)) {
+      throw new TypeError(`defineAdapterConfig('${namespace}'): '${name}' is reserved for the per-adapter tool name.`);
+    }
+    if (typeof spec !== 'object' || spec === null || !('default' in spec)) {
+      throw new TypeError(
+        `defineAdapterConfig('${namespace}'): setting '${name}' needs a spec with a default, e.g. { default: false }.`,
+      );
+    }
+    if (spec.oneOf !== undefined && (!Array.isArray(spec.oneOf) || spec.oneOf.length === 0)) {
+      throw new TypeError(`defineAdapterConfig('${namespace}'): oneOf for '${name}' must be a non-empty array.`);
+    }
+  }
+  const settings = new AdapterSettings(namespace, specs);
+  // The default must satisfy the setting's own rules, or every tool would inherit a broken value.
+  for (const name of settings.names()) settings.check(name, specs[name].default, 'declare');
+  namespaces.set(namespace, settings as unknown as AdapterSettings<SettingSpecs>);
+  return settings;
+}

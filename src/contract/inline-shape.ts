@@ -1,0 +1,48 @@
+import { describeValue, isClass, isPlainObject } from '../util/describe-value';
+import { checkFieldOptions } from './field-options';
+import type { ContractRef, ContractSpec, InlineShape } from './types';
+
+function checkTypeSpec(value: unknown, where: string): void {
+  if (Array.isArray(value)) {
+    if (value.length !== 1) throw new TypeError(`${where}: an array type lists exactly one element type, e.g. [String]; got ${describeValue(value)}.`);
+    checkTypeSpec(value[0], where);
+    return;
+  }
+  if (typeof value !== 'function') {
+    throw new TypeError(
+      `${where}: expected a type (String, Number, Integer, Boolean, Date, a class, [Type]) or field options; got ${describeValue(value)}.`,
+    );
+  }
+}
+
+/** Checks an inline shape's entries; `where` names the declaring tool and decorator. */
+export function checkInlineShape(shape: Record<string, unknown>, where: string, allowAmbient: boolean): void {
+  if (Object.keys(shape).length === 0) {
+    throw new TypeError(`${where}: an inline contract needs at least one field. Leave the decorator out for a tool without input.`);
+  }
+  for (const [name, entry] of Object.entries(shape)) {
+    const at = `${where} field '${name}'`;
+    if (isPlainObject(entry)) {
+      const options = checkFieldOptions(entry, at, allowAmbient);
+      if (options.type !== undefined && typeof options.type !== 'function') checkTypeSpec(options.type, at);
+    } else {
+      checkTypeSpec(entry, at);
+    }
+  }
+}
+
+/** Normalizes what `@Expects` / `@Exposes` / `defineTool` were given into a contract reference. */
+export function contractRef(spec: ContractSpec | undefined, where: string, allowAmbient: boolean, shapeName: string): ContractRef {
+  if (spec === undefined || spec === null) {
+    throw new TypeError(
+      `${where}: the contract is ${String(spec)}. If this is a circular import, pass a thunk: () => MyDto.`,
+    );
+  }
+  if (isClass(spec)) return { kind: 'class', target: spec };
+  if (typeof spec === 'function') return { kind: 'thunk', thunk: spec as () => never };
+  if (isPlainObject(spec)) {
+    checkInlineShape(spec, where, allowAmbient);
+    return { kind: 'shape', shape: spec as InlineShape, name: shapeName };
+  }
+  throw new TypeError(`${where}: expected a DTO class, a thunk () => Dto, or an inline shape object; got ${describeValue(spec)}.`);
+}

@@ -1,0 +1,77 @@
+/**
+ * The declaration vocabulary of contracts: what `@Field`, inline shapes and `@Expects`/`@Exposes`
+ * accept. The normalized field model built from it lives in `field-model.ts`.
+ */
+
+/** Type token for integers: `@Field({ type: () => Integer })`, or `{ limit: Integer }` inline. */
+export abstract class Integer {
+  private declare readonly integerBrand: never;
+}
+
+/** Any class, including the built-in String, Number, Boolean, Date, Object and Array. */
+export type AnyClass = abstract new (...args: never[]) => unknown;
+
+/** One type: a class (`String`, `Date`, `Integer`, a DTO) or an array of one (`[Tag]`). */
+export type TypeSpec = AnyClass | readonly [TypeSpec];
+
+export type FieldFormat = 'email' | 'uri' | 'uuid' | 'date-time' | 'date';
+
+export type EnumSpec = readonly (string | number | boolean)[] | Readonly<Record<string, string | number>>;
+
+export interface FieldOptions {
+  /** Where reflection cannot see the type: `() => Tag`, `() => [Tag]`, `() => Integer`. */
+  type?: (() => TypeSpec) | TypeSpec;
+  /** A union: `() => [Card, BankTransfer]`. */
+  anyOf?: () => readonly TypeSpec[];
+  description?: string;
+  optional?: boolean;
+  nullable?: boolean;
+  /** A literal default (emitted in the schema), or a function called per call (never emitted). */
+  default?: unknown;
+  /** Allowed values: a list, or a TypeScript enum object. */
+  enum?: EnumSpec;
+  example?: unknown;
+  /** Wire coercion of strings to this field's type (default true). */
+  coerce?: boolean;
+  /** Lets a required string, array or free-form object be empty. */
+  allowEmpty?: boolean;
+  min?: number;
+  max?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string | RegExp;
+  format?: FieldFormat;
+  minItems?: number;
+  maxItems?: number;
+  uniqueItems?: boolean;
+  /** Keys registered with `Extensions.registerFieldMetadataKey` arrive on the field's metadata. */
+  [metadataKey: string]: unknown;
+}
+
+/** An inline field: a bare type, or options with the type given directly. */
+export type InlineField = TypeSpec | (FieldOptions & { ambient?: true | { key?: string } });
+
+/** An inline contract: `{ query: String, limit: { type: Integer, optional: true, default: 10 } }`. */
+export type InlineShape = Readonly<Record<string, InlineField>>;
+
+/** What `@Expects` / `@Exposes` accept: a DTO class, a thunk to one, or an inline shape. */
+export type ContractSpec = AnyClass | (() => AnyClass) | InlineShape;
+
+/** The recorded, not yet resolved, contract of a tool. */
+export type ContractRef =
+  | { readonly kind: 'class'; readonly target: AnyClass }
+  | { readonly kind: 'thunk'; readonly thunk: () => AnyClass }
+  | { readonly kind: 'shape'; readonly shape: InlineShape; readonly name: string };
+
+export interface AmbientOptions {
+  /** The key read from the ambient context (default: the property name). */
+  key?: string;
+}
+
+/** What `@Field` / `@AmbientContext` record for one property. */
+export interface FieldDeclaration {
+  readonly options?: Readonly<FieldOptions>;
+  readonly ambient?: { readonly key: string };
+  /** Filled by reflection: the property's `design:type`. */
+  readonly designType?: unknown;
+}

@@ -1,0 +1,22 @@
+import type { AmbientOptions } from '../contract/types';
+import { describeValue, isPlainObject } from '../util/describe-value';
+import { checkAmbientKey, FieldDecorator, recordField } from './field';
+
+/**
+ * An input field filled from trusted server context (the signed-in officer, the tenant), never
+ * from the caller's arguments and never shown in a schema.
+ */
+export function AmbientContext(options: AmbientOptions = {}): FieldDecorator {
+  if (!isPlainObject(options)) {
+    throw new TypeError(`@AmbientContext takes an options object such as { key: 'userId' }; got ${describeValue(options)}.`);
+  }
+  const unknown = Object.keys(options).filter((key) => key !== 'key');
+  if (unknown.length > 0) throw new TypeError(`@AmbientContext: unknown option '${unknown[0]}'. The only option is 'key'.`);
+  const key = checkAmbientKey(options.key);
+  return (target, propertyKey) => {
+    recordField('AmbientContext', target, propertyKey, (existing, where) => {
+      if (existing?.ambient) throw new TypeError(`${where}: @AmbientContext is already declared. Declare it once.`);
+      return { ...existing, ambient: { key: key ?? String(propertyKey) } };
+    });
+  };
+}

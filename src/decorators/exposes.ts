@@ -1,0 +1,14 @@
+import { contractRef } from '../contract/inline-shape';
+import type { ContractSpec } from '../contract/types';
+import { KEYS } from '../metadata/keys';
+import { defineOnce, siteName } from '../metadata/site';
+import { classOrMethodDecorator, ClassOrMethodDecorator } from './class-or-method';
+import { pascal } from './expects';
+
+/** The tool's output contract: exactly the fields a successful call exposes. */
+export function Exposes(contract: ContractSpec): ClassOrMethodDecorator {
+  return classOrMethodDecorator('Exposes', (site) => {
+    const where = `${siteName(site)}: @Exposes`;
+    defineOnce(KEYS.exposes, 'Exposes', contractRef(contract, where, false, `${pascal(site)}Output`), site);
+  });
+}

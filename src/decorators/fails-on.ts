@@ -1,0 +1,31 @@
+import { KEYS } from '../metadata/keys';
+import { defineFact, getOwnFact, siteName } from '../metadata/site';
+import { describeValue } from '../util/describe-value';
+import { classOrMethodDecorator, ClassOrMethodDecorator } from './class-or-method';
+
+export interface FailsOnRule {
+  readonly errorClass: abstract new (...args: never[]) => unknown;
+  /** The user-facing reason; without one the foreign error's own text is never shown. */
+  readonly message?: string;
+}
+
+/**
+ * Turns a foreign exception into a user-facing failure: no exception report, the original kept on
+ * `result.exception`. Repeatable; the first matching rule wins, a subclass's rules before its parent's.
+ */
+export function FailsOn(errorClass: abstract new (...args: never[]) => unknown, message?: string): ClassOrMethodDecorator {
+  if (typeof errorClass !== 'function' || !errorClass.prototype) {
+    throw new TypeError(`@FailsOn needs an error class as its first argument; got ${describeValue(errorClass)}.`);
+  }
+  if (message !== undefined && (typeof message !== 'string' || message.trim() === '')) {
+    throw new TypeError(`@FailsOn(${errorClass.name}): the message must be a non-empty string; got ${describeValue(message)}.`);
+  }
+  return classOrMethodDecorator('FailsOn', (site) => {
+    const rules = getOwnFact<FailsOnRule[]>(KEYS.failsOn, site) ?? [];
+    if (rules.some((rule) => rule.errorClass === errorClass)) {
+      throw new TypeError(`${siteName(site)}: @FailsOn(${errorClass.name}) is already declared. Declare it once.`);
+    }
+    // Decorators apply bottom-up; prepend so rules read top-down.
+    defineFact(KEYS.failsOn, Object.freeze([Object.freeze({ errorClass, message }), ...rules]), site);
+  });
+}

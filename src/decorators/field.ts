@@ -1,0 +1,48 @@
+import 'reflect-metadata';
+import { checkFieldOptions } from '../contract/field-options';
+import type { FieldDeclaration, FieldOptions } from '../contract/types';
+import { KEYS } from '../metadata/keys';
+import { describeValue } from '../util/describe-value';
+
+export type FieldDecorator = (target: object, propertyKey: string | symbol) => void;
+
+/** The property's own fields map, in declaration order. */
+export function recordField(
+  decorator: string,
+  target: object,
+  propertyKey: string | symbol,
+  update: (existing: FieldDeclaration | undefined, where: string) => FieldDeclaration,
+): void {
+  if (typeof target === 'function') {
+    throw new TypeError(`@${decorator} on static property ${target.name}.${String(propertyKey)}: contract fields are instance properties.`);
+  }
+  const ctor = (target as { constructor: Function }).constructor;
+  if (typeof propertyKey === 'symbol') {
+    throw new TypeError(`@${decorator} on ${ctor.name}[${propertyKey.toString()}]: a field needs a string name.`);
+  }
+  const where = `${ctor.name}.${propertyKey}`;
+  const own: Map<string, FieldDeclaration> = Reflect.getOwnMetadata(KEYS.fields, ctor) ?? new Map();
+  const next = new Map(own);
+  next.set(propertyKey, update(own.get(propertyKey), where));
+  Reflect.defineMetadata(KEYS.fields, next, ctor);
+}
+
+/**
+ * A contract field. Options are checked now; the type is resolved when the contract is first
+ * derived, from `type`/`anyOf`, class-transformer `@Type`, class-validator and `design:type`.
+ */
+export function Field(options: FieldOptions = {}): FieldDecorator {
+  return (target, propertyKey) => {
+    recordField('Field', target, propertyKey, (existing, where) => {
+      if (existing?.options) throw new TypeError(`${where}: @Field is already declared. Declare it once.`);
+      return { ...existing, options: checkFieldOptions(options, where) };
+    });
+  };
+}
+
+export function checkAmbientKey(key: unknown): string | undefined {
+  if (key !== undefined && (typeof key !== 'string' || key.trim() === '')) {
+    throw new TypeError(`@AmbientContext: 'key' must be a non-empty string; got ${describeValue(key)}.`);
+  }
+  return key as string | undefined;
+}

@@ -1,0 +1,22 @@
+import { Extensions, unknownHintMessage } from '../extensions/extensions';
+import { KEYS } from '../metadata/keys';
+import { defineOnce, siteName } from '../metadata/site';
+import { classOrMethodDecorator, ClassOrMethodDecorator } from './class-or-method';
+
+/**
+ * Advisory hints adapters interpret: `readOnly`, `idempotent`, `destructive`, or one an adapter
+ * registered. Inherited; a subclass's own hints replace its parent's.
+ */
+export function SemanticHints(...hints: string[]): ClassOrMethodDecorator {
+  return classOrMethodDecorator('SemanticHints', (site) => {
+    const where = siteName(site);
+    if (hints.length === 0) throw new TypeError(`${where}: @SemanticHints needs at least one hint.`);
+    for (const hint of hints) {
+      if (!Extensions.isSemanticHint(hint)) throw new TypeError(unknownHintMessage(where, hint));
+    }
+    if (hints.includes('readOnly') && hints.includes('destructive')) {
+      throw new TypeError(`${where}: a tool cannot be both readOnly and destructive. Keep the one that is true.`);
+    }
+    defineOnce(KEYS.hints, 'SemanticHints', Object.freeze([...new Set(hints)]), site);
+  });
+}

@@ -1,0 +1,48 @@
+import 'reflect-metadata';
+
+// Decorators
+export { Tool } from './decorators/tool';
+export type { ToolOptions, AdapterToolOptions, ToolArgument, ToolDecorator, ToolDeclaration } from './decorators/tool';
+export { ToolVersion } from './decorators/tool-version';
+export { Description } from './decorators/description';
+export { SemanticHints } from './decorators/semantic-hints';
+export { Expects } from './decorators/expects';
+export { Exposes } from './decorators/exposes';
+export { Field } from './decorators/field';
+export type { FieldDecorator } from './decorators/field';
+export { AmbientContext } from './decorators/ambient-context';
+export { FailsOn } from './decorators/fails-on';
+export type { FailsOnRule } from './decorators/fails-on';
+export type { ClassOrMethodDecorator } from './decorators/class-or-method';
+
+// Contract vocabulary
+export { Integer } from './contract/types';
+export type {
+  AnyClass,
+  AmbientOptions,
+  ContractSpec,
+  EnumSpec,
+  FieldFormat,
+  FieldOptions,
+  InlineField,
+  InlineShape,
+  TypeSpec,
+} from './contract/types';
+
+// Registry
+export { ToolRegistry, Tools, describeTool } from './registry/tool-registry';
+export type { RegistryOptions, AdapterRegistration, VersionGroup, ToolLike } from './registry/tool-registry';
+export { ToolDefinition } from './registry/tool-definition';
+export { sanitizeToolName } from './naming/tool-name';
+
+// DI
+export { resolveTool } from './invocation/resolve-tool';
+
+// Extensions and errors
+export { Extensions, BUILT_IN_SEMANTIC_HINTS } from './extensions/extensions';
+export { ToolwrightError, isToolwrightError } from './errors/toolwright-error';
+export { ToolResolutionError } from './errors/errors';
+
+// Invocation
+export { fail, ToolFailure } from './invocation/failure';
+export type { FailOptions } from './invocation/failure';

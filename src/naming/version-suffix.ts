@@ -1,0 +1,23 @@
+import { Site, siteName } from '../metadata/site';
+import { DEFAULT_NAME_SUFFIXES, deriveToolName, versionSegment } from './tool-name';
+
+/**
+ * The suffix rule: a derived name ending in a version segment (`ApproveLoanV2`) must agree with
+ * the tool's own `@ToolVersion`. Returns the mistake, or undefined when there is none.
+ */
+export function versionSuffixMismatch(
+  site: Site,
+  declaredVersion: number,
+  suffixes: readonly string[] = DEFAULT_NAME_SUFFIXES,
+): string | undefined {
+  const source = site.method ?? site.target.name;
+  const derived = deriveToolName(source, suffixes);
+  if (derived.suffixVersion === undefined || derived.suffixVersion === declaredVersion) return undefined;
+  const segment = versionSegment(source) || `V${derived.suffixVersion}`;
+  const renamed = source.replace(/([vV])\d+$/, `$1${declaredVersion}`);
+  const what = site.method ? 'method name' : 'class name';
+  return (
+    `${siteName(site)}: ${what} ends in ${segment} but declares @ToolVersion(${declaredVersion}). ` +
+    `Rename it to ${renamed} or drop the suffix.`
+  );
+}

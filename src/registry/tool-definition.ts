@@ -1,0 +1,152 @@
+import type { FailsOnRule } from '../decorators/fails-on';
+import type { ToolDeclaration } from '../decorators/tool';
+import { KEYS } from '../metadata/keys';
+import { getFact, getOwnFact, Site, siteName } from '../metadata/site';
+import { deriveToolName, sanitizeToolName } from '../naming/tool-name';
+
+/** What a registry lends the definitions it builds: naming settings and membership. */
+export interface DefinitionHost {
+  readonly nameSuffixes: readonly string[];
+  isMember(definition: ToolDefinition, adapter: string): boolean;
+  adapters(): string[];
+}
+
+function ancestry(target: Function): Function[] {
+  const chain: Function[] = [];
+  for (let current: unknown = target; typeof current === 'function' && current !== Function.prototype; current = Object.getPrototypeOf(current)) {
+    chain.push(current as Function);
+  }
+  return chain;
+}
+
+/**
+ * One tool as every adapter sees it: identity `(toolName, version)`, membership, description,
+ * hints, messages and contracts. Built by a registry (`describeTool`, `Tools.forAdapter`); reads
+ * the facts the decorators recorded and never changes the class.
+ */
+export class ToolDefinition {
+  /** @internal */
+  constructor(
+    private readonly host: DefinitionHost,
+    /** The class: the tool class itself, or the service class of a method tool. */
+    readonly target: Function,
+    /** The method called: the entry method of a class tool, or the decorated method. */
+    readonly method: string,
+    readonly kind: 'class' | 'method',
+  ) {}
+
+  /** Where the tool's own facts are recorded. */
+  get site(): Site {
+    return this.kind === 'method' ? { target: this.target, method: this.method } : { target: this.target };
+  }
+
+  /** A name for messages: `ApproveLoanV2`, or `LoanService.status` for a method tool. */
+  get id(): string {
+    return siteName(this.site);
+  }
+
+  /** The effective `@Tool` declaration: own, or for a class tool the nearest superclass's. */
+  get declaration(): ToolDeclaration | undefined {
+    return getFact<ToolDeclaration>(KEYS.tool, this.site);
+  }
+
+  get version(): number {
+    return getFact<number>(KEYS.version, this.site) ?? 1;
+  }
+
+  /** The version the tool declares itself (not inherited), if any. */
+  get ownVersion(): number | undefined {
+    return getOwnFact<number>(KEYS.version, this.site);
+  }
+
+  /** Declared anywhere in the chain (own or inherited)? */
+  get declaresVersion(): boolean {
+    return getFact<number>(KEYS.version, this.site) !== undefined;
+  }
+
+  get description(): string | undefined {
+    return this.nearest((site) => getOwnFact<string>(KEYS.description, site) ?? getOwnFact<ToolDeclaration>(KEYS.tool, site)?.description);
+  }
+
+  get title(): string | undefined {
+    return this.declaration?.title;
+  }
+
+  get hints(): readonly string[] {
+    return getFact<readonly string[]>(KEYS.hints, this.site) ?? [];
+  }
+
+  /** The failure headline and success message declared with `@Tool({ error, success })`. */
+  get messages(): { readonly error?: string; readonly success?: string } {
+    const declaration = this.declaration;
+    return { error: declaration?.error, success: declaration?.success };
+  }
+
+  /** `@FailsOn` rules, the tool's own before its superclasses'. */
+  get failsOn(): readonly FailsOnRule[] {
+    if (this.kind === 'method') return getOwnFact<FailsOnRule[]>(KEYS.failsOn, this.site) ?? [];
+    return ancestry(this.target).flatMap((target) => getOwnFact<FailsOnRule[]>(KEYS.failsOn, { target }) ?? []);
+  }
+
+  /** The registered adapters this tool belongs to. */
+  get adapters(): readonly string[] {
+    return this.host.adapters().filter((adapter) => this.host.isMember(this, adapter));
+  }
+
+  isMemberOf(adapter: string): boolean {
+    return this.host.isMember(this, adapter);
+  }
+
+  /**
+   * The tool's name: for `adapter`, its per-adapter name if declared; then an explicit `name`;
+   * otherwise derived from the class (or method) name. Never throws, never blank.
+   */
+  toolName(adapter?: string): string {
+    const declaration = this.declaration;
+    const perAdapter = adapter === undefined ? undefined : declaration?.adapters[adapter]?.name;
+    if (typeof perAdapter === 'string' && sanitizeToolName(perAdapter)) return sanitizeToolName(perAdapter);
+    if (declaration?.name && sanitizeToolName(declaration.name)) return sanitizeToolName(declaration.name);
+    return this.derivedName().name;
+  }
+
+  /** @internal The derived name and whether it kept a version segment it should not have. */
+  derivedName(): { name: string; base: string; suffixVersion?: number } {
+    const derived = deriveToolName(this.method && this.kind === 'method' ? this.method : this.target.name, this.host.nameSuffixes);
+    const own = this.ownVersion;
+    const drop = derived.suffixVersion !== undefined && own !== undefined && own === derived.suffixVersion;
+    return { name: drop ? derived.base : derived.full, base: derived.base, suffixVersion: derived.suffixVersion };
+  }
+
+  /** Is the tool's name explicit (shared or for this adapter)? */
+  hasExplicitName(adapter?: string): boolean {
+    const declaration = this.declaration;
+    return Boolean(declaration?.name || (adapter !== undefined && declaration?.adapters[adapter]?.name));
+  }
+
+  /**
+   * The per-tool option bags for an adapter, nearest first: the tool's own declaration, then (for
+   * class tools) each superclass's.
+   */
+  adapterBags(adapter: string): readonly Readonly<Record<string, unknown>>[] {
+    const sites: Site[] = this.kind === 'method' ? [this.site] : ancestry(this.target).map((target) => ({ target }));
+    const bags: Readonly<Record<string, unknown>>[] = [];
+    for (const site of sites) {
+      const bag = getOwnFact<ToolDeclaration>(KEYS.tool, site)?.adapters[adapter];
+      if (bag) bags.push(bag);
+    }
+    return bags;
+  }
+
+  toString(): string {
+    return `${this.toolName()} (${this.id}, version ${this.version})`;
+  }
+
+  private nearest<T>(read: (site: Site) => T | undefined): T | undefined {
+    if (this.kind === 'method') return read(this.site);
+    for (const target of ancestry(this.target)) {
+      const value = read({ target });
+      if (value !== undefined) return value;
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,290 @@
+import { checkToolBag } from '../config/tool-bags';
+import type { ToolDeclaration } from '../decorators/tool';
+import { catalogMark, catalogSince } from '../metadata/catalog';
+import { KEYS } from '../metadata/keys';
+import { getFact, getOwnFact } from '../metadata/site';
+import { DEFAULT_NAME_SUFFIXES } from '../naming/tool-name';
+import { versionSuffixMismatch } from '../naming/version-suffix';
+import { describeValue, joinWords } from '../util/describe-value';
+import { DefinitionHost, ToolDefinition } from './tool-definition';
+import { loadToolRoot, normalizeToolRoot } from './tool-roots';
+
+export interface RegistryOptions {
+  /**
+   * Consider only these classes (and the adapters' tool roots) instead of every decorated class.
+   * Like TypeGraphQL's `resolvers: [...]`.
+   */
+  tools?: readonly Function[];
+  /**
+   * Consider only classes decorated after the registry was created. Tests use this (through
+   * `isolatedRegistry()` in `toolwright/testing`) so that one test's classes never reach another's.
+   */
+  isolated?: boolean;
+  /** Class-name suffixes stripped when a name is derived (default `Tool`, `Action`). */
+  nameSuffixes?: readonly string[];
+}
+
+export interface AdapterRegistration {
+  /** Directories whose exported action classes are members without a per-class `@Tool`. */
+  toolRoots?: readonly string[];
+}
+
+export interface VersionGroup {
+  /** Every version, ascending. */
+  readonly all: readonly ToolDefinition[];
+  readonly latest: ToolDefinition;
+}
+
+/** Anything that accepts a tool accepts a definition or a class tool. */
+export type ToolLike = ToolDefinition | Function;
+
+/**
+ * Enumerates tools by adapter key and groups them by `(toolName, version)`. `Tools` is the default
+ * registry; create your own for an explicit set of tools or for isolated tests.
+ */
+export class ToolRegistry {
+  readonly nameSuffixes: readonly string[];
+  private readonly adapterRoots = new Map<string, readonly string[]>();
+  private readonly explicit: Function[] | undefined;
+  private readonly added: Function[] = [];
+  private readonly since: number;
+  private readonly definitions = new WeakMap<Function, Map<string, ToolDefinition>>();
+  private readonly loadedRoots = new Map<string, readonly Function[]>();
+  private readonly host: DefinitionHost;
+
+  constructor(options: RegistryOptions = {}) {
+    const unknown = Object.keys(options).filter((key) => !['tools', 'isolated', 'nameSuffixes'].includes(key));
+    if (unknown.length > 0) throw new TypeError(`ToolRegistry: unknown option '${unknown[0]}'. Known: tools, isolated, nameSuffixes.`);
+    if (options.tools !== undefined && (!Array.isArray(options.tools) || options.tools.some((t) => typeof t !== 'function'))) {
+      throw new TypeError(`ToolRegistry: 'tools' must be a list of classes; got ${describeValue(options.tools)}.`);
+    }
+    if (options.nameSuffixes !== undefined && (!Array.isArray(options.nameSuffixes) || options.nameSuffixes.some((s) => typeof s !== 'string'))) {
+      throw new TypeError(`ToolRegistry: 'nameSuffixes' must be a list of strings; got ${describeValue(options.nameSuffixes)}.`);
+    }
+    this.explicit = options.tools ? [...options.tools] : undefined;
+    this.since = options.isolated ? catalogMark() : 0;
+    this.nameSuffixes = Object.freeze([...(options.nameSuffixes ?? DEFAULT_NAME_SUFFIXES)]);
+    this.host = {
+      nameSuffixes: this.nameSuffixes,
+      isMember: (definition, adapter) => this.isMember(definition, adapter),
+      adapters: () => this.adapters(),
+    };
+  }
+
+  /**
+   * Registers an adapter key. Idempotent: registering again without roots keeps the roots given
+   * before. Roots are checked now (and again when read) by the broad-path guard.
+   */
+  registerAdapter(key: string, registration: AdapterRegistration = {}): this {
+    if (typeof key !== 'string' || !/^[A-Za-z][A-Za-z0-9_-]*$/.test(key)) {
+      throw new TypeError(`registerAdapter: ${describeValue(key)} is not an adapter key such as 'mcp'.`);
+    }
+    if (registration.toolRoots !== undefined) {
+      if (!Array.isArray(registration.toolRoots)) {
+        throw new TypeError(`registerAdapter('${key}'): toolRoots must be a list of directories; got ${describeValue(registration.toolRoots)}.`);
+      }
+      const roots = registration.toolRoots.map((root) => normalizeToolRoot(root, key));
+      this.adapterRoots.set(key, Object.freeze(roots));
+    } else if (!this.adapterRoots.has(key)) {
+      this.adapterRoots.set(key, Object.freeze([]));
+    }
+    return this;
+  }
+
+  /** Registered adapter keys, in registration order. */
+  adapters(): string[] {
+    return [...this.adapterRoots.keys()];
+  }
+
+  /** Adds classes for this registry to consider (a subclass that carries no decorator of its own). */
+  add(...targets: Function[]): this {
+    for (const target of targets) {
+      if (typeof target !== 'function') throw new TypeError(`ToolRegistry.add expects classes; got ${describeValue(target)}.`);
+      if (!this.added.includes(target)) this.added.push(target);
+    }
+    return this;
+  }
+
+  /** The definition of a class tool, or of a method tool when `method` is given. */
+  describe(target: Function, method?: string): ToolDefinition {
+    if (typeof target !== 'function' || !target.prototype) {
+      throw new TypeError(`describeTool expects a tool class; got ${describeValue(target)}.`);
+    }
+    const methods = this.toolMethods(target);
+    if (method !== undefined) {
+      if (!methods.includes(method)) {
+        throw new TypeError(
+          `${target.name}.${method} is not a method tool. Decorate it with @Tool()` +
+            (methods.length > 0 ? `; the method tools of ${target.name} are ${joinWords(methods)}.` : '.'),
+        );
+      }
+      return this.definition(target, method, 'method');
+    }
+    const declaration = getFact<ToolDeclaration>(KEYS.tool, { target });
+    const entry = declaration?.method ?? 'call';
+    if (typeof (target.prototype as Record<string, unknown>)[entry] !== 'function') {
+      const hint = methods.length > 0 ? ` It has method tools: describeTool(${target.name}, '${methods[0]}').` : '';
+      throw new TypeError(`${target.name} is not a class tool: it has no entry method '${entry}'.${hint}`);
+    }
+    return this.definition(target, entry, 'class');
+  }
+
+  /** Accepts a definition or a class tool. */
+  resolve(tool: ToolLike): ToolDefinition {
+    return tool instanceof ToolDefinition ? tool : this.describe(tool);
+  }
+
+  /**
+   * The members of an adapter: the latest version of each tool, sorted by name; with
+   * `allVersions`, every version, sorted by name then ascending version.
+   */
+  forAdapter(key: string, options: { allVersions?: boolean } = {}): ToolDefinition[] {
+    const groups = this.groups(key, this.members(key));
+    const sorted = [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return sorted.flatMap(([, group]) => (options.allVersions ? group.all : [group.latest]));
+  }
+
+  /** One tool's version group for an adapter, or undefined when no member has that name. */
+  versions(key: string, name: string): VersionGroup | undefined {
+    const pattern = new RegExp(`^${name.replace(/[^a-z0-9_]/g, '')}(_v\\d+)?$`);
+    // Checks only the members it matched (and would-be versions of them), so an unrelated
+    // malformed tool does not derail the lookup.
+    const matched = this.members(key, (definition) => pattern.test(definition.toolName(key)));
+    return this.groups(key, matched).get(name);
+  }
+
+  /** Is the definition a member of the adapter? `(root grant ∪ declaration grant) − except`. */
+  isMember(definition: ToolDefinition, adapter: string): boolean {
+    if (!this.adapterRoots.has(adapter)) return false;
+    const declaration = definition.declaration;
+    if (declaration?.optOut) return false;
+    if (declaration?.except.includes(adapter)) return false;
+    const declared = declaration !== undefined && (declaration.grants === 'all' || declaration.grants.includes(adapter));
+    return declared || (definition.kind === 'class' && this.rootGrant(definition.target, adapter));
+  }
+
+  private definition(target: Function, method: string, kind: 'class' | 'method'): ToolDefinition {
+    let byMethod = this.definitions.get(target);
+    if (!byMethod) this.definitions.set(target, (byMethod = new Map()));
+    const cacheKey = `${kind}:${method}`;
+    let definition = byMethod.get(cacheKey);
+    if (!definition) byMethod.set(cacheKey, (definition = new ToolDefinition(this.host, target, method, kind)));
+    return definition;
+  }
+
+  private toolMethods(target: Function): string[] {
+    return getOwnFact<string[]>(KEYS.toolMethods, { target }) ?? [];
+  }
+
+  private rootGrant(target: Function, adapter: string): boolean {
+    return (this.adapterRoots.get(adapter) ?? []).some((root) => this.rootClasses(root, adapter).includes(target));
+  }
+
+  private rootClasses(root: string, adapter: string): readonly Function[] {
+    normalizeToolRoot(root, adapter);
+    let classes = this.loadedRoots.get(root);
+    if (!classes) this.loadedRoots.set(root, (classes = loadToolRoot(root, adapter).classes));
+    return classes;
+  }
+
+  /** Every class this registry considers, in declaration order. */
+  private candidates(key: string): Function[] {
+    const fromRoots = (this.adapterRoots.get(key) ?? []).flatMap((root) => this.rootClasses(root, key));
+    const base = this.explicit ?? catalogSince(this.since);
+    return [...new Set([...base, ...this.added, ...fromRoots])];
+  }
+
+  private definitionsOf(target: Function): ToolDefinition[] {
+    const found: ToolDefinition[] = [];
+    const declaration = getFact<ToolDeclaration>(KEYS.tool, { target });
+    const entry = declaration?.method ?? 'call';
+    if (typeof (target.prototype as Record<string, unknown> | undefined)?.[entry] === 'function') {
+      found.push(this.definition(target, entry, 'class'));
+    }
+    for (const method of this.toolMethods(target)) found.push(this.definition(target, method, 'method'));
+    return found;
+  }
+
+  private members(key: string, filter?: (definition: ToolDefinition) => boolean): ToolDefinition[] {
+    if (!this.adapterRoots.has(key)) {
+      const known = this.adapters();
+      throw new Error(
+        `Unknown adapter '${key}'. Registered adapters: ${known.length ? joinWords(known.map((k) => `'${k}'`)) : 'none'}. ` +
+          `Register it with registerAdapter('${key}'), or import its entry point (e.g. toolwright/mcp), before enumerating.`,
+      );
+    }
+    const members = this.candidates(key)
+      .flatMap((target) => this.definitionsOf(target))
+      .filter((definition) => this.isMember(definition, key))
+      .filter((definition) => !filter || filter(definition));
+    for (const definition of members) this.checkMember(definition, key);
+    return members;
+  }
+
+  /** Enumeration-time checks of one member's declaration. */
+  private checkMember(definition: ToolDefinition, key: string): void {
+    for (const bag of definition.adapterBags(key)) checkToolBag(key, bag, definition.id);
+    if (definition.hasExplicitName(key)) return;
+    const { suffixVersion } = definition.derivedName();
+    if (suffixVersion === undefined) return;
+    const own = definition.ownVersion;
+    if (own !== undefined) {
+      const mismatch = versionSuffixMismatch(definition.site, own, this.nameSuffixes);
+      if (mismatch) throw new Error(mismatch);
+    } else if (definition.declaresVersion) {
+      throw new Error(
+        `${definition.id}: its name ends in V${suffixVersion} but it declares no @ToolVersion of its own ` +
+          `(it inherits version ${definition.version}). Add @ToolVersion(${suffixVersion}) to ${definition.id}.`,
+      );
+    }
+  }
+
+  private groups(key: string, members: ToolDefinition[]): Map<string, VersionGroup> {
+    const byName = new Map<string, ToolDefinition[]>();
+    for (const definition of members) {
+      const name = definition.toolName(key);
+      byName.set(name, [...(byName.get(name) ?? []), definition]);
+    }
+    const groups = new Map<string, VersionGroup>();
+    for (const [name, list] of byName) {
+      const all = [...list].sort((a, b) => a.version - b.version);
+      for (let i = 1; i < all.length; i++) {
+        if (all[i].version === all[i - 1].version) {
+          const [first, second] = [all[i - 1].id, all[i].id].sort();
+          throw new Error(
+            `Tools ${first} and ${second} are both '${name}' version ${all[i].version} for adapter '${key}'. ` +
+              `Give one an explicit name (@Tool({ name })) or a distinct @ToolVersion.`,
+          );
+        }
+      }
+      groups.set(name, Object.freeze({ all: Object.freeze(all), latest: all[all.length - 1] }));
+    }
+    this.checkOrphans(key, byName);
+    return groups;
+  }
+
+  /** A tool named `x_v3` with no declared version beside a versioned group `x` is an orphan. */
+  private checkOrphans(key: string, byName: Map<string, ToolDefinition[]>): void {
+    for (const [name, list] of byName) {
+      const match = /^(.+)_v(\d+)$/.exec(name);
+      if (!match) continue;
+      const group = byName.get(match[1]);
+      if (!group || !group.some((member) => member.declaresVersion)) continue;
+      const orphan = list.find((definition) => !definition.declaresVersion);
+      if (orphan) {
+        throw new Error(
+          `${orphan.id} ('${name}') looks like version ${match[2]} of ${match[1]} but declares no @ToolVersion. ` +
+            `Add @ToolVersion(${match[2]}) so it joins the group, or give it an explicit name.`,
+        );
+      }
+    }
+  }
+}
+
+/** The default registry. */
+export const Tools = new ToolRegistry();
+
+/** The definition of a class tool (or of a method tool, with `method`) in the default registry. */
+export function describeTool(target: Function, method?: string): ToolDefinition {
+  return Tools.describe(target, method);
+}
