@@ -46,3 +46,7 @@ export { ToolResolutionError } from './errors/errors';
 // Invocation
 export { fail, ToolFailure } from './invocation/failure';
 export type { FailOptions } from './invocation/failure';
+
+// Schemas
+export { inputSchema, outputSchema, schemaOf } from './schema/schemas';
+export type { JsonSchema, SchemaDialect, SchemaDirection, SchemaOptions } from './schema/build-schema';

@@ -72,6 +72,6 @@ export interface AmbientOptions {
 export interface FieldDeclaration {
   readonly options?: Readonly<FieldOptions>;
   readonly ambient?: { readonly key: string };
-  /** Filled by reflection: the property's `design:type`. */
-  readonly designType?: unknown;
+  /** Position among the class's declarations, to keep source order across decorator libraries. */
+  readonly position: number;
 }

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { checkFieldOptions } from '../contract/field-options';
 import type { FieldDeclaration, FieldOptions } from '../contract/types';
+import { ownValidationMetadatas } from '../contract/class-validator-source';
 import { KEYS } from '../metadata/keys';
 import { describeValue } from '../util/describe-value';
 
@@ -11,7 +12,7 @@ export function recordField(
   decorator: string,
   target: object,
   propertyKey: string | symbol,
-  update: (existing: FieldDeclaration | undefined, where: string) => FieldDeclaration,
+  update: (existing: FieldDeclaration | undefined, where: string) => Omit<FieldDeclaration, 'position'>,
 ): void {
   if (typeof target === 'function') {
     throw new TypeError(`@${decorator} on static property ${target.name}.${String(propertyKey)}: contract fields are instance properties.`);
@@ -23,7 +24,11 @@ export function recordField(
   const where = `${ctor.name}.${propertyKey}`;
   const own: Map<string, FieldDeclaration> = Reflect.getOwnMetadata(KEYS.fields, ctor) ?? new Map();
   const next = new Map(own);
-  next.set(propertyKey, update(own.get(propertyKey), where));
+  const existing = own.get(propertyKey);
+  // Decorators run in source order, property by property: the number of class-validator
+  // constraints recorded so far places this field among properties only class-validator declares.
+  const position = Math.min(existing?.position ?? Infinity, ownValidationMetadatas(ctor).length - 0.5);
+  next.set(propertyKey, { ...update(existing, where), position });
   Reflect.defineMetadata(KEYS.fields, next, ctor);
 }
 

@@ -3,6 +3,9 @@ import type { ToolDeclaration } from '../decorators/tool';
 import { KEYS } from '../metadata/keys';
 import { getFact, getOwnFact, Site, siteName } from '../metadata/site';
 import { deriveToolName, sanitizeToolName } from '../naming/tool-name';
+import type { Contract } from '../contract/field-model';
+import { inputContractFor, outputContractFor } from '../contract/tool-contracts';
+import { contractSchema, JsonSchema, SchemaOptions } from '../schema/build-schema';
 
 /** What a registry lends the definitions it builds: naming settings and membership. */
 export interface DefinitionHost {
@@ -135,6 +138,27 @@ export class ToolDefinition {
       if (bag) bags.push(bag);
     }
     return bags;
+  }
+
+  /** The input field model (an empty contract when the tool takes no input). */
+  get inputContract(): Contract {
+    return inputContractFor(this.site);
+  }
+
+  /** The output field model, or undefined when the tool exposes nothing. */
+  get outputContract(): Contract | undefined {
+    return outputContractFor(this.site);
+  }
+
+  /** The JSON Schema of the arguments a caller sends (ambient fields never appear). */
+  inputSchema(options?: SchemaOptions): JsonSchema {
+    return contractSchema(this.inputContract.target, 'input', options);
+  }
+
+  /** The JSON Schema of what a successful call exposes, or undefined when it exposes nothing. */
+  outputSchema(options?: SchemaOptions): JsonSchema | undefined {
+    const contract = this.outputContract;
+    return contract ? contractSchema(contract.target, 'output', options) : undefined;
   }
 
   toString(): string {

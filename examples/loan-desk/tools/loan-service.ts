@@ -12,7 +12,7 @@ export class LoanStatus {
   @Field() applicant!: string;
   @Field() amount!: number;
   @Field({ enum: ['pending', 'approved', 'cancelled'] }) state!: LoanState;
-  @Field({ nullable: true, description: 'Officer who approved it' }) approvedBy!: string | null;
+  @Field({ type: () => String, nullable: true, description: 'Officer who approved it' }) approvedBy!: string | null;
 }
 
 export class LoanSummary {

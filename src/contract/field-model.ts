@@ -1,0 +1,94 @@
+/**
+ * The normalized field model: one per contract class, built once, from which every schema,
+ * validator, coercion and rendering is derived.
+ */
+import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+import type { FieldFormat } from './types';
+
+/** Builds a user-facing message for a field path and the offending value. */
+export type MessageFn = (property: string, value: unknown) => string;
+
+/** One JSON Schema keyword a declaration contributed, with the message it fails with. */
+export interface Constraint {
+  readonly keyword: string;
+  readonly value: unknown;
+  readonly message: MessageFn;
+  /** Where it came from, for drift reports and warnings (`@Max`, `@Field({ max })`). */
+  readonly source: string;
+}
+
+export type NodeKind =
+  | 'string'
+  | 'number'
+  | 'integer'
+  | 'boolean'
+  | 'date'
+  | 'object'
+  | 'record'
+  | 'array'
+  | 'union'
+  | 'enum';
+
+/** The type of a value: a field's, or an array's items, or a union member's. */
+export interface TypeNode {
+  readonly kind: NodeKind;
+  readonly constraints: readonly Constraint[];
+  /** Allowed values (with the base kind, or alone for kind `enum`). */
+  readonly enum?: readonly (string | number | boolean)[];
+  readonly format?: FieldFormat;
+  /** Arrays: the element type. */
+  readonly items?: TypeNode;
+  /** Unions: the members. */
+  readonly members?: readonly TypeNode[];
+  /** Objects: the nested contract class. */
+  readonly target?: Function;
+  /** A string the type check fails with (`$property must be a string`). */
+  readonly typeMessage: MessageFn;
+  readonly enumMessage?: MessageFn;
+}
+
+export type DefaultValue = { readonly kind: 'literal'; readonly value: unknown } | { readonly kind: 'factory'; readonly factory: () => unknown };
+
+export interface FieldModel {
+  readonly name: string;
+  /** The class that declares the field (a parent's, when inherited). */
+  readonly owner: Function;
+  readonly type: TypeNode;
+  readonly optional: boolean;
+  readonly nullable: boolean;
+  readonly default?: DefaultValue;
+  readonly description?: string;
+  readonly example?: { readonly value: unknown };
+  /** Wire coercion of strings to the field's type. */
+  readonly coerce: boolean;
+  readonly allowEmpty: boolean;
+  readonly ambient?: { readonly key: string };
+  /** Values of keys registered with `Extensions.registerFieldMetadataKey`. */
+  readonly metadata: Readonly<Record<string, unknown>>;
+  /** class-validator constraints JSON Schema cannot say; run after schema validation. */
+  readonly residual: readonly ValidationMetadata[];
+  /** Guarded by `@ValidateIf`: all its constraints run at runtime only, and the schema shows it optional. */
+  readonly conditional: boolean;
+}
+
+export interface Contract {
+  readonly target: Function;
+  readonly name: string;
+  /** Every field, ambient ones included, in declaration order (parents' first). */
+  readonly fields: readonly FieldModel[];
+  /** Fields a caller supplies. */
+  readonly inputFields: readonly FieldModel[];
+  /** Fields filled from trusted ambient context. */
+  readonly ambientFields: readonly FieldModel[];
+  readonly byName: ReadonlyMap<string, FieldModel>;
+}
+
+/** Required in the input direction: no optional flag, not nullable, no default, not conditional. */
+export function isRequiredInput(field: FieldModel): boolean {
+  return !field.optional && !field.nullable && field.default === undefined && !field.conditional;
+}
+
+/** Required in the output direction: every field unless declared optional. */
+export function isRequiredOutput(field: FieldModel): boolean {
+  return !field.optional;
+}

@@ -1,0 +1,102 @@
+/**
+ * A tool's input and output contracts: the classes behind `@Expects` / `@Exposes` (inline shapes
+ * become classes once), or a method tool's first parameter type.
+ */
+import 'reflect-metadata';
+import { KEYS } from '../metadata/keys';
+import { getFact, Site, siteName } from '../metadata/site';
+import { describeValue, isClass, isPlainObject } from '../util/describe-value';
+import { contractOf } from './build-contract';
+import type { Contract } from './field-model';
+import type { ContractRef, FieldDeclaration, FieldOptions, InlineShape } from './types';
+
+const synthesized = new WeakMap<object, Function>();
+
+/** The class an inline shape stands for, made once per shape object. */
+export function classForShape(shape: InlineShape, name: string): Function {
+  let target = synthesized.get(shape);
+  if (target) return target;
+  const made = { [name]: class {} }[name];
+  const fields = new Map<string, FieldDeclaration>();
+  Object.entries(shape).forEach(([field, entry], position) => {
+    if (isPlainObject(entry)) {
+      const { ambient, ...options } = entry as FieldOptions & { ambient?: true | { key?: string } };
+      fields.set(field, {
+        options: options as FieldOptions,
+        ambient: ambient ? { key: (ambient === true ? undefined : ambient.key) ?? field } : undefined,
+        position,
+      });
+    } else {
+      fields.set(field, { options: { type: entry as FieldOptions['type'] }, position });
+    }
+  });
+  Reflect.defineMetadata(KEYS.fields, fields, made);
+  synthesized.set(shape, made);
+  target = made;
+  return target;
+}
+
+/** The class a recorded contract reference points at. */
+export function contractClass(ref: ContractRef, where: string): Function {
+  switch (ref.kind) {
+    case 'class':
+      return ref.target;
+    case 'shape':
+      return classForShape(ref.shape, ref.name);
+    case 'thunk': {
+      const target = ref.thunk();
+      if (!isClass(target)) throw new TypeError(`${where}: the contract thunk returned ${describeValue(target)}; it must return a DTO class.`);
+      return target;
+    }
+  }
+}
+
+/** The contract of a tool without input: no fields, closed. */
+class NoInput {}
+
+const BUILT_INS = new Set<unknown>([Object, String, Number, Boolean, Array, Date, Function, Promise, Map, Set]);
+
+function requireFields(contract: Contract, where: string, what: string): Contract {
+  if (contract.fields.length === 0) {
+    throw new TypeError(
+      `${where}: ${what} ${contract.name} declares no fields. Decorate its properties with @Field() or class-validator ` +
+        'decorators: reflection cannot see undecorated properties.',
+    );
+  }
+  return contract;
+}
+
+/** The input contract of a tool site. */
+export function inputContractFor(site: Site): Contract {
+  const where = siteName(site);
+  const ref = getFact<ContractRef>(KEYS.expects, site);
+  if (ref) return requireFields(contractOf(contractClass(ref, `${where}: @Expects`)), where, 'the input contract');
+  if (site.method !== undefined) {
+    const params: unknown[] | undefined = Reflect.getMetadata('design:paramtypes', site.target.prototype, site.method);
+    const first = params?.[0];
+    if (first === undefined) return contractOf(NoInput);
+    if (!isClass(first) || BUILT_INS.has(first)) {
+      throw new TypeError(
+        `${where}: the input type of the first parameter is not a class reflection can see (${describeValue(first)}). ` +
+          'Type the parameter with a DTO class, or declare @Expects(Dto).',
+      );
+    }
+    return requireFields(contractOf(first), where, 'the input contract');
+  }
+  return contractOf(NoInput);
+}
+
+/** The output contract of a tool site, or undefined when it exposes nothing. */
+export function outputContractFor(site: Site): Contract | undefined {
+  const where = siteName(site);
+  const ref = getFact<ContractRef>(KEYS.exposes, site);
+  if (!ref) return undefined;
+  const contract = requireFields(contractOf(contractClass(ref, `${where}: @Exposes`)), where, 'the output contract');
+  if (contract.ambientFields.length > 0) {
+    throw new TypeError(
+      `${where}: the output contract ${contract.name} has ambient field ${contract.ambientFields[0].name}. ` +
+        '@AmbientContext marks inputs from trusted context; remove it from the output.',
+    );
+  }
+  return contract;
+}

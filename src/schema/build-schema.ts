@@ -1,0 +1,324 @@
+/**
+ * Contract → JSON Schema. Every schema toolwright shows anyone comes from here, derived from the
+ * field model once per (contract, direction, dialect, strict) and handed out as a fresh copy.
+ */
+import { contractOf } from '../contract/build-contract';
+import { Contract, FieldModel, isRequiredInput, isRequiredOutput, TypeNode } from '../contract/field-model';
+import { copyJson } from '../util/copy-json';
+
+export type JsonSchema = { [keyword: string]: unknown };
+
+export type SchemaDialect = '2020-12' | 'draft-07';
+export type SchemaDirection = 'input' | 'output';
+
+export interface SchemaOptions {
+  /** JSON Schema 2020-12 (default), or draft-07 for clients that need it. */
+  dialect?: SchemaDialect;
+  /**
+   * The OpenAI strict-mode projection: every property required, optional ones nullable,
+   * `additionalProperties: false` at every level, only keywords strict mode accepts.
+   */
+  strict?: boolean;
+}
+
+interface ResolvedOptions {
+  readonly direction: SchemaDirection;
+  readonly dialect: SchemaDialect;
+  readonly strict: boolean;
+}
+
+/** Keywords OpenAI's strict mode accepts; anything else is dropped from the strict projection. */
+const STRICT_KEYWORDS = new Set([
+  'type',
+  'description',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'anyOf',
+  'enum',
+  'const',
+  '$ref',
+  '$defs',
+  'definitions',
+  'pattern',
+  'format',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+]);
+const STRICT_FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
+
+const cache = new WeakMap<Function, Map<string, JsonSchema>>();
+
+/** The schema of a contract, built once per options and returned as a fresh copy. */
+export function contractSchema(target: Function, direction: SchemaDirection, options: SchemaOptions = {}): JsonSchema {
+  const resolved: ResolvedOptions = { direction, dialect: options.dialect ?? '2020-12', strict: options.strict === true };
+  if (resolved.dialect !== '2020-12' && resolved.dialect !== 'draft-07') {
+    throw new TypeError(`Unknown schema dialect '${String(resolved.dialect)}'. Use '2020-12' (the default) or 'draft-07'.`);
+  }
+  const key = `${resolved.direction}|${resolved.dialect}|${resolved.strict}`;
+  let byKey = cache.get(target);
+  if (!byKey) cache.set(target, (byKey = new Map()));
+  let schema = byKey.get(key);
+  if (!schema) {
+    schema = deepFreeze(new SchemaWriter(target, resolved).write());
+    byKey.set(key, schema);
+  }
+  return copyJson(schema);
+}
+
+/** The frozen cached schema itself, for internal consumers that never hand it out (validators). */
+export function sharedContractSchema(target: Function, direction: SchemaDirection, options: SchemaOptions = {}): JsonSchema {
+  contractSchema(target, direction, options);
+  return cache.get(target)!.get(`${direction}|${options.dialect ?? '2020-12'}|${options.strict === true}`)!;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+function inferEnumType(values: readonly unknown[]): string | undefined {
+  if (values.every((v) => typeof v === 'string')) return 'string';
+  if (values.every((v) => typeof v === 'number' && Number.isInteger(v))) return 'integer';
+  if (values.every((v) => typeof v === 'number')) return 'number';
+  if (values.every((v) => typeof v === 'boolean')) return 'boolean';
+  return undefined;
+}
+
+function toJsonLiteral(value: unknown): unknown {
+  return value instanceof Date ? value.toISOString() : copyJson(value);
+}
+
+class SchemaWriter {
+  private readonly recursive: Set<Function>;
+  private readonly defNames = new Map<Function, string>();
+  private readonly defs: Record<string, JsonSchema> = {};
+
+  constructor(
+    private readonly root: Function,
+    private readonly options: ResolvedOptions,
+  ) {
+    this.recursive = findRecursive(root);
+  }
+
+  write(): JsonSchema {
+    const schema = this.objectSchema(contractOf(this.root), true);
+    if (Object.keys(this.defs).length > 0) schema[this.options.dialect === 'draft-07' ? 'definitions' : '$defs'] = this.defs;
+    return schema;
+  }
+
+  private get refPrefix(): string {
+    return this.options.dialect === 'draft-07' ? '#/definitions/' : '#/$defs/';
+  }
+
+  private objectSchema(contract: Contract, isRoot: boolean): JsonSchema {
+    const { direction, strict } = this.options;
+    const fields = direction === 'input' ? contract.inputFields : contract.fields;
+    if (!isRoot && contract.ambientFields.length > 0) {
+      throw new TypeError(
+        `${contract.name}.${contract.ambientFields[0].name}: @AmbientContext is only for a tool's top-level input, ` +
+          `and ${contract.name} is nested in another contract. Move the ambient field to the tool's input class.`,
+      );
+    }
+    const properties: Record<string, JsonSchema> = {};
+    const required: string[] = [];
+    for (const field of fields) {
+      const isRequired = direction === 'input' ? isRequiredInput(field) : isRequiredOutput(field);
+      properties[field.name] = this.fieldSchema(field, isRequired);
+      if (isRequired || strict) required.push(field.name);
+    }
+    const schema: JsonSchema = { type: 'object', properties };
+    if (required.length > 0) schema.required = required;
+    schema.additionalProperties = false;
+    return schema;
+  }
+
+  private fieldSchema(field: FieldModel, isRequired: boolean): JsonSchema {
+    const { direction, strict } = this.options;
+    let schema = this.nodeSchema(field.type, `${field.owner.name}.${field.name}`);
+    if (direction === 'input' && isRequired && !field.allowEmpty) schema = this.withFloor(schema, field.type);
+    const nullable = field.nullable || (strict && !isRequired);
+    if (nullable) schema = withNull(schema);
+    if (field.description) schema = this.describe(schema, field.description);
+    if (!strict) {
+      if (direction === 'input' && field.default?.kind === 'literal') schema.default = toJsonLiteral(field.default.value);
+      if (field.example) schema.examples = [toJsonLiteral(field.example.value)];
+    }
+    return ordered(schema);
+  }
+
+  /** A required string, array or free-form object may not be empty unless it says so. */
+  private withFloor(schema: JsonSchema, node: TypeNode): JsonSchema {
+    const has = (keyword: string) => node.constraints.some((c) => c.keyword === keyword);
+    if (node.kind === 'string' && !node.enum && !node.format && !has('minLength')) {
+      return this.options.strict ? schema : { ...schema, minLength: 1 };
+    }
+    if (node.kind === 'array' && !has('minItems')) return { ...schema, minItems: 1 };
+    if (node.kind === 'record' && !has('minProperties') && !this.options.strict) return { ...schema, minProperties: 1 };
+    return schema;
+  }
+
+  private describe(schema: JsonSchema, description: string): JsonSchema {
+    if ('$ref' in schema && (this.options.strict || this.options.dialect === 'draft-07')) return schema;
+    return { ...schema, description };
+  }
+
+  private nodeSchema(node: TypeNode, where: string): JsonSchema {
+    const { strict } = this.options;
+    let schema: JsonSchema;
+    switch (node.kind) {
+      case 'string':
+        schema = { type: 'string' };
+        if (node.format && (!strict || STRICT_FORMATS.has(node.format))) schema.format = node.format;
+        break;
+      case 'date':
+        schema = { type: 'string', format: 'date-time' };
+        break;
+      case 'number':
+        // A numeric enum whose values are all integers is an integer (TypeScript numeric enums).
+        schema = { type: node.enum && inferEnumType(node.enum) === 'integer' ? 'integer' : 'number' };
+        break;
+      case 'integer':
+      case 'boolean':
+        schema = { type: node.kind };
+        break;
+      case 'enum': {
+        const type = inferEnumType(node.enum ?? []);
+        schema = type ? { type } : {};
+        break;
+      }
+      case 'record':
+        if (strict) {
+          throw new TypeError(
+            `${where} is a free-form object, which OpenAI strict mode cannot express (every object must list its properties). ` +
+              'Declare its shape with a class, or use the non-strict schema.',
+          );
+        }
+        schema = { type: 'object' };
+        break;
+      case 'array':
+        schema = { type: 'array', items: this.nodeSchema(node.items!, `${where}[]`) };
+        break;
+      case 'union':
+        schema = { anyOf: node.members!.map((member) => this.nodeSchema(member, where)) };
+        break;
+      case 'object':
+        schema = this.objectRef(node.target!);
+        break;
+    }
+    if (node.enum) schema.enum = [...node.enum];
+    for (const constraint of node.constraints) {
+      if (strict && !STRICT_KEYWORDS.has(constraint.keyword)) continue;
+      schema[constraint.keyword] = copyJson(constraint.value);
+    }
+    return ordered(schema);
+  }
+
+  private objectRef(target: Function): JsonSchema {
+    if (target === this.root) return { $ref: '#' };
+    if (!this.recursive.has(target)) return this.objectSchema(contractOf(target), false);
+    let name = this.defNames.get(target);
+    if (!name) {
+      const base = target.name || 'Anonymous';
+      name = base;
+      for (let n = 2; name in this.defs; n++) name = `${base}${n}`;
+      this.defNames.set(target, name);
+      this.defs[name] = {}; // reserved before writing, so a reference back to it resolves to this name
+      this.defs[name] = this.objectSchema(contractOf(target), false);
+    }
+    return { $ref: `${this.refPrefix}${name}` };
+  }
+}
+
+const KEY_ORDER = [
+  'type',
+  'format',
+  'description',
+  'enum',
+  'const',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minimum',
+  'exclusiveMinimum',
+  'maximum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'not',
+  'items',
+  'anyOf',
+  '$ref',
+  'properties',
+  'required',
+  'additionalProperties',
+  'default',
+  'examples',
+];
+
+/** Keywords in one reading order, whatever order the decorators ran in (they run bottom-up). */
+function ordered(schema: JsonSchema): JsonSchema {
+  const result: JsonSchema = {};
+  for (const key of KEY_ORDER) if (key in schema) result[key] = schema[key];
+  for (const key of Object.keys(schema)) if (!(key in result)) result[key] = schema[key];
+  return result;
+}
+
+/** Adds `null` to what a schema allows. */
+function withNull(schema: JsonSchema): JsonSchema {
+  if (typeof schema.type === 'string') {
+    const next: JsonSchema = { ...schema, type: [schema.type, 'null'] };
+    if (Array.isArray(schema.enum)) next.enum = [...schema.enum, null];
+    return next;
+  }
+  if (Array.isArray(schema.enum)) return { ...schema, enum: [...schema.enum, null] };
+  if (Array.isArray(schema.anyOf)) return { ...schema, anyOf: [...schema.anyOf, { type: 'null' }] };
+  return { anyOf: [schema, { type: 'null' }] };
+}
+
+/** Contract classes (other than the root) that can reach themselves: they go to `$defs`. */
+function findRecursive(root: Function): Set<Function> {
+  const edges = new Map<Function, Function[]>();
+  const collect = (node: TypeNode, into: Function[]) => {
+    if (node.kind === 'object' && node.target) into.push(node.target);
+    if (node.items) collect(node.items, into);
+    for (const member of node.members ?? []) collect(member, into);
+  };
+  const visit = (target: Function) => {
+    if (edges.has(target)) return;
+    const out: Function[] = [];
+    edges.set(target, out);
+    for (const field of contractOf(target).fields) collect(field.type, out);
+    out.forEach(visit);
+  };
+  visit(root);
+  const recursive = new Set<Function>();
+  for (const start of edges.keys()) {
+    if (start === root) continue;
+    const seen = new Set<Function>();
+    const stack = [...(edges.get(start) ?? [])];
+    while (stack.length > 0) {
+      const next = stack.pop()!;
+      if (next === start) {
+        recursive.add(start);
+        break;
+      }
+      if (seen.has(next)) continue;
+      seen.add(next);
+      stack.push(...(edges.get(next) ?? []));
+    }
+  }
+  return recursive;
+}
