@@ -72,15 +72,18 @@ function buildContract(target: Function): Contract {
   for (const [name, { owner, declarations }] of owners) {
     fields.push(buildField(owner, name, declarations.fields.get(name), declarations.validators.get(name) ?? []));
   }
-  return Object.freeze({
+  return {
     target,
     name: target.name,
-    fields: Object.freeze(fields),
-    inputFields: Object.freeze(fields.filter((field) => !field.ambient)),
-    ambientFields: Object.freeze(fields.filter((field) => field.ambient)),
+    fields,
+    inputFields: fields.filter((field) => !field.ambient),
+    ambientFields: fields.filter((field) => field.ambient),
     byName: new Map(fields.map((field) => [field.name, field])),
-  });
+  };
 }
+
+const NO_VALIDATORS: MappedValidator[] = [];
+const NO_EFFECTS: [never[], never[]] = [[], []];
 
 const UNSUPPORTED = new Map<unknown, string>([
   [Map, 'a Map'],
@@ -92,9 +95,21 @@ const UNSUPPORTED = new Map<unknown, string>([
   [RegExp, 'a RegExp'],
 ]);
 
+const KIND_BITS: Record<Effect['kind'], number> = {
+  type: 1,
+  keyword: 2,
+  enum: 4,
+  optional: 8,
+  defined: 16,
+  notEmpty: 32,
+  nested: 64,
+  conditional: 128,
+  ignore: 256,
+};
+
 class FieldBuilder {
-  readonly where: string;
   private readonly validators: MappedValidator[];
+  private readonly byEach: [Array<{ effect: Effect; validator: MappedValidator }>, Array<{ effect: Effect; validator: MappedValidator }>];
 
   constructor(
     readonly owner: Function,
@@ -102,8 +117,20 @@ class FieldBuilder {
     readonly declaration: FieldDeclaration | undefined,
     metadatas: ValidationMetadata[],
   ) {
-    this.where = `${owner.name}.${name}`;
-    this.validators = metadatas.map((metadata) => mapValidator(metadata, owner));
+    this.validators = metadatas.length === 0 ? NO_VALIDATORS : metadatas.map((metadata) => mapValidator(metadata, owner));
+    this.byEach = metadatas.length === 0 ? NO_EFFECTS : [[], []];
+    for (const validator of this.validators) {
+      for (const effect of validator.effects) {
+        this.byEach[validator.each ? 1 : 0].push({ effect, validator });
+        this.kinds |= KIND_BITS[effect.kind];
+      }
+    }
+  }
+
+  private kinds = 0;
+
+  get where(): string {
+    return `${this.owner.name}.${this.name}`;
   }
 
   get options(): FieldOptions {
@@ -115,26 +142,27 @@ class FieldBuilder {
   }
 
   effects(each: boolean): Array<{ effect: Effect; validator: MappedValidator }> {
-    return this.validators.filter((v) => v.each === each).flatMap((validator) => validator.effects.map((effect) => ({ effect, validator })));
+    return this.byEach[each ? 1 : 0];
   }
 
   has(kind: Effect['kind']): boolean {
-    return this.validators.some((v) => v.effects.some((e) => e.kind === kind));
+    return (this.kinds & KIND_BITS[kind]) !== 0;
   }
 
   build(): FieldModel {
     const options = this.options;
     const conditional = this.has('conditional');
     const defined = this.has('defined');
-    const notEmpty = this.validators.find((v) => v.effects.some((e) => e.kind === 'notEmpty'));
+    const notEmpty = this.has('notEmpty') ? this.validators.find((v) => v.effects.some((e) => e.kind === 'notEmpty')) : undefined;
     let type = this.resolveType();
     if (notEmpty && type.kind === 'string' && !type.constraints.some((c) => c.keyword === 'minLength')) {
-      type = { ...type, constraints: [...type.constraints, { keyword: 'minLength', value: 1, message: notEmpty.message, source: '@IsNotEmpty' }] };
+      type = { ...type, constraints: [...type.constraints, { keyword: 'minLength', value: 1, message: notEmpty.message }] };
     }
     if (conditional) {
       // Everything under @ValidateIf runs in class-validator only; the schema shows the type.
       type = { ...type, constraints: [], enum: undefined };
     }
+    type = withSortedConstraints(type);
     const residual = conditional ? this.validators.map((v) => v.metadata) : this.validators.filter((v) => v.residual).map((v) => v.metadata);
     if (residual.length > 0) {
       const labels = [...new Set(this.validators.filter((v) => v.residual).map((v) => validatorLabel(v.metadata)))];
@@ -145,8 +173,10 @@ class FieldBuilder {
       );
     }
     const metadata: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(options)) {
-      if (!(FIELD_OPTION_KEYS as readonly string[]).includes(key) && Extensions.isFieldMetadataKey(key)) metadata[key] = value;
+    if (Extensions.hasFieldMetadataKeys()) {
+      for (const [key, value] of Object.entries(options)) {
+        if (!(FIELD_OPTION_KEYS as readonly string[]).includes(key) && Extensions.isFieldMetadataKey(key)) metadata[key] = value;
+      }
     }
     const field: FieldModel = {
       name: this.name,
@@ -160,12 +190,12 @@ class FieldBuilder {
       coerce: options.coerce ?? true,
       allowEmpty: options.allowEmpty ?? false,
       ambient: this.declaration?.ambient,
-      metadata: Object.freeze(metadata),
-      residual: Object.freeze(residual),
+      metadata,
+      residual,
       conditional,
     };
     this.checkLiterals(field);
-    return Object.freeze(field);
+    return field;
   }
 
   private defaultValue(): DefaultValue | undefined {
@@ -202,8 +232,8 @@ class FieldBuilder {
   private resolveType(): TypeNode {
     const options = this.options;
     const design = Reflect.getOwnMetadata('design:type', this.owner.prototype, this.name) as unknown;
-    const typeMeta = defaultMetadataStorage.findTypeMetadata(this.owner, this.name) as { typeFunction?: () => unknown } | undefined;
     let node: TypeNode;
+    let typeMeta: { typeFunction?: () => unknown } | undefined;
     if (options.anyOf) {
       const members = options.anyOf();
       if (!Array.isArray(members) || members.length < 2) this.fail(`'anyOf' must return at least two member types; got ${describeValue(members)}.`);
@@ -213,8 +243,8 @@ class FieldBuilder {
       const spec = isClass(options.type) || Array.isArray(options.type) ? options.type : (options.type as () => TypeSpec)();
       node = this.fromSpec(spec, "@Field({ type })");
       this.checkDesign(node, design, 'the @Field type');
-    } else if (typeMeta?.typeFunction) {
-      const spec = typeMeta.typeFunction() as TypeSpec;
+    } else if ((typeMeta = findTypeMetadata(this.owner, this.name))?.typeFunction) {
+      const spec = typeMeta!.typeFunction!() as TypeSpec;
       node = this.fromSpec(spec, '@Type');
       // class-transformer's @Type names the element type of an array property.
       if (design === Array && node.kind !== 'array') node = this.arrayOf(node);
@@ -331,35 +361,28 @@ class FieldBuilder {
   /** The reflected design:type must agree with what the declarations say. */
   private checkDesign(node: TypeNode, design: unknown, source: string): void {
     if (design === undefined || design === Object) return;
-    const expected: Partial<Record<NodeKind, unknown[]>> = {
-      string: [String],
-      number: [Number],
-      integer: [Number],
-      boolean: [Boolean],
-      date: [Date],
-      array: [Array],
-      record: [Object],
-    };
     if (node.kind === 'object' || node.kind === 'union' || node.kind === 'enum') {
       if (design === Array) this.fail(`is declared as an array, but ${source} names a single ${describeNode(node)}. Use type: () => [${describeNode(node)}].`);
       return;
     }
-    const allowed = expected[node.kind];
-    if (allowed && !allowed.includes(design)) {
+    const allowed = DESIGN_TYPES[node.kind];
+    if (allowed && allowed !== design) {
       if (design === Array) this.fail(`is declared as an array, but ${source} says ${describeNode(node)}. For an array use type: () => [${describeNode(node)}], or { each: true }.`);
       this.fail(`is declared as ${describeValue(design)}, but ${source} says ${describeNode(node)}. Make the property's type and its declaration agree.`);
     }
   }
 
   private applyValidators(node: TypeNode): TypeNode {
+    if (this.validators.length === 0) return node;
     const apply = (target: TypeNode, each: boolean): TypeNode => {
+      if (this.effects(each).length === 0) return target;
       const constraints = [...target.constraints];
       let enumValues = target.enum;
       let enumMessage = target.enumMessage;
       for (const { effect, validator } of this.effects(each)) {
         if (effect.kind === 'keyword') {
-          this.checkKeywordFits(effect.keyword, target, validatorLabel(validator.metadata));
-          constraints.push({ keyword: effect.keyword, value: effect.value, message: validator.message, source: validatorLabel(validator.metadata) });
+          this.checkKeywordFits(effect.keyword, target, () => validatorLabel(validator.metadata));
+          constraints.push({ keyword: effect.keyword, value: effect.value, message: validator.message });
         } else if (effect.kind === 'enum') {
           enumValues = enumValues ? enumValues.filter((v) => effect.values.includes(v)) : effect.values;
           enumMessage = validator.message;
@@ -377,33 +400,20 @@ class FieldBuilder {
     return result;
   }
 
-  private checkKeywordFits(keyword: string, node: TypeNode, source: string): void {
-    const kinds: Record<string, NodeKind[]> = {
-      minimum: ['number', 'integer'],
-      maximum: ['number', 'integer'],
-      exclusiveMinimum: ['number', 'integer'],
-      exclusiveMaximum: ['number', 'integer'],
-      multipleOf: ['number', 'integer'],
-      minLength: ['string'],
-      maxLength: ['string'],
-      pattern: ['string'],
-      minItems: ['array'],
-      maxItems: ['array'],
-      uniqueItems: ['array'],
-      minProperties: ['record', 'object'],
-    };
-    const fits = kinds[keyword];
+  private checkKeywordFits(keyword: string, node: TypeNode, source: () => string): void {
+    const fits = KEYWORD_KINDS[keyword];
     if (fits && !fits.includes(node.kind) && node.kind !== 'enum' && node.kind !== 'union') {
-      this.fail(`${source} applies to ${fits.join(' or ')} values, but the field is ${describeNode(node)}. Remove it or fix the field's type.`);
+      this.fail(`${source()} applies to ${fits.join(' or ')} values, but the field is ${describeNode(node)}. Remove it or fix the field's type.`);
     }
   }
 
   /** `@Field` constraint options: string and number keywords go to the value, or to an array's items. */
   private applyOptions(node: TypeNode): TypeNode {
     const o = this.options;
+    if (!CONSTRAINT_OPTIONS.some((key) => o[key] !== undefined)) return node;
     const add = (target: TypeNode, keyword: string, value: unknown, message: MessageFn): TypeNode => {
-      this.checkKeywordFits(keyword, target, `@Field({ ${keyword} })`);
-      return { ...target, constraints: [...target.constraints.filter((c) => c.keyword !== keyword), { keyword, value, message, source: `@Field({ ${keyword} })` }] };
+      this.checkKeywordFits(keyword, target, () => `@Field({ ${keyword} })`);
+      return { ...target, constraints: [...target.constraints.filter((c) => c.keyword !== keyword), { keyword, value, message }] };
     };
     const scalarTarget = (keywordKinds: NodeKind[]) => (node.kind === 'array' && node.items && keywordKinds.includes(node.items.kind) ? 'items' : 'value');
     const onScalar = (keyword: string, value: unknown, message: MessageFn, kinds: NodeKind[]) => {
@@ -436,6 +446,59 @@ class FieldBuilder {
     }
     return node;
   }
+}
+
+/** The kinds of value each keyword applies to. */
+const KEYWORD_KINDS: Record<string, readonly NodeKind[]> = {
+  minimum: ['number', 'integer'],
+  maximum: ['number', 'integer'],
+  exclusiveMinimum: ['number', 'integer'],
+  exclusiveMaximum: ['number', 'integer'],
+  multipleOf: ['number', 'integer'],
+  minLength: ['string'],
+  maxLength: ['string'],
+  pattern: ['string'],
+  minItems: ['array'],
+  maxItems: ['array'],
+  uniqueItems: ['array'],
+  minProperties: ['record', 'object'],
+};
+
+/** The design:type each kind of node may have. */
+const DESIGN_TYPES: Partial<Record<NodeKind, unknown>> = {
+  string: String,
+  number: Number,
+  integer: Number,
+  boolean: Boolean,
+  date: Date,
+  array: Array,
+  record: Object,
+};
+
+/**
+ * class-transformer's @Type for a property. Its lookup walks the class's ancestors; a class that
+ * carries no @Type at all (the common case) is answered from one map lookup.
+ */
+function findTypeMetadata(target: Function, property: string): { typeFunction?: () => unknown } | undefined {
+  const storage = defaultMetadataStorage as unknown as { _typeMetadatas?: Map<Function, unknown> };
+  if (storage._typeMetadatas instanceof Map && storage._typeMetadatas.size === 0) return undefined;
+  return defaultMetadataStorage.findTypeMetadata(target, property) as { typeFunction?: () => unknown } | undefined;
+}
+
+const CONSTRAINT_OPTIONS = ['min', 'max', 'minLength', 'maxLength', 'pattern', 'format', 'minItems', 'maxItems', 'uniqueItems', 'enum'] as const;
+
+/** Keyword order in schemas, whatever order the decorators ran in (they run bottom-up). */
+const KEYWORD_ORDER = ['minLength', 'maxLength', 'pattern', 'minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'not'];
+
+function withSortedConstraints(node: TypeNode): TypeNode {
+  const items = node.items ? withSortedConstraints(node.items) : undefined;
+  if (node.constraints.length < 2 && items === node.items) return node;
+  const rank = (keyword: string) => {
+    const index = KEYWORD_ORDER.indexOf(keyword);
+    return index < 0 ? KEYWORD_ORDER.length : index;
+  };
+  const constraints = node.constraints.length < 2 ? node.constraints : [...node.constraints].sort((a, b) => rank(a.keyword) - rank(b.keyword));
+  return { ...node, constraints, items };
 }
 
 const BUILT_INS = new Set<unknown>([String, Number, Boolean, Date, Array, Object, Map, Set, Promise, Function, Symbol, BigInt, RegExp]);

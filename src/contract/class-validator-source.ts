@@ -93,46 +93,70 @@ function patternOf(pattern: unknown, modifiers: unknown): string | undefined {
   }
 }
 
-function effectsOf(metadata: ValidationMetadata): { effects: Effect[]; residual: boolean } {
+const kw = (name: string, value: unknown): Effect => ({ kind: 'keyword', keyword: name, value });
+
+type Effects = { readonly effects: readonly Effect[]; readonly residual: boolean };
+
+const typeOnly = (type: Extract<Effect, { kind: 'type' }>['type'], format?: FieldFormat): Effects => ({ effects: [{ kind: 'type', type, format }], residual: false });
+/** Results of the parameterless decorators, shared. */
+const FIXED = {
+  string: typeOnly('string'),
+  integer: typeOnly('integer'),
+  number: typeOnly('number'),
+  boolean: typeOnly('boolean'),
+  date: typeOnly('date'),
+  dateTime: typeOnly('string', 'date-time'),
+  email: typeOnly('string', 'email'),
+  uri: typeOnly('string', 'uri'),
+  uuid: typeOnly('string', 'uuid'),
+  array: typeOnly('array'),
+  record: typeOnly('record'),
+  optional: { effects: [{ kind: 'optional' }], residual: false } as Effects,
+  conditional: { effects: [{ kind: 'conditional' }], residual: true } as Effects,
+  nested: { effects: [{ kind: 'nested' }], residual: false } as Effects,
+  ignore: { effects: [{ kind: 'ignore' }], residual: false } as Effects,
+  defined: { effects: [{ kind: 'defined' }], residual: false } as Effects,
+  notEmpty: { effects: [{ kind: 'notEmpty' }], residual: false } as Effects,
+  residual: { effects: [], residual: true } as Effects,
+};
+
+function effectsOf(metadata: ValidationMetadata): Effects {
   const c = metadata.constraints ?? [];
-  const keyword = (name: string, value: unknown): Effect => ({ kind: 'keyword', keyword: name, value });
   switch (metadata.type) {
     case ValidationTypes.CONDITIONAL_VALIDATION:
-      return metadata.name === 'isOptional' ? { effects: [{ kind: 'optional' }], residual: false } : { effects: [{ kind: 'conditional' }], residual: true };
+      return metadata.name === 'isOptional' ? FIXED.optional : FIXED.conditional;
     case ValidationTypes.NESTED_VALIDATION:
-      return { effects: [{ kind: 'nested' }], residual: false };
+      return FIXED.nested;
     case ValidationTypes.WHITELIST:
-      return { effects: [{ kind: 'ignore' }], residual: false };
+      return FIXED.ignore;
     case ValidationTypes.IS_DEFINED:
-      return { effects: [{ kind: 'defined' }], residual: false };
+      return FIXED.defined;
     case ValidationTypes.CUSTOM_VALIDATION:
       break;
     default:
-      return { effects: [], residual: true };
+      return FIXED.residual;
   }
   switch (metadata.name) {
     case 'isString':
-      return { effects: [{ kind: 'type', type: 'string' }], residual: false };
+      return FIXED.string;
     case 'isInt':
-      return { effects: [{ kind: 'type', type: 'integer' }], residual: false };
-    case 'isNumber': {
-      const options = (c[0] ?? {}) as { maxDecimalPlaces?: number };
-      return { effects: [{ kind: 'type', type: 'number' }], residual: options.maxDecimalPlaces !== undefined };
-    }
+      return FIXED.integer;
+    case 'isNumber':
+      return (c[0] as { maxDecimalPlaces?: number } | undefined)?.maxDecimalPlaces === undefined ? FIXED.number : { effects: FIXED.number.effects, residual: true };
     case 'isBoolean':
-      return { effects: [{ kind: 'type', type: 'boolean' }], residual: false };
+      return FIXED.boolean;
     case 'isDate':
-      return { effects: [{ kind: 'type', type: 'date' }], residual: false };
+      return FIXED.date;
     case 'isDateString':
     case 'isIso8601':
     case 'isRFC3339':
-      return { effects: [{ kind: 'type', type: 'string', format: 'date-time' }], residual: false };
+      return FIXED.dateTime;
     case 'isEmail':
-      return { effects: [{ kind: 'type', type: 'string', format: 'email' }], residual: false };
+      return FIXED.email;
     case 'isUrl':
-      return { effects: [{ kind: 'type', type: 'string', format: 'uri' }], residual: false };
+      return FIXED.uri;
     case 'isUuid':
-      return { effects: [{ kind: 'type', type: 'string', format: 'uuid' }], residual: c[0] !== undefined && c[0] !== 'all' };
+      return c[0] === undefined || c[0] === 'all' ? FIXED.uuid : { effects: FIXED.uuid.effects, residual: true };
     case 'isEnum': {
       const values = enumValues(c[1]);
       return values ? { effects: [{ kind: 'enum', values }], residual: false } : { effects: [], residual: true };
@@ -147,55 +171,55 @@ function effectsOf(metadata: ValidationMetadata): { effects: Effect[]; residual:
     }
     case 'isNotIn': {
       const values = enumValues(c[0]);
-      return values ? { effects: [keyword('not', { enum: values })], residual: false } : { effects: [], residual: true };
+      return values ? { effects: [kw('not', { enum: values })], residual: false } : { effects: [], residual: true };
     }
     case 'notEquals': {
       const values = enumValues([c[0]]);
-      return values ? { effects: [keyword('not', { const: values[0] })], residual: false } : { effects: [], residual: true };
+      return values ? { effects: [kw('not', { const: values[0] })], residual: false } : { effects: [], residual: true };
     }
     case 'isNotEmpty':
-      return { effects: [{ kind: 'notEmpty' }], residual: false };
+      return FIXED.notEmpty;
     case 'min':
-      return { effects: [keyword('minimum', c[0])], residual: false };
+      return { effects: [kw('minimum', c[0])], residual: false };
     case 'max':
-      return { effects: [keyword('maximum', c[0])], residual: false };
+      return { effects: [kw('maximum', c[0])], residual: false };
     case 'minLength':
-      return { effects: [{ kind: 'type', type: 'string' }, keyword('minLength', c[0])], residual: false };
+      return { effects: [{ kind: 'type', type: 'string' }, kw('minLength', c[0])], residual: false };
     case 'maxLength':
-      return { effects: [{ kind: 'type', type: 'string' }, keyword('maxLength', c[0])], residual: false };
+      return { effects: [{ kind: 'type', type: 'string' }, kw('maxLength', c[0])], residual: false };
     case 'isLength': {
-      const effects: Effect[] = [{ kind: 'type', type: 'string' }, keyword('minLength', c[0])];
-      if (typeof c[1] === 'number') effects.push(keyword('maxLength', c[1]));
+      const effects: Effect[] = [{ kind: 'type', type: 'string' }, kw('minLength', c[0])];
+      if (typeof c[1] === 'number') effects.push(kw('maxLength', c[1]));
       return { effects, residual: false };
     }
     case 'matches': {
       const pattern = patternOf(c[0], c[1]);
-      return pattern !== undefined ? { effects: [{ kind: 'type', type: 'string' }, keyword('pattern', pattern)], residual: false } : { effects: [], residual: true };
+      return pattern !== undefined ? { effects: [{ kind: 'type', type: 'string' }, kw('pattern', pattern)], residual: false } : { effects: [], residual: true };
     }
     case 'isPositive':
-      return { effects: [keyword('exclusiveMinimum', 0)], residual: false };
+      return { effects: [kw('exclusiveMinimum', 0)], residual: false };
     case 'isNegative':
-      return { effects: [keyword('exclusiveMaximum', 0)], residual: false };
+      return { effects: [kw('exclusiveMaximum', 0)], residual: false };
     case 'isDivisibleBy':
-      return { effects: [keyword('multipleOf', c[0])], residual: false };
+      return { effects: [kw('multipleOf', c[0])], residual: false };
     case 'isArray':
-      return { effects: [{ kind: 'type', type: 'array' }], residual: false };
+      return FIXED.array;
     case 'arrayMinSize':
-      return { effects: [{ kind: 'type', type: 'array' }, keyword('minItems', c[0])], residual: false };
+      return { effects: [{ kind: 'type', type: 'array' }, kw('minItems', c[0])], residual: false };
     case 'arrayMaxSize':
-      return { effects: [{ kind: 'type', type: 'array' }, keyword('maxItems', c[0])], residual: false };
+      return { effects: [{ kind: 'type', type: 'array' }, kw('maxItems', c[0])], residual: false };
     case 'arrayNotEmpty':
-      return { effects: [{ kind: 'type', type: 'array' }, keyword('minItems', 1)], residual: false };
+      return { effects: [{ kind: 'type', type: 'array' }, kw('minItems', 1)], residual: false };
     case 'arrayUnique':
       return typeof c[0] === 'function'
         ? { effects: [{ kind: 'type', type: 'array' }], residual: true }
-        : { effects: [{ kind: 'type', type: 'array' }, keyword('uniqueItems', true)], residual: false };
+        : { effects: [{ kind: 'type', type: 'array' }, kw('uniqueItems', true)], residual: false };
     case 'isObject':
-      return { effects: [{ kind: 'type', type: 'record' }], residual: false };
+      return FIXED.record;
     case 'isNotEmptyObject':
-      return { effects: [{ kind: 'type', type: 'record' }, keyword('minProperties', 1)], residual: false };
+      return { effects: [{ kind: 'type', type: 'record' }, kw('minProperties', 1)], residual: false };
     default:
-      return { effects: [], residual: true };
+      return FIXED.residual;
   }
 }
 

@@ -13,8 +13,6 @@ export interface Constraint {
   readonly keyword: string;
   readonly value: unknown;
   readonly message: MessageFn;
-  /** Where it came from, for drift reports and warnings (`@Max`, `@Field({ max })`). */
-  readonly source: string;
 }
 
 export type NodeKind =

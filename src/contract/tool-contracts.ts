@@ -37,7 +37,7 @@ export function classForShape(shape: InlineShape, name: string): Function {
 }
 
 /** The class a recorded contract reference points at. */
-export function contractClass(ref: ContractRef, where: string): Function {
+export function contractClass(ref: ContractRef, site: Site, decorator: string): Function {
   switch (ref.kind) {
     case 'class':
       return ref.target;
@@ -45,7 +45,7 @@ export function contractClass(ref: ContractRef, where: string): Function {
       return classForShape(ref.shape, ref.name);
     case 'thunk': {
       const target = ref.thunk();
-      if (!isClass(target)) throw new TypeError(`${where}: the contract thunk returned ${describeValue(target)}; it must return a DTO class.`);
+      if (!isClass(target)) throw new TypeError(`${siteName(site)}: ${decorator}: the contract thunk returned ${describeValue(target)}; it must return a DTO class.`);
       return target;
     }
   }
@@ -56,10 +56,10 @@ class NoInput {}
 
 const BUILT_INS = new Set<unknown>([Object, String, Number, Boolean, Array, Date, Function, Promise, Map, Set]);
 
-function requireFields(contract: Contract, where: string, what: string): Contract {
+function requireFields(contract: Contract, site: Site, what: string): Contract {
   if (contract.fields.length === 0) {
     throw new TypeError(
-      `${where}: ${what} ${contract.name} declares no fields. Decorate its properties with @Field() or class-validator ` +
+      `${siteName(site)}: ${what} ${contract.name} declares no fields. Decorate its properties with @Field() or class-validator ` +
         'decorators: reflection cannot see undecorated properties.',
     );
   }
@@ -68,33 +68,31 @@ function requireFields(contract: Contract, where: string, what: string): Contrac
 
 /** The input contract of a tool site. */
 export function inputContractFor(site: Site): Contract {
-  const where = siteName(site);
   const ref = getFact<ContractRef>(KEYS.expects, site);
-  if (ref) return requireFields(contractOf(contractClass(ref, `${where}: @Expects`)), where, 'the input contract');
+  if (ref) return requireFields(contractOf(contractClass(ref, site, '@Expects')), site, 'the input contract');
   if (site.method !== undefined) {
     const params: unknown[] | undefined = Reflect.getMetadata('design:paramtypes', site.target.prototype, site.method);
     const first = params?.[0];
     if (first === undefined) return contractOf(NoInput);
     if (!isClass(first) || BUILT_INS.has(first)) {
       throw new TypeError(
-        `${where}: the input type of the first parameter is not a class reflection can see (${describeValue(first)}). ` +
+        `${siteName(site)}: the input type of the first parameter is not a class reflection can see (${describeValue(first)}). ` +
           'Type the parameter with a DTO class, or declare @Expects(Dto).',
       );
     }
-    return requireFields(contractOf(first), where, 'the input contract');
+    return requireFields(contractOf(first), site, 'the input contract');
   }
   return contractOf(NoInput);
 }
 
 /** The output contract of a tool site, or undefined when it exposes nothing. */
 export function outputContractFor(site: Site): Contract | undefined {
-  const where = siteName(site);
   const ref = getFact<ContractRef>(KEYS.exposes, site);
   if (!ref) return undefined;
-  const contract = requireFields(contractOf(contractClass(ref, `${where}: @Exposes`)), where, 'the output contract');
+  const contract = requireFields(contractOf(contractClass(ref, site, '@Exposes')), site, 'the output contract');
   if (contract.ambientFields.length > 0) {
     throw new TypeError(
-      `${where}: the output contract ${contract.name} has ambient field ${contract.ambientFields[0].name}. ` +
+      `${siteName(site)}: the output contract ${contract.name} has ambient field ${contract.ambientFields[0].name}. ` +
         '@AmbientContext marks inputs from trusted context; remove it from the output.',
     );
   }

@@ -98,6 +98,11 @@ export const Extensions = {
     return [...fieldMetadataKeys];
   },
 
+  /** @internal Whether any field metadata key is registered (a cheap check for hot paths). */
+  hasFieldMetadataKeys(): boolean {
+    return fieldMetadataKeys.size > 0;
+  },
+
   isFieldMetadataKey(key: string): boolean {
     return fieldMetadataKeys.has(key);
   },

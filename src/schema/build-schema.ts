@@ -66,7 +66,8 @@ export function contractSchema(target: Function, direction: SchemaDirection, opt
   if (!byKey) cache.set(target, (byKey = new Map()));
   let schema = byKey.get(key);
   if (!schema) {
-    schema = deepFreeze(new SchemaWriter(target, resolved).write());
+    // Never handed out: every caller gets a copy.
+    schema = new SchemaWriter(target, resolved).write();
     byKey.set(key, schema);
   }
   return copyJson(schema);
@@ -76,14 +77,6 @@ export function contractSchema(target: Function, direction: SchemaDirection, opt
 export function sharedContractSchema(target: Function, direction: SchemaDirection, options: SchemaOptions = {}): JsonSchema {
   contractSchema(target, direction, options);
   return cache.get(target)!.get(`${direction}|${options.dialect ?? '2020-12'}|${options.strict === true}`)!;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }
 
 function inferEnumType(values: readonly unknown[]): string | undefined {
@@ -153,23 +146,26 @@ class SchemaWriter {
       if (direction === 'input' && field.default?.kind === 'literal') schema.default = toJsonLiteral(field.default.value);
       if (field.example) schema.examples = [toJsonLiteral(field.example.value)];
     }
-    return ordered(schema);
+    return schema;
   }
 
   /** A required string, array or free-form object may not be empty unless it says so. */
   private withFloor(schema: JsonSchema, node: TypeNode): JsonSchema {
     const has = (keyword: string) => node.constraints.some((c) => c.keyword === keyword);
     if (node.kind === 'string' && !node.enum && !node.format && !has('minLength')) {
-      return this.options.strict ? schema : { ...schema, minLength: 1 };
+      if (!this.options.strict) schema.minLength = 1;
+    } else if (node.kind === 'array' && !has('minItems')) {
+      schema.minItems = 1;
+    } else if (node.kind === 'record' && !has('minProperties') && !this.options.strict) {
+      schema.minProperties = 1;
     }
-    if (node.kind === 'array' && !has('minItems')) return { ...schema, minItems: 1 };
-    if (node.kind === 'record' && !has('minProperties') && !this.options.strict) return { ...schema, minProperties: 1 };
     return schema;
   }
 
   private describe(schema: JsonSchema, description: string): JsonSchema {
     if ('$ref' in schema && (this.options.strict || this.options.dialect === 'draft-07')) return schema;
-    return { ...schema, description };
+    schema.description = description;
+    return schema;
   }
 
   private nodeSchema(node: TypeNode, where: string): JsonSchema {
@@ -220,7 +216,7 @@ class SchemaWriter {
       if (strict && !STRICT_KEYWORDS.has(constraint.keyword)) continue;
       schema[constraint.keyword] = copyJson(constraint.value);
     }
-    return ordered(schema);
+    return schema;
   }
 
   private objectRef(target: Function): JsonSchema {
@@ -239,52 +235,21 @@ class SchemaWriter {
   }
 }
 
-const KEY_ORDER = [
-  'type',
-  'format',
-  'description',
-  'enum',
-  'const',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'minimum',
-  'exclusiveMinimum',
-  'maximum',
-  'exclusiveMaximum',
-  'multipleOf',
-  'minItems',
-  'maxItems',
-  'uniqueItems',
-  'minProperties',
-  'not',
-  'items',
-  'anyOf',
-  '$ref',
-  'properties',
-  'required',
-  'additionalProperties',
-  'default',
-  'examples',
-];
-
-/** Keywords in one reading order, whatever order the decorators ran in (they run bottom-up). */
-function ordered(schema: JsonSchema): JsonSchema {
-  const result: JsonSchema = {};
-  for (const key of KEY_ORDER) if (key in schema) result[key] = schema[key];
-  for (const key of Object.keys(schema)) if (!(key in result)) result[key] = schema[key];
-  return result;
-}
-
 /** Adds `null` to what a schema allows. */
 function withNull(schema: JsonSchema): JsonSchema {
   if (typeof schema.type === 'string') {
-    const next: JsonSchema = { ...schema, type: [schema.type, 'null'] };
-    if (Array.isArray(schema.enum)) next.enum = [...schema.enum, null];
-    return next;
+    schema.type = [schema.type, 'null'];
+    if (Array.isArray(schema.enum)) schema.enum.push(null);
+    return schema;
   }
-  if (Array.isArray(schema.enum)) return { ...schema, enum: [...schema.enum, null] };
-  if (Array.isArray(schema.anyOf)) return { ...schema, anyOf: [...schema.anyOf, { type: 'null' }] };
+  if (Array.isArray(schema.enum)) {
+    schema.enum.push(null);
+    return schema;
+  }
+  if (Array.isArray(schema.anyOf)) {
+    schema.anyOf.push({ type: 'null' });
+    return schema;
+  }
   return { anyOf: [schema, { type: 'null' }] };
 }
 

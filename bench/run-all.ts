@@ -1,0 +1,37 @@
+/**
+ * Runs every benchmark (or the ones named on the command line) and assembles bench/RESULTS.md
+ * from their reports in bench/results/.
+ */
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const ALL = ['schema', 'invoke', 'render', 'mcp'];
+const names = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ALL;
+const repo = path.resolve(__dirname, '..');
+for (const name of names) {
+  const script = path.join(__dirname, name, 'run.ts');
+  if (!fs.existsSync(script)) continue;
+  process.stderr.write(`bench/${name}…\n`);
+  execFileSync(process.execPath, ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', script], {
+    cwd: repo,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+}
+const sections = ALL.map((name) => path.join(__dirname, 'results', `${name}.md`))
+  .filter((file) => fs.existsSync(file))
+  .map((file) => fs.readFileSync(file, 'utf8').trim());
+fs.writeFileSync(
+  path.join(__dirname, 'RESULTS.md'),
+  [
+    '# Benchmark results',
+    '',
+    'Produced by `npm run bench` (`bench/run-all.ts`); each section is rewritten when its benchmark runs.',
+    'Ratios compare contenders measured side by side in the same run on the same machine. The machine is',
+    'shared and noisy: read the ratios, not the absolute numbers, and expect a few percent of jitter.',
+    '',
+    ...sections.flatMap((section) => [section, '']),
+  ].join('\n'),
+);
+process.stderr.write('wrote bench/RESULTS.md\n');
