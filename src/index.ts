@@ -50,3 +50,21 @@ export type { FailOptions } from './invocation/failure';
 // Schemas
 export { inputSchema, outputSchema, schemaOf } from './schema/schemas';
 export type { JsonSchema, SchemaDialect, SchemaDirection, SchemaOptions } from './schema/build-schema';
+export { invoke, Invoker } from './invocation/invoker';
+export type { CallOptions, InvokerOptions, ToolContext } from './invocation/invoker';
+export { Result, isOwnedFailure } from './invocation/result';
+export type { Outcome } from './invocation/result';
+export { withAmbientContext } from './invocation/ambient';
+export type { AmbientSource } from './invocation/ambient';
+export { defineTool } from './invocation/define-tool';
+export type { InlineTool, InlineToolOptions } from './invocation/define-tool';
+export { configure } from './config/toolwright-config';
+export type { ExceptionContext, ExceptionHandler, ToolwrightSettings } from './config/toolwright-config';
+export {
+  InputValidationError,
+  AmbientContextError,
+  OutputContractError,
+  UnserializableValueError,
+  ToolCancelledError,
+} from './errors/errors';
+export type { FieldError } from './errors/errors';

@@ -12,3 +12,53 @@ export class ToolResolutionError extends ToolwrightError {
     super(message, options);
   }
 }
+
+/** One field-level problem with a caller's input: `{ field: 'address.city', message }`. */
+export interface FieldError {
+  /** The path of the field (`amount`, `address.city`, `tags[2]`), or `base` for the whole input. */
+  readonly field: string;
+  readonly message: string;
+}
+
+/** The caller's arguments broke the tool's input contract. Its message is meant for the caller. */
+export class InputValidationError extends ToolwrightError {
+  override readonly code = 'INPUT_INVALID';
+  constructor(
+    message: string,
+    readonly fieldErrors: readonly FieldError[],
+  ) {
+    super(message);
+  }
+}
+
+/** The trusted ambient context lacked a value a tool needs, or held a malformed one. Developer-facing. */
+export class AmbientContextError extends ToolwrightError {
+  override readonly code = 'AMBIENT_CONTEXT';
+}
+
+/** A tool returned a value that breaks its own `@Exposes` contract. Developer-facing. */
+export class OutputContractError extends ToolwrightError {
+  override readonly code = 'OUTPUT_CONTRACT';
+  constructor(
+    message: string,
+    readonly fieldErrors: readonly FieldError[],
+  ) {
+    super(message);
+  }
+}
+
+/** A value has no honest JSON form; `path` names where (`records[3].price`, `tags (map key)`). */
+export class UnserializableValueError extends ToolwrightError {
+  override readonly code = 'UNSERIALIZABLE_VALUE';
+  constructor(
+    message: string,
+    readonly path: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The call was cancelled through its AbortSignal. */
+export class ToolCancelledError extends ToolwrightError {
+  override readonly code = 'TOOL_CANCELLED';
+}

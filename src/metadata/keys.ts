@@ -9,4 +9,5 @@ export const KEYS = {
   exposes: 'toolwright:exposes',
   failsOn: 'toolwright:fails-on',
   fields: 'toolwright:fields',
+  inline: 'toolwright:inline',
 } as const;

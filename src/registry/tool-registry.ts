@@ -196,6 +196,8 @@ export class ToolRegistry {
 
   private definitionsOf(target: Function): ToolDefinition[] {
     const found: ToolDefinition[] = [];
+    // Inline tools (defineTool) are held by their caller and never enumerated.
+    if (getOwnFact<boolean>(KEYS.inline, { target })) return found;
     const declaration = getFact<ToolDeclaration>(KEYS.tool, { target });
     const entry = declaration?.method ?? 'call';
     if (typeof (target.prototype as Record<string, unknown> | undefined)?.[entry] === 'function') {

@@ -1,0 +1,50 @@
+import type { ToolDefinition } from '../registry/tool-definition';
+import { describeValue } from '../util/describe-value';
+
+/** What an exception report knows: the tool, and the arguments as the caller sent them. */
+export interface ExceptionContext {
+  readonly tool: ToolDefinition;
+  readonly args?: unknown;
+}
+
+export type ExceptionHandler = (error: unknown, context: ExceptionContext) => void;
+
+export interface ToolwrightSettings {
+  /**
+   * Called exactly once for every exception outcome (a bug, a failed dependency, a broken
+   * output contract, a failed response mapping), never for a deliberate failure or bad input.
+   * Default: logs to stderr.
+   */
+  onException?: ExceptionHandler;
+}
+
+const defaultHandler: ExceptionHandler = (error, { tool }) => {
+  console.error(`toolwright: ${tool.toolName()} (${tool.id}) raised an exception:`, error);
+};
+
+let handler: ExceptionHandler = defaultHandler;
+
+/** Process-wide settings. `configure({ onException: undefined })` restores the default. */
+export function configure(settings: ToolwrightSettings): void {
+  if ('onException' in settings) {
+    const next = settings.onException;
+    if (next !== undefined && typeof next !== 'function') {
+      throw new TypeError(`configure: onException must be a function; got ${describeValue(next)}.`);
+    }
+    handler = next ?? defaultHandler;
+  }
+}
+
+/** Reports an exception once; a failing handler never breaks the call that reported. */
+export function reportException(error: unknown, context: ExceptionContext, override?: ExceptionHandler): void {
+  try {
+    (override ?? handler)(error, context);
+  } catch (handlerError) {
+    console.error('toolwright: the onException handler itself threw:', handlerError);
+  }
+}
+
+/** Re-raise in development so a real bug surfaces loudly instead of being masked. */
+export function raisesInDevelopment(): boolean {
+  return process.env.NODE_ENV === 'development';
+}

@@ -1,0 +1,70 @@
+import { Expects } from '../decorators/expects';
+import { Exposes } from '../decorators/exposes';
+import { SemanticHints } from '../decorators/semantic-hints';
+import { Tool } from '../decorators/tool';
+import { ToolVersion } from '../decorators/tool-version';
+import type { ContractSpec } from '../contract/types';
+import { KEYS } from '../metadata/keys';
+import { defineFact } from '../metadata/site';
+import { sanitizeToolName } from '../naming/tool-name';
+import { describeValue, isPlainObject } from '../util/describe-value';
+import type { ToolContext } from './invoker';
+
+export interface InlineToolOptions {
+  /** The tool name (required: an inline tool has no class name to derive one from). */
+  name: string;
+  description?: string;
+  title?: string;
+  /** The input contract: an inline shape or a DTO class. Leave out for a tool without input. */
+  expects?: ContractSpec;
+  /** The output contract. */
+  exposes?: ContractSpec;
+  error?: string;
+  success?: string;
+  hints?: readonly string[];
+  version?: number;
+}
+
+/** The class `defineTool` builds: a class tool whose `call` runs your function. */
+export interface InlineTool<I, O> {
+  new (): { call(input: I, context: ToolContext): Promise<O> };
+}
+
+const OPTION_KEYS = ['name', 'description', 'title', 'expects', 'exposes', 'error', 'success', 'hints', 'version'];
+
+/**
+ * Builds a one-off tool from inline shapes and a function, without a class file. It behaves
+ * exactly like a declared class tool, except that it is never enumerated by adapter key: hold it
+ * and pass it to `invoke` or an adapter's `wrap`.
+ */
+export function defineTool<I = Record<string, unknown>, O = unknown>(
+  options: InlineToolOptions,
+  fn: (input: I, context: ToolContext) => O | Promise<O>,
+): InlineTool<I, O> {
+  if (!isPlainObject(options)) throw new TypeError(`defineTool: the first argument must be an options object; got ${describeValue(options)}.`);
+  const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.includes(key));
+  if (unknown.length > 0) throw new TypeError(`defineTool: unknown option '${unknown[0]}'. Known options: ${OPTION_KEYS.join(', ')}.`);
+  if (typeof options.name !== 'string' || sanitizeToolName(options.name) === '') {
+    throw new TypeError(`defineTool: 'name' is required and needs a provider-safe character (e.g. 'search_docs'); got ${describeValue(options.name)}.`);
+  }
+  if (typeof fn !== 'function') throw new TypeError(`defineTool(${options.name}): the second argument must be the tool's function; got ${describeValue(fn)}.`);
+  const className = sanitizeToolName(options.name)
+    .split('_')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+  const made = {
+    [className]: class {
+      call(input: I, context: ToolContext): Promise<O> {
+        return Promise.resolve(fn(input, context));
+      }
+    },
+  }[className];
+  defineFact(KEYS.inline, true, { target: made });
+  if (options.expects !== undefined) Expects(options.expects)(made);
+  if (options.exposes !== undefined) Exposes(options.exposes)(made);
+  if (options.hints !== undefined) SemanticHints(...options.hints)(made);
+  if (options.version !== undefined) ToolVersion(options.version)(made);
+  const { name, description, title, error, success } = options;
+  Tool(Object.fromEntries(Object.entries({ name, description, title, error, success }).filter(([, v]) => v !== undefined)))(made);
+  return made as InlineTool<I, O>;
+}

@@ -1,0 +1,81 @@
+import { FieldError, InputValidationError } from '../errors/errors';
+import type { ToolDefinition } from '../registry/tool-definition';
+import { ToolFailure } from './failure';
+
+export type Outcome = 'success' | 'failure' | 'exception';
+
+export const DEFAULT_ERROR = 'Something went wrong';
+export const DEFAULT_SUCCESS = 'Action completed successfully';
+
+/**
+ * The outcome of one tool call. Never thrown: a business failure, bad input and a bug all come
+ * back as a Result. Show `error` (user-facing) to a caller; keep `exception` (developer detail) in
+ * your logs.
+ */
+export class Result<T = unknown> {
+  /** @internal Rendered forms of `value`, keyed by rejectOpaque; filled by the invoker's output check. */
+  rendered?: { value: unknown; opaquePath?: string };
+
+  private constructor(
+    readonly tool: ToolDefinition,
+    readonly outcome: Outcome,
+    /** The tool's return value (success only). */
+    readonly value: T | undefined,
+    /** The user-facing failure message (failure and exception only). */
+    readonly error: string | undefined,
+    /** The success message (success only). */
+    readonly success: string | undefined,
+    /** Developer detail: the error behind a failure or exception. Never show it to a caller. */
+    readonly exception: unknown,
+    /** Field-level input problems, `[{ field: 'address.city', message }]`. */
+    readonly fieldErrors: readonly FieldError[],
+  ) {}
+
+  get ok(): boolean {
+    return this.outcome === 'success';
+  }
+
+  /** Always set: the success message, or the user-facing error. */
+  get message(): string {
+    return (this.outcome === 'success' ? this.success : this.error) ?? DEFAULT_ERROR;
+  }
+
+  /** @internal */
+  static success<T>(tool: ToolDefinition, value: T): Result<T> {
+    return new Result<T>(tool, 'success', value, undefined, tool.messages.success ?? DEFAULT_SUCCESS, undefined, NO_FIELD_ERRORS);
+  }
+
+  /** @internal */
+  static failure(tool: ToolDefinition, error: string, exception: unknown, fieldErrors: readonly FieldError[] = NO_FIELD_ERRORS): Result<never> {
+    return new Result<never>(tool, 'failure', undefined, error, undefined, exception, fieldErrors);
+  }
+
+  /** @internal */
+  static exception(tool: ToolDefinition, exception: unknown, fieldErrors: readonly FieldError[] = NO_FIELD_ERRORS): Result<never> {
+    return new Result<never>(tool, 'exception', undefined, tool.messages.error ?? DEFAULT_ERROR, undefined, exception, fieldErrors);
+  }
+
+  toJSON(): Record<string, unknown> {
+    return this.ok
+      ? { ok: true, outcome: this.outcome, message: this.message, value: this.value }
+      : { ok: false, outcome: this.outcome, message: this.message, error: this.error, fieldErrors: this.fieldErrors };
+  }
+}
+
+const NO_FIELD_ERRORS: readonly FieldError[] = Object.freeze([]);
+
+/**
+ * The user-facing failure message: "Headline: reason"; the reason alone when standalone or when
+ * the tool has no headline; the headline alone without a reason; the default without either.
+ */
+export function failureMessage(tool: ToolDefinition, reason: string | undefined, standalone = false): string {
+  const headline = tool.messages.error;
+  if (reason && (standalone || !headline)) return reason;
+  if (reason && headline) return `${headline}: ${reason}`;
+  return headline ?? DEFAULT_ERROR;
+}
+
+/** True for a deliberate failure (`fail()`) or a user-facing input error: its message is meant for the caller. */
+export function isOwnedFailure(error: unknown): boolean {
+  return error instanceof ToolFailure || error instanceof InputValidationError;
+}

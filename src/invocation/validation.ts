@@ -1,0 +1,153 @@
+/**
+ * Validation compiled from the same field model as the schema: ajv compiles the contract's own
+ * input JSON Schema (so a call that follows the advertised schema is never rejected), and its
+ * errors are turned back into the field model's messages.
+ */
+import Ajv2020, { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { contractOf } from '../contract/build-contract';
+import type { Contract, FieldModel, TypeNode } from '../contract/field-model';
+import { messages } from '../contract/messages';
+import type { FieldError } from '../errors/errors';
+import { sharedContractSchema, SchemaDirection } from '../schema/build-schema';
+
+function makeAjv(allErrors: boolean): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors, verbose: allErrors, strict: false, coerceTypes: false, useDefaults: false });
+  addFormats(ajv);
+  return ajv;
+}
+
+// One ajv per mode: a fast one that stops at the first error, and a thorough one (every error,
+// with the offending data) compiled only when a call has already failed.
+const fast = makeAjv(false);
+const thorough = makeAjv(true);
+
+export interface ContractValidator {
+  /** True when the value conforms. */
+  readonly check: (value: unknown) => boolean;
+  /** Every problem with a value that failed `check`, in the field model's words. */
+  readonly explain: (value: unknown) => FieldError[];
+}
+
+const cache = new Map<string, WeakMap<Function, ContractValidator>>();
+
+/** The compiled validator of a contract class in one direction. */
+export function contractValidator(target: Function, direction: SchemaDirection): ContractValidator {
+  let byTarget = cache.get(direction);
+  if (!byTarget) cache.set(direction, (byTarget = new WeakMap()));
+  let validator = byTarget.get(target);
+  if (!validator) {
+    const schema = sharedContractSchema(target, direction);
+    const check: ValidateFunction = fast.compile(schema);
+    let detailed: ValidateFunction | undefined;
+    const contract = contractOf(target);
+    validator = {
+      check: (value) => check(value) as boolean,
+      explain: (value) => {
+        detailed ??= thorough.compile(schema);
+        detailed(value);
+        return explainErrors(contract, detailed.errors ?? [], direction);
+      },
+    };
+    byTarget.set(target, validator);
+  }
+  return validator;
+}
+
+interface Located {
+  readonly path: string;
+  readonly node?: TypeNode;
+}
+
+function decodePointer(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function joinPath(path: string, segment: string): string {
+  if (/^\d+$/.test(segment)) return `${path}[${segment}]`;
+  return path ? `${path}.${segment}` : segment;
+}
+
+/** Follows a JSON pointer through the field model, to the node it points at. */
+function locate(root: Contract, segments: string[], direction: SchemaDirection): Located {
+  let contract: Contract | undefined = root;
+  let node: TypeNode | undefined;
+  let path = '';
+  for (const segment of segments) {
+    path = joinPath(path, segment);
+    if (contract) {
+      const field: FieldModel | undefined = contract.byName.get(segment);
+      if (!field || (direction === 'input' && field.ambient)) return { path };
+      node = field.type;
+      contract = undefined;
+    } else if (node?.kind === 'array' && /^\d+$/.test(segment)) {
+      node = node.items;
+    } else {
+      return { path, node: undefined };
+    }
+    if (node?.kind === 'object' && node.target) contract = contractOf(node.target);
+  }
+  return { path, node };
+}
+
+function constraintMessage(node: TypeNode | undefined, keyword: string): ((property: string, value: unknown) => string) | undefined {
+  return node?.constraints.find((constraint) => constraint.keyword === keyword)?.message;
+}
+
+/** ajv errors → one message per field and problem, in the field model's words. */
+export function explainErrors(contract: Contract, errors: ErrorObject[], direction: SchemaDirection): FieldError[] {
+  const found: FieldError[] = [];
+  const seen = new Set<string>();
+  const push = (field: string, message: string) => {
+    const key = `${field}\u0000${message}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    found.push({ field: field || 'base', message });
+  };
+  for (const error of errors) {
+    // Errors inside a branch of anyOf say why each alternative failed; the anyOf error itself says it plainly.
+    if (error.keyword !== 'anyOf' && error.schemaPath.includes('/anyOf/')) continue;
+    const segments = decodePointer(error.instancePath);
+    const { path, node } = locate(contract, segments, direction);
+    const value = error.data;
+    switch (error.keyword) {
+      case 'required': {
+        const missing = (error.params as { missingProperty: string }).missingProperty;
+        const field = joinPath(path, missing);
+        push(field, messages.required(field, undefined));
+        break;
+      }
+      case 'additionalProperties': {
+        const extra = (error.params as { additionalProperty: string }).additionalProperty;
+        const field = joinPath(path, extra);
+        push(field, `unknown input: ${field}`);
+        break;
+      }
+      case 'type':
+      case 'format':
+      case 'anyOf':
+        push(path, (node?.typeMessage ?? messages.object)(path, value));
+        break;
+      case 'enum':
+        push(path, (node?.enumMessage ?? node?.typeMessage ?? messages.enum([]))(path, value));
+        break;
+      case 'minLength':
+      case 'minItems':
+      case 'minProperties': {
+        const declared = constraintMessage(node, error.keyword);
+        // Without a declared bound, it is the emptiness floor.
+        push(path, (declared ?? messages.notEmpty)(path, value));
+        break;
+      }
+      default: {
+        const declared = constraintMessage(node, error.keyword);
+        push(path, declared ? declared(path, value) : `${path || 'the input'} ${error.message ?? 'is invalid'}`);
+      }
+    }
+  }
+  return found;
+}
