@@ -99,6 +99,20 @@ function planFor(tool: ToolDefinition): Plan {
   return plan;
 }
 
+/**
+ * Builds an error without capturing a stack trace. Bad input is not a bug: nobody needs the stack,
+ * and capturing it costs more than validating the call.
+ */
+function withoutStack<E extends Error>(make: () => E): E {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return make();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
 /** "a must be x and b must be y": each field's problem, in one sentence. */
 function sentence(errors: readonly FieldError[]): string {
   return joinWords(errors.map((error) => error.message));
@@ -204,7 +218,7 @@ export class Invoker {
     const result = Result.success(definition, value as T);
     if (plan.output) {
       try {
-        result.rendered = renderContract(plan.output, value, {}, `${definition.toolName()} (${definition.id})`);
+        result.rendered = renderContract(plan.output, value, {}, () => `${definition.toolName()} (${definition.id})`);
       } catch (error) {
         return this.exception(definition, error, args);
       }
@@ -213,13 +227,13 @@ export class Invoker {
   }
 
   private inputFailure(tool: ToolDefinition, errors: readonly FieldError[], args: unknown): Result<never> {
-    const error = new InputValidationError(failureMessage(tool, sentence(errors)), errors);
+    const error = withoutStack(() => new InputValidationError(failureMessage(tool, sentence(errors)), errors));
     if (!this.options.userFacingInputErrors) return this.exception(tool, error, args, errors);
     return Result.failure(tool, error.message, error, errors);
   }
 
   private cancelled(tool: ToolDefinition, reason: unknown): Result<never> {
-    const error = new ToolCancelledError('The call was cancelled.', { cause: reason });
+    const error = withoutStack(() => new ToolCancelledError('The call was cancelled.', { cause: reason }));
     return Result.failure(tool, error.message, error);
   }
 

@@ -61,10 +61,8 @@ interface Located {
 
 function decodePointer(pointer: string): string[] {
   if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = pointer.slice(1).split('/');
+  return pointer.includes('~') ? segments.map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~')) : segments;
 }
 
 function joinPath(path: string, segment: string): string {

@@ -131,8 +131,16 @@ export class ToolRegistry {
 
   /** Accepts a definition or a class tool. */
   resolve(tool: ToolLike): ToolDefinition {
-    return tool instanceof ToolDefinition ? tool : this.describe(tool);
+    if (tool instanceof ToolDefinition) return tool;
+    // A class tool described before: one map lookup instead of reading its metadata again.
+    const known = typeof tool === 'function' ? this.classTools.get(tool) : undefined;
+    if (known) return known;
+    const definition = this.describe(tool);
+    this.classTools.set(tool, definition);
+    return definition;
   }
+
+  private readonly classTools = new WeakMap<Function, ToolDefinition>();
 
   /**
    * The members of an adapter: the latest version of each tool, sorted by name; with

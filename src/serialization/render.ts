@@ -331,7 +331,7 @@ function contractRenderer(contract: Contract): (value: object, state: State) => 
  * JSON-safe. Throws UnserializableValueError for a value with no honest JSON form and
  * OutputContractError when the value breaks the contract.
  */
-export function renderContract(target: Function, value: unknown, options: RenderOptions = {}, who?: string): Rendering {
+export function renderContract(target: Function, value: unknown, options: RenderOptions = {}, who?: () => string): Rendering {
   const contract = contractOf(target);
   const run = (exact: boolean): Rendering => {
     const state = new State(options.rejectOpaque === true);
@@ -345,7 +345,7 @@ export function renderContract(target: Function, value: unknown, options: Render
     }
     if (state.mismatches.length > 0) {
       const list = state.mismatches.slice(0, 10).map((m) => m.message).join('; ');
-      throw new OutputContractError(`${who ?? contract.name} returned a value that breaks its @Exposes contract (${contract.name}): ${list}.`, state.mismatches);
+      throw new OutputContractError(`${who?.() ?? contract.name} returned a value that breaks its @Exposes contract (${contract.name}): ${list}.`, state.mismatches);
     }
     return { value: out, opaquePath: state.opaquePath };
   };
