@@ -68,3 +68,13 @@ export {
   ToolCancelledError,
 } from './errors/errors';
 export type { FieldError } from './errors/errors';
+
+// Serialization and the adapter kit
+export { render } from './serialization/serialize';
+export type { RenderOptions } from './serialization/render';
+export { defineAdapterConfig, declareRejectOpaqueExposedValues } from './config/define-adapter-config';
+export type { AdapterConfig } from './config/define-adapter-config';
+export type { SettingSpec, SettingSpecs } from './config/adapter-config';
+export { guardToolResponse } from './config/guard';
+export { createDeprecator } from './util/deprecation';
+export type { Contract, FieldModel, TypeNode, Constraint, MessageFn, NodeKind, DefaultValue } from './contract/field-model';

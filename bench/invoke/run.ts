@@ -18,8 +18,24 @@ import { Exposes, Expects, Field, invoke, Tool } from 'toolwright';
 import { decoratedClasses, TIERS } from '../schema/contracts';
 import { fmt, machine, markdownTable, median, sampleAsync } from '../lib/stats';
 
-const valid = JSON.stringify({ name: 'Ada', email: 'ada@example.com', tier: 'gold', quantity: '42', priority: 3, tags: ['a', 'b'], address: { street: '1 Main St', city: 'Cork' } });
-const invalid = JSON.stringify({ name: 'Ada', email: 'not-an-email', tier: 'diamond', quantity: 500, priority: 3, tags: ['a'], address: { street: '1 Main St', city: 'Cork' } });
+const valid = JSON.stringify({
+  name: 'Ada',
+  email: 'ada@example.com',
+  tier: 'gold',
+  quantity: '42',
+  priority: 3,
+  tags: ['a', 'b'],
+  address: { street: '1 Main St', city: 'Cork' },
+});
+const invalid = JSON.stringify({
+  name: 'Ada',
+  email: 'not-an-email',
+  tier: 'diamond',
+  quantity: 500,
+  priority: 3,
+  tags: ['a'],
+  address: { street: '1 Main St', city: 'Cork' },
+});
 
 // toolwright: the tool over the DTO classes.
 const { Input, Output } = decoratedClasses(0, true);
@@ -65,7 +81,12 @@ const ajvValidate = ajv.compile({
     priority: { type: 'integer', minimum: 0, maximum: 10 },
     notify: { type: 'boolean', default: true },
     tags: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 5 },
-    address: { type: 'object', properties: { street: { type: 'string', minLength: 1 }, city: { type: 'string', minLength: 1 } }, required: ['street', 'city'], additionalProperties: false },
+    address: {
+      type: 'object',
+      properties: { street: { type: 'string', minLength: 1 }, city: { type: 'string', minLength: 1 } },
+      required: ['street', 'city'],
+      additionalProperties: false,
+    },
   },
   required: ['name', 'email', 'tier', 'quantity', 'priority', 'tags', 'address'],
   additionalProperties: false,
@@ -77,7 +98,8 @@ const contenders: Contender[] = [
   {
     key: 'class-validator',
     label: 'class-transformer + class-validator',
-    run: async (payload) => (await validate(plainToInstance(CvInput, JSON.parse(payload), { enableImplicitConversion: true }) as object)).length === 0,
+    run: async (payload) =>
+      (await validate(plainToInstance(CvInput, JSON.parse(payload), { enableImplicitConversion: true }) as object)).length === 0,
   },
   { key: 'zod', label: 'zod 4 `safeParse`', run: (payload) => zodInput.safeParse(JSON.parse(payload)).success },
   { key: 'ajv', label: 'ajv compiled (coercion + defaults)', run: (payload) => ajvValidate(JSON.parse(payload)) as boolean },
@@ -95,7 +117,10 @@ async function main(): Promise<void> {
   const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 9);
   const times = new Map<string, number[]>();
   for (let round = 0; round < SAMPLES; round++) {
-    for (const [payloadName, payload] of [['valid', valid], ['invalid', invalid]] as const) {
+    for (const [payloadName, payload] of [
+      ['valid', valid],
+      ['invalid', invalid],
+    ] as const) {
       for (const contender of contenders) {
         const [perCall] = await sampleAsync(() => contender.run(payload), { samples: 1, minMs: 150 });
         const id = `${contender.key}:${payloadName}`;
@@ -109,7 +134,11 @@ async function main(): Promise<void> {
     for (const payloadName of ['valid', 'invalid']) {
       const ops = opsPerSecond(`${contender.key}:${payloadName}`);
       const ours = opsPerSecond(`toolwright:${payloadName}`);
-      cells.push(`${fmt(ops / 1000)}k`, `${fmt(median(times.get(`${contender.key}:${payloadName}`)!))} µs`, contender.key === 'toolwright' ? '1.00×' : `${fmt(ours / ops)}×`);
+      cells.push(
+        `${fmt(ops / 1000)}k`,
+        `${fmt(median(times.get(`${contender.key}:${payloadName}`)!))} µs`,
+        contender.key === 'toolwright' ? '1.00×' : `${fmt(ours / ops)}×`,
+      );
     }
     return cells;
   });

@@ -50,7 +50,13 @@ export function decoratedClasses(index: number, withToolwright: boolean) {
 /** A toolwright class tool over those DTOs. */
 export function toolwrightTool(index: number) {
   const { Input, Output } = decoratedClasses(index, true);
-  const ToolClass = { [`CreateOrder${index}`]: class { call() { return {}; } } }[`CreateOrder${index}`];
+  const ToolClass = {
+    [`CreateOrder${index}`]: class {
+      call() {
+        return {};
+      }
+    },
+  }[`CreateOrder${index}`];
   Exposes(Output)(ToolClass);
   Expects(Input)(ToolClass);
   Tool('mcp', { description: `Create order ${index}` })(ToolClass);

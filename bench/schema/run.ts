@@ -45,7 +45,10 @@ function table(mode: string): string {
       fmt(at(1000) / at(100)),
     ]);
   }
-  return markdownTable(['contender', 'median ms, 100 tools', 'vs toolwright', 'median ms, 1000 tools', 'vs toolwright', 'growth 100→1000'], rows);
+  return markdownTable(
+    ['contender', 'median ms, 100 tools', 'vs toolwright', 'median ms, 1000 tools', 'vs toolwright', 'growth 100→1000'],
+    rows,
+  );
 }
 const report = [
   '## Schema derivation (`bench/schema`)',

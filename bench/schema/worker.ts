@@ -41,11 +41,20 @@ switch (contender) {
       targetConstructorToSchema(Address),
     ]);
     const classes = Array.from({ length: count }, (_, i) => decoratedClasses(i, false));
-    ms = time(() => classes.map(({ Input, Output, Address }) => [targetConstructorToSchema(Input), targetConstructorToSchema(Output), targetConstructorToSchema(Address)]));
+    ms = time(() =>
+      classes.map(({ Input, Output, Address }) => [
+        targetConstructorToSchema(Input),
+        targetConstructorToSchema(Output),
+        targetConstructorToSchema(Address),
+      ]),
+    );
     break;
   }
   case 'zod': {
-    Array.from({ length: WARMUP }, () => zodSchemas()).forEach(({ input, output }) => [z.toJSONSchema(input, { io: 'input' }), z.toJSONSchema(output)]);
+    Array.from({ length: WARMUP }, () => zodSchemas()).forEach(({ input, output }) => [
+      z.toJSONSchema(input, { io: 'input' }),
+      z.toJSONSchema(output),
+    ]);
     const schemas = Array.from({ length: count }, () => zodSchemas());
     ms = time(() => schemas.map(({ input, output }) => [z.toJSONSchema(input, { io: 'input' }), z.toJSONSchema(output)]));
     break;

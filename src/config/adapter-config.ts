@@ -71,14 +71,14 @@ export class AdapterSettings<S extends SettingSpecs> {
     const spec = this.spec(name, action);
     if (spec.oneOf && !spec.oneOf.some((allowed) => Object.is(allowed, value))) {
       throw new TypeError(
-        `${this.namespace}.${name} must be one of ${spec.oneOf.map(describeValue).join(', ')}; got ${describeValue(value)}.`,
+        `${name} must be one of ${spec.oneOf.map(describeValue).join(', ')}; got ${describeValue(value)} (adapter '${this.namespace}').`,
       );
     }
     if (spec.validate) {
       const verdict = spec.validate(value);
       if (verdict !== true) {
         const reason = typeof verdict === 'string' ? verdict : 'is not valid';
-        throw new TypeError(`${this.namespace}.${name} ${reason}; got ${describeValue(value)}.`);
+        throw new TypeError(`${name} ${reason}; got ${describeValue(value)} (adapter '${this.namespace}').`);
       }
     }
     return value;
@@ -110,9 +110,7 @@ export function registerSettings<S extends SettingSpecs>(namespace: string, spec
       throw new TypeError(`defineAdapterConfig('${namespace}'): '${name}' is reserved for the per-adapter tool name.`);
     }
     if (typeof spec !== 'object' || spec === null || !('default' in spec)) {
-      throw new TypeError(
-        `defineAdapterConfig('${namespace}'): setting '${name}' needs a spec with a default, e.g. { default: false }.`,
-      );
+      throw new TypeError(`defineAdapterConfig('${namespace}'): setting '${name}' needs a spec with a default, e.g. { default: false }.`);
     }
     if (spec.oneOf !== undefined && (!Array.isArray(spec.oneOf) || spec.oneOf.length === 0)) {
       throw new TypeError(`defineAdapterConfig('${namespace}'): oneOf for '${name}' must be a non-empty array.`);

@@ -19,9 +19,7 @@ export function checkToolBag(namespace: string, bag: Readonly<Record<string, unk
       );
     }
     if (!settings.isOverridable(key)) {
-      throw new TypeError(
-        `${where}: '${namespace}.${key}' cannot be set per tool; it is an adapter-wide setting.`,
-      );
+      throw new TypeError(`${where}: '${namespace}.${key}' cannot be set per tool; it is an adapter-wide setting.`);
     }
     try {
       settings.check(key, value, 'set');

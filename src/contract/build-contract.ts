@@ -8,7 +8,14 @@ import { Extensions, FIELD_OPTION_KEYS } from '../extensions/extensions';
 import { KEYS } from '../metadata/keys';
 import { describeValue, isClass, isPlainObject } from '../util/describe-value';
 import { describeMismatch } from './conforms';
-import { Effect, mapValidator, MappedValidator, ownValidationMetadatas, validatorLabel, ValidationMetadata } from './class-validator-source';
+import {
+  Effect,
+  mapValidator,
+  MappedValidator,
+  ownValidationMetadatas,
+  validatorLabel,
+  ValidationMetadata,
+} from './class-validator-source';
 import { Constraint, Contract, DefaultValue, FieldModel, MessageFn, NodeKind, TypeNode } from './field-model';
 import { messages } from './messages';
 import { FieldDeclaration, FieldFormat, FieldOptions, Integer, TypeSpec } from './types';
@@ -32,7 +39,11 @@ export function contractOf(target: Function): Contract {
 /** Classes from the root ancestor down to `target`. */
 function lineage(target: Function): Function[] {
   const chain: Function[] = [];
-  for (let current: unknown = target; typeof current === 'function' && current !== Function.prototype && current !== Object; current = Object.getPrototypeOf(current)) {
+  for (
+    let current: unknown = target;
+    typeof current === 'function' && current !== Function.prototype && current !== Object;
+    current = Object.getPrototypeOf(current)
+  ) {
     chain.unshift(current as Function);
   }
   return chain;
@@ -163,12 +174,16 @@ class FieldBuilder {
       type = { ...type, constraints: [], enum: undefined };
     }
     type = withSortedConstraints(type);
-    const residual = conditional ? this.validators.map((v) => v.metadata) : this.validators.filter((v) => v.residual).map((v) => v.metadata);
+    const residual = conditional
+      ? this.validators.map((v) => v.metadata)
+      : this.validators.filter((v) => v.residual).map((v) => v.metadata);
     if (residual.length > 0) {
       const labels = [...new Set(this.validators.filter((v) => v.residual).map((v) => validatorLabel(v.metadata)))];
       process.emitWarning(
         `toolwright: ${this.where} uses ${labels.join(', ')}, which JSON Schema cannot express. ` +
-          (conditional ? 'Its constraints are checked at run time only, and the schema shows it as optional.' : 'It is checked at run time only.'),
+          (conditional
+            ? 'Its constraints are checked at run time only, and the schema shows it as optional.'
+            : 'It is checked at run time only.'),
         { code: 'TOOLWRIGHT_UNSCHEMABLE_CONSTRAINT' },
       );
     }
@@ -204,7 +219,9 @@ class FieldBuilder {
     const value = options.default;
     if (typeof value === 'function') return { kind: 'factory', factory: value as () => unknown };
     if (!isJsonLiteral(value)) {
-      this.fail(`default ${describeValue(value)} is not a JSON value. Use a literal (string, number, boolean, null, Date, array, plain object) or a function that returns the default.`);
+      this.fail(
+        `default ${describeValue(value)} is not a JSON value. Use a literal (string, number, boolean, null, Date, array, plain object) or a function that returns the default.`,
+      );
     }
     return { kind: 'literal', value };
   }
@@ -217,7 +234,10 @@ class FieldBuilder {
         return;
       }
       const mismatch = describeMismatch(field.type, value, this.name) ?? this.floorMismatch(field, value);
-      if (mismatch) this.fail(`${label} ${describeValue(value)} breaks the field's own rules: ${mismatch}. Fix the ${label} or the field's constraints.`);
+      if (mismatch)
+        this.fail(
+          `${label} ${describeValue(value)} breaks the field's own rules: ${mismatch}. Fix the ${label} or the field's constraints.`,
+        );
     };
     if (field.default?.kind === 'literal') check('default', field.default.value);
     if (field.example) check('example', field.example.value);
@@ -225,7 +245,10 @@ class FieldBuilder {
 
   private floorMismatch(field: FieldModel, value: unknown): string | undefined {
     if (field.allowEmpty) return undefined;
-    const empty = value === '' || (Array.isArray(value) && value.length === 0) || (field.type.kind === 'record' && isPlainObject(value) && Object.keys(value).length === 0);
+    const empty =
+      value === '' ||
+      (Array.isArray(value) && value.length === 0) ||
+      (field.type.kind === 'record' && isPlainObject(value) && Object.keys(value).length === 0);
     return empty ? `${messages.notEmpty(this.name, value)} (allow it with allowEmpty: true)` : undefined;
   }
 
@@ -236,12 +259,13 @@ class FieldBuilder {
     let typeMeta: { typeFunction?: () => unknown } | undefined;
     if (options.anyOf) {
       const members = options.anyOf();
-      if (!Array.isArray(members) || members.length < 2) this.fail(`'anyOf' must return at least two member types; got ${describeValue(members)}.`);
+      if (!Array.isArray(members) || members.length < 2)
+        this.fail(`'anyOf' must return at least two member types; got ${describeValue(members)}.`);
       node = this.union(members);
       if (design === Array) node = this.arrayOf(node);
     } else if (options.type !== undefined) {
       const spec = isClass(options.type) || Array.isArray(options.type) ? options.type : (options.type as () => TypeSpec)();
-      node = this.fromSpec(spec, "@Field({ type })");
+      node = this.fromSpec(spec, '@Field({ type })');
       this.checkDesign(node, design, 'the @Field type');
     } else if ((typeMeta = findTypeMetadata(this.owner, this.name))?.typeFunction) {
       const spec = typeMeta!.typeFunction!() as TypeSpec;
@@ -258,9 +282,14 @@ class FieldBuilder {
 
   /** The type from class-validator's type decorators and the property's design:type. */
   private inferred(design: unknown): TypeNode {
-    const typeEffects = this.effects(false).filter((e) => e.effect.kind === 'type') as Array<{ effect: Extract<Effect, { kind: 'type' }>; validator: MappedValidator }>;
+    const typeEffects = this.effects(false).filter((e) => e.effect.kind === 'type') as Array<{
+      effect: Extract<Effect, { kind: 'type' }>;
+      validator: MappedValidator;
+    }>;
     const enumEffect = this.effects(false).find((e) => e.effect.kind === 'enum');
-    const enumValues = (this.options.enum !== undefined ? normalizeEnum(this.options.enum) : undefined) ?? (enumEffect?.effect as { values?: readonly (string | number | boolean)[] } | undefined)?.values;
+    const enumValues =
+      (this.options.enum !== undefined ? normalizeEnum(this.options.enum) : undefined) ??
+      (enumEffect?.effect as { values?: readonly (string | number | boolean)[] } | undefined)?.values;
     const fromValidators = this.pickValidatorType(typeEffects);
     if (UNSUPPORTED.has(design)) this.fail(`${UNSUPPORTED.get(design)} cannot be represented in JSON. Use a plain object or an array.`);
     if (fromValidators) {
@@ -279,14 +308,18 @@ class FieldBuilder {
     if (isClass(design) && !BUILT_INS.has(design)) return this.objectNode(design);
     if (enumValues) return { kind: 'enum', constraints: [], typeMessage: messages.enum(enumValues) };
     if (this.options.nullable && design === Object) {
-      this.fail("is nullable, and TypeScript reflects a type such as string | null as Object. Declare the type: @Field({ type: () => String, nullable: true }).");
+      this.fail(
+        'is nullable, and TypeScript reflects a type such as string | null as Object. Declare the type: @Field({ type: () => String, nullable: true }).',
+      );
     }
     if (design === undefined) {
-      this.fail("reflection cannot see this property's type (a circular reference, or a class declared after it is used). Declare it with @Field({ type: () => MyClass }).");
+      this.fail(
+        "reflection cannot see this property's type (a circular reference, or a class declared after it is used). Declare it with @Field({ type: () => MyClass }).",
+      );
     }
     return this.fail(
       "reflection cannot see this property's type (an interface, a union, or any: it reflects as Object). " +
-        "Declare it with @Field({ type: () => MyClass }), @Field({ type: () => [Tag] }) for an array, or @Field({ anyOf: () => [A, B] }) for a union.",
+        'Declare it with @Field({ type: () => MyClass }), @Field({ type: () => [Tag] }) for an array, or @Field({ anyOf: () => [A, B] }) for a union.',
     );
   }
 
@@ -294,12 +327,16 @@ class FieldBuilder {
     if (effects.length === 0) return undefined;
     const rank = (t: string) => (t === 'array' || t === 'record' ? 0 : 1);
     // A scalar type (IsString) is more specific than a container (MaxLength implies string too).
-    const sorted = [...effects].sort((a, b) => rank(b.effect.type) - rank(a.effect.type) || (b.effect.format ? 1 : 0) - (a.effect.format ? 1 : 0));
+    const sorted = [...effects].sort(
+      (a, b) => rank(b.effect.type) - rank(a.effect.type) || (b.effect.format ? 1 : 0) - (a.effect.format ? 1 : 0),
+    );
     const first = sorted[0];
     const compatible = (a: string, b: string) => a === b || (a === 'integer' && b === 'number') || (a === 'number' && b === 'integer');
     for (const other of sorted.slice(1)) {
       if (!compatible(first.effect.type, other.effect.type) && !(other.effect.type === 'string' && first.effect.type === 'string')) {
-        this.fail(`${validatorLabel(first.validator.metadata)} and ${validatorLabel(other.validator.metadata)} disagree about the type. Keep the one that is true.`);
+        this.fail(
+          `${validatorLabel(first.validator.metadata)} and ${validatorLabel(other.validator.metadata)} disagree about the type. Keep the one that is true.`,
+        );
       }
     }
     // Integer is the narrower of integer and number.
@@ -308,7 +345,10 @@ class FieldBuilder {
   }
 
   private scalar(kind: NodeKind, format?: FieldFormat, typeMessage?: MessageFn): TypeNode {
-    const base = kind === 'string' && format ? (messages.format[format] ?? messages.string) : (messages as unknown as Record<string, MessageFn>)[kind] ?? messages.object;
+    const base =
+      kind === 'string' && format
+        ? (messages.format[format] ?? messages.string)
+        : ((messages as unknown as Record<string, MessageFn>)[kind] ?? messages.object);
     return { kind, constraints: [], format, typeMessage: typeMessage ?? base };
   }
 
@@ -322,7 +362,10 @@ class FieldBuilder {
 
   /** An array whose element type comes from `{ each: true }` validators. */
   private arrayFromEach(array: TypeNode): TypeNode {
-    const eachTypes = this.effects(true).filter((e) => e.effect.kind === 'type') as Array<{ effect: Extract<Effect, { kind: 'type' }>; validator: MappedValidator }>;
+    const eachTypes = this.effects(true).filter((e) => e.effect.kind === 'type') as Array<{
+      effect: Extract<Effect, { kind: 'type' }>;
+      validator: MappedValidator;
+    }>;
     const eachEnum = this.effects(true).find((e) => e.effect.kind === 'enum');
     const picked = this.pickValidatorType(eachTypes);
     let items: TypeNode | undefined;
@@ -330,7 +373,9 @@ class FieldBuilder {
     // The values themselves are applied with the other { each: true } validators.
     else if (eachEnum) items = { kind: 'enum', constraints: [], typeMessage: eachEnum.validator.message };
     if (!items) {
-      this.fail("is an array, and reflection cannot see its element type. Declare it with @Field({ type: () => [Tag] }) (or [String], [Integer], …).");
+      this.fail(
+        'is an array, and reflection cannot see its element type. Declare it with @Field({ type: () => [Tag] }) (or [String], [Integer], …).',
+      );
     }
     return { ...array, items };
   }
@@ -347,14 +392,19 @@ class FieldBuilder {
     if (spec === Date) return this.scalar('date');
     if (spec === Object) return { kind: 'record', constraints: [], typeMessage: messages.object };
     if (spec === Array) this.fail(`${source}: Array has no element type. Use [ElementType], e.g. type: () => [Tag].`);
-    if (UNSUPPORTED.has(spec)) this.fail(`${source}: ${UNSUPPORTED.get(spec)} cannot be represented in JSON. Use a plain object or an array.`);
+    if (UNSUPPORTED.has(spec))
+      this.fail(`${source}: ${UNSUPPORTED.get(spec)} cannot be represented in JSON. Use a plain object or an array.`);
     if (isClass(spec)) return this.objectNode(spec);
-    return this.fail(`${source}: expected a class, Integer, or [Type]; got ${describeValue(spec)}. If this is a circular import, use a thunk: () => MyClass.`);
+    return this.fail(
+      `${source}: expected a class, Integer, or [Type]; got ${describeValue(spec)}. If this is a circular import, use a thunk: () => MyClass.`,
+    );
   }
 
   private union(members: readonly unknown[]): TypeNode {
-    const nodes = members.map((member) => this.fromSpec(member, "@Field({ anyOf })"));
-    const names = members.map((member) => (Array.isArray(member) ? `${(member[0] as Function)?.name}[]` : (member as Function)?.name ?? String(member)));
+    const nodes = members.map((member) => this.fromSpec(member, '@Field({ anyOf })'));
+    const names = members.map((member) =>
+      Array.isArray(member) ? `${(member[0] as Function)?.name}[]` : ((member as Function)?.name ?? String(member)),
+    );
     return { kind: 'union', constraints: [], members: nodes, typeMessage: messages.union(names) };
   }
 
@@ -362,13 +412,19 @@ class FieldBuilder {
   private checkDesign(node: TypeNode, design: unknown, source: string): void {
     if (design === undefined || design === Object) return;
     if (node.kind === 'object' || node.kind === 'union' || node.kind === 'enum') {
-      if (design === Array) this.fail(`is declared as an array, but ${source} names a single ${describeNode(node)}. Use type: () => [${describeNode(node)}].`);
+      if (design === Array)
+        this.fail(`is declared as an array, but ${source} names a single ${describeNode(node)}. Use type: () => [${describeNode(node)}].`);
       return;
     }
     const allowed = DESIGN_TYPES[node.kind];
     if (allowed && allowed !== design) {
-      if (design === Array) this.fail(`is declared as an array, but ${source} says ${describeNode(node)}. For an array use type: () => [${describeNode(node)}], or { each: true }.`);
-      this.fail(`is declared as ${describeValue(design)}, but ${source} says ${describeNode(node)}. Make the property's type and its declaration agree.`);
+      if (design === Array)
+        this.fail(
+          `is declared as an array, but ${source} says ${describeNode(node)}. For an array use type: () => [${describeNode(node)}], or { each: true }.`,
+        );
+      this.fail(
+        `is declared as ${describeValue(design)}, but ${source} says ${describeNode(node)}. Make the property's type and its declaration agree.`,
+      );
     }
   }
 
@@ -403,7 +459,9 @@ class FieldBuilder {
   private checkKeywordFits(keyword: string, node: TypeNode, source: () => string): void {
     const fits = KEYWORD_KINDS[keyword];
     if (fits && !fits.includes(node.kind) && node.kind !== 'enum' && node.kind !== 'union') {
-      this.fail(`${source()} applies to ${fits.join(' or ')} values, but the field is ${describeNode(node)}. Remove it or fix the field's type.`);
+      this.fail(
+        `${source()} applies to ${fits.join(' or ')} values, but the field is ${describeNode(node)}. Remove it or fix the field's type.`,
+      );
     }
   }
 
@@ -415,7 +473,8 @@ class FieldBuilder {
       this.checkKeywordFits(keyword, target, () => `@Field({ ${keyword} })`);
       return { ...target, constraints: [...target.constraints.filter((c) => c.keyword !== keyword), { keyword, value, message }] };
     };
-    const scalarTarget = (keywordKinds: NodeKind[]) => (node.kind === 'array' && node.items && keywordKinds.includes(node.items.kind) ? 'items' : 'value');
+    const scalarTarget = (keywordKinds: NodeKind[]) =>
+      node.kind === 'array' && node.items && keywordKinds.includes(node.items.kind) ? 'items' : 'value';
     const onScalar = (keyword: string, value: unknown, message: MessageFn, kinds: NodeKind[]) => {
       if (scalarTarget(kinds) === 'items') node = { ...node, items: add(node.items!, keyword, value, message) };
       else node = add(node, keyword, value, message);
@@ -426,7 +485,8 @@ class FieldBuilder {
     if (o.maxLength !== undefined) onScalar('maxLength', o.maxLength, messages.maxLength(o.maxLength), ['string']);
     if (o.pattern !== undefined) {
       const source = o.pattern instanceof RegExp ? o.pattern.source : o.pattern;
-      if (o.pattern instanceof RegExp && o.pattern.flags.replace(/[gu]/g, '')) this.fail(`'pattern' flags /${o.pattern.flags} cannot be expressed in JSON Schema; write the pattern without them.`);
+      if (o.pattern instanceof RegExp && o.pattern.flags.replace(/[gu]/g, ''))
+        this.fail(`'pattern' flags /${o.pattern.flags} cannot be expressed in JSON Schema; write the pattern without them.`);
       onScalar('pattern', source, messages.pattern(source), ['string']);
     }
     if (o.format !== undefined) {
@@ -485,10 +545,35 @@ function findTypeMetadata(target: Function, property: string): { typeFunction?: 
   return defaultMetadataStorage.findTypeMetadata(target, property) as { typeFunction?: () => unknown } | undefined;
 }
 
-const CONSTRAINT_OPTIONS = ['min', 'max', 'minLength', 'maxLength', 'pattern', 'format', 'minItems', 'maxItems', 'uniqueItems', 'enum'] as const;
+const CONSTRAINT_OPTIONS = [
+  'min',
+  'max',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'enum',
+] as const;
 
 /** Keyword order in schemas, whatever order the decorators ran in (they run bottom-up). */
-const KEYWORD_ORDER = ['minLength', 'maxLength', 'pattern', 'minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'not'];
+const KEYWORD_ORDER = [
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minimum',
+  'exclusiveMinimum',
+  'maximum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'not',
+];
 
 function withSortedConstraints(node: TypeNode): TypeNode {
   const items = node.items ? withSortedConstraints(node.items) : undefined;
@@ -497,7 +582,8 @@ function withSortedConstraints(node: TypeNode): TypeNode {
     const index = KEYWORD_ORDER.indexOf(keyword);
     return index < 0 ? KEYWORD_ORDER.length : index;
   };
-  const constraints = node.constraints.length < 2 ? node.constraints : [...node.constraints].sort((a, b) => rank(a.keyword) - rank(b.keyword));
+  const constraints =
+    node.constraints.length < 2 ? node.constraints : [...node.constraints].sort((a, b) => rank(a.keyword) - rank(b.keyword));
   return { ...node, constraints, items };
 }
 

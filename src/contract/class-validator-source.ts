@@ -43,7 +43,9 @@ export function classValidatorMessage(metadata: ValidationMetadata, owner: Funct
     let template: unknown = metadata.message;
     if (typeof template === 'function') template = (template as (a: typeof args) => string)(args);
     if (typeof template !== 'string' || template === '') {
-      const constraint = metadata.constraintCls ? (getFromContainer(metadata.constraintCls) as { defaultMessage?: (a: typeof args) => string }) : undefined;
+      const constraint = metadata.constraintCls
+        ? (getFromContainer(metadata.constraintCls) as { defaultMessage?: (a: typeof args) => string })
+        : undefined;
       template = constraint?.defaultMessage?.(args) || `$property failed the ${metadata.name ?? metadata.type} check`;
     }
     const showValue = value !== undefined && value !== null && ['string', 'boolean', 'number'].includes(typeof value);
@@ -58,7 +60,11 @@ export function classValidatorMessage(metadata: ValidationMetadata, owner: Funct
 
 /** What one class-validator decorator means for the field model. */
 export type Effect =
-  | { readonly kind: 'type'; readonly type: 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'array' | 'record'; readonly format?: FieldFormat }
+  | {
+      readonly kind: 'type';
+      readonly type: 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'array' | 'record';
+      readonly format?: FieldFormat;
+    }
   | { readonly kind: 'keyword'; readonly keyword: string; readonly value: unknown }
   | { readonly kind: 'enum'; readonly values: readonly (string | number | boolean)[] }
   | { readonly kind: 'optional' }
@@ -85,7 +91,14 @@ function enumValues(value: unknown): (string | number | boolean)[] | undefined {
 
 function patternOf(pattern: unknown, modifiers: unknown): string | undefined {
   if (modifiers) return undefined;
-  const source = pattern instanceof RegExp ? (pattern.flags.replace(/[gu]/g, '') ? undefined : pattern.source) : typeof pattern === 'string' ? pattern : undefined;
+  const source =
+    pattern instanceof RegExp
+      ? pattern.flags.replace(/[gu]/g, '')
+        ? undefined
+        : pattern.source
+      : typeof pattern === 'string'
+        ? pattern
+        : undefined;
   if (source === undefined) return undefined;
   try {
     new RegExp(source, 'u');
@@ -99,7 +112,10 @@ const kw = (name: string, value: unknown): Effect => ({ kind: 'keyword', keyword
 
 type Effects = { readonly effects: readonly Effect[]; readonly residual: boolean };
 
-const typeOnly = (type: Extract<Effect, { kind: 'type' }>['type'], format?: FieldFormat): Effects => ({ effects: [{ kind: 'type', type, format }], residual: false });
+const typeOnly = (type: Extract<Effect, { kind: 'type' }>['type'], format?: FieldFormat): Effects => ({
+  effects: [{ kind: 'type', type, format }],
+  residual: false,
+});
 /** Results of the parameterless decorators, shared. */
 const FIXED = {
   string: typeOnly('string'),
@@ -144,7 +160,9 @@ function effectsOf(metadata: ValidationMetadata): Effects {
     case 'isInt':
       return FIXED.integer;
     case 'isNumber':
-      return (c[0] as { maxDecimalPlaces?: number } | undefined)?.maxDecimalPlaces === undefined ? FIXED.number : { effects: FIXED.number.effects, residual: true };
+      return (c[0] as { maxDecimalPlaces?: number } | undefined)?.maxDecimalPlaces === undefined
+        ? FIXED.number
+        : { effects: FIXED.number.effects, residual: true };
     case 'isBoolean':
       return FIXED.boolean;
     case 'isDate':
@@ -196,7 +214,9 @@ function effectsOf(metadata: ValidationMetadata): Effects {
     }
     case 'matches': {
       const pattern = patternOf(c[0], c[1]);
-      return pattern !== undefined ? { effects: [{ kind: 'type', type: 'string' }, kw('pattern', pattern)], residual: false } : { effects: [], residual: true };
+      return pattern !== undefined
+        ? { effects: [{ kind: 'type', type: 'string' }, kw('pattern', pattern)], residual: false }
+        : { effects: [], residual: true };
     }
     case 'isPositive':
       return { effects: [kw('exclusiveMinimum', 0)], residual: false };

@@ -15,17 +15,7 @@ export interface Constraint {
   readonly message: MessageFn;
 }
 
-export type NodeKind =
-  | 'string'
-  | 'number'
-  | 'integer'
-  | 'boolean'
-  | 'date'
-  | 'object'
-  | 'record'
-  | 'array'
-  | 'union'
-  | 'enum';
+export type NodeKind = 'string' | 'number' | 'integer' | 'boolean' | 'date' | 'object' | 'record' | 'array' | 'union' | 'enum';
 
 /** The type of a value: a field's, or an array's items, or a union member's. */
 export interface TypeNode {
@@ -45,7 +35,8 @@ export interface TypeNode {
   readonly enumMessage?: MessageFn;
 }
 
-export type DefaultValue = { readonly kind: 'literal'; readonly value: unknown } | { readonly kind: 'factory'; readonly factory: () => unknown };
+export type DefaultValue =
+  { readonly kind: 'literal'; readonly value: unknown } | { readonly kind: 'factory'; readonly factory: () => unknown };
 
 export interface FieldModel {
   readonly name: string;

@@ -54,7 +54,11 @@ export function checkFieldOptions(options: unknown, where: string, allowAmbient 
       fail(`'${key}' must be an integer >= 0; got ${describeValue(value)}.`);
     }
   }
-  for (const [low, high] of [['min', 'max'], ['minLength', 'maxLength'], ['minItems', 'maxItems']] as const) {
+  for (const [low, high] of [
+    ['min', 'max'],
+    ['minLength', 'maxLength'],
+    ['minItems', 'maxItems'],
+  ] as const) {
     if (typeof o[low] === 'number' && typeof o[high] === 'number' && (o[low] as number) > (o[high] as number)) {
       fail(`'${low}' (${o[low]}) is greater than '${high}' (${o[high]}); no value could satisfy both.`);
     }
@@ -71,7 +75,12 @@ export function checkFieldOptions(options: unknown, where: string, allowAmbient 
     }
   }
   if (o.format !== undefined && !FORMATS.includes(o.format as string)) {
-    fail(`'format' must be one of ${joinWords(FORMATS.map((f) => `'${f}'`), 'or')}; got ${describeValue(o.format)}.`);
+    fail(
+      `'format' must be one of ${joinWords(
+        FORMATS.map((f) => `'${f}'`),
+        'or',
+      )}; got ${describeValue(o.format)}.`,
+    );
   }
   if (o.enum !== undefined) checkEnum(o.enum, fail);
   if (o.ambient !== undefined && o.ambient !== true) {

@@ -4,7 +4,8 @@ import type { ContractRef, ContractSpec, InlineShape } from './types';
 
 function checkTypeSpec(value: unknown, where: string): void {
   if (Array.isArray(value)) {
-    if (value.length !== 1) throw new TypeError(`${where}: an array type lists exactly one element type, e.g. [String]; got ${describeValue(value)}.`);
+    if (value.length !== 1)
+      throw new TypeError(`${where}: an array type lists exactly one element type, e.g. [String]; got ${describeValue(value)}.`);
     checkTypeSpec(value[0], where);
     return;
   }
@@ -34,9 +35,7 @@ export function checkInlineShape(shape: Record<string, unknown>, where: string, 
 /** Normalizes what `@Expects` / `@Exposes` / `defineTool` were given into a contract reference. */
 export function contractRef(spec: ContractSpec | undefined, where: string, allowAmbient: boolean, shapeName: string): ContractRef {
   if (spec === undefined || spec === null) {
-    throw new TypeError(
-      `${where}: the contract is ${String(spec)}. If this is a circular import, pass a thunk: () => MyDto.`,
-    );
+    throw new TypeError(`${where}: the contract is ${String(spec)}. If this is a circular import, pass a thunk: () => MyDto.`);
   }
   if (isClass(spec)) return { kind: 'class', target: spec };
   if (typeof spec === 'function') return { kind: 'thunk', thunk: spec as () => never };

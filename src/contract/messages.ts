@@ -4,7 +4,10 @@ import type { MessageFn } from './field-model';
  * Messages in class-validator's wording, for constraints declared through `@Field` or inline
  * shapes. Constraints declared with class-validator use class-validator's own messages.
  */
-const render = (template: string): MessageFn => (property) => template.replace(/\$property/g, property);
+const render =
+  (template: string): MessageFn =>
+  (property) =>
+    template.replace(/\$property/g, property);
 
 export const messages = {
   required: render('$property is required'),
@@ -16,7 +19,8 @@ export const messages = {
   object: render('$property must be an object'),
   array: render('$property must be an array'),
   union: (names: string[]): MessageFn => render(`$property must match one of: ${names.join(', ')}`),
-  enum: (values: readonly unknown[]): MessageFn => render(`$property must be one of the following values: ${values.map(String).join(', ')}`),
+  enum: (values: readonly unknown[]): MessageFn =>
+    render(`$property must be one of the following values: ${values.map(String).join(', ')}`),
   notEmpty: render('$property should not be empty'),
   minLength: (n: number): MessageFn => render(`$property must be longer than or equal to ${n} characters`),
   maxLength: (n: number): MessageFn => render(`$property must be shorter than or equal to ${n} characters`),

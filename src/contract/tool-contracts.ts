@@ -45,7 +45,10 @@ export function contractClass(ref: ContractRef, site: Site, decorator: string): 
       return classForShape(ref.shape, ref.name);
     case 'thunk': {
       const target = ref.thunk();
-      if (!isClass(target)) throw new TypeError(`${siteName(site)}: ${decorator}: the contract thunk returned ${describeValue(target)}; it must return a DTO class.`);
+      if (!isClass(target))
+        throw new TypeError(
+          `${siteName(site)}: ${decorator}: the contract thunk returned ${describeValue(target)}; it must return a DTO class.`,
+        );
       return target;
     }
   }

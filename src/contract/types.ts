@@ -5,7 +5,7 @@
 
 /** Type token for integers: `@Field({ type: () => Integer })`, or `{ limit: Integer }` inline. */
 export abstract class Integer {
-  private declare readonly integerBrand: never;
+  declare private readonly integerBrand: never;
 }
 
 /** Any class, including the built-in String, Number, Boolean, Date, Object and Array. */

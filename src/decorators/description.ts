@@ -11,9 +11,7 @@ export function Description(text: string): ClassOrMethodDecorator {
   }
   return classOrMethodDecorator('Description', (site) => {
     if (getOwnFact<ToolDeclaration>(KEYS.tool, site)?.description !== undefined) {
-      throw new TypeError(
-        `${siteName(site)}: the description is declared twice, in @Tool({ description }) and @Description. Keep one.`,
-      );
+      throw new TypeError(`${siteName(site)}: the description is declared twice, in @Tool({ description }) and @Description. Keep one.`);
     }
     defineOnce(KEYS.description, 'Description', text, site);
   });

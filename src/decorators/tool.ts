@@ -106,8 +106,7 @@ function parseArguments(args: ToolArgument[]): ParsedArguments {
     } else if (typeof arg === 'string') {
       if (!ADAPTER_KEY.test(arg)) {
         throw new TypeError(
-          `@Tool: ${describeValue(arg)} is not an adapter key. Use a key such as 'mcp' or 'openai' ` +
-            '(letters, digits, - and _).',
+          `@Tool: ${describeValue(arg)} is not an adapter key. Use a key such as 'mcp' or 'openai' ` + '(letters, digits, - and _).',
         );
       }
       if (!keys.includes(arg)) keys.push(arg);
@@ -116,8 +115,7 @@ function parseArguments(args: ToolArgument[]): ParsedArguments {
       options = arg as ToolOptions;
     } else {
       throw new TypeError(
-        `@Tool: unexpected argument ${describeValue(arg)}. Pass adapter keys ('mcp'), one options object, ` +
-          'or false to opt out.',
+        `@Tool: unexpected argument ${describeValue(arg)}. Pass adapter keys ('mcp'), one options object, ` + 'or false to opt out.',
       );
     }
   }
@@ -142,8 +140,7 @@ function toolNameOption(where: string, label: string, value: unknown): string | 
   const name = optionalText(where, label, value);
   if (name !== undefined && sanitizeToolName(name) === '') {
     throw new TypeError(
-      `${where}: tool name ${describeValue(name)} has no provider-safe character. Use letters, digits or _ ` +
-        '(e.g. approve_loan).',
+      `${where}: tool name ${describeValue(name)} has no provider-safe character. Use letters, digits or _ ` + '(e.g. approve_loan).',
     );
   }
   return name;
@@ -153,9 +150,7 @@ function adapterKeyList(where: string, value: unknown): string[] {
   if (value === undefined) return [];
   const list = typeof value === 'string' ? [value] : value;
   if (!Array.isArray(list) || list.some((key) => typeof key !== 'string' || !ADAPTER_KEY.test(key))) {
-    throw new TypeError(
-      `${where}: @Tool option 'except' must be an adapter key or a list of them; got ${describeValue(value)}.`,
-    );
+    throw new TypeError(`${where}: @Tool option 'except' must be an adapter key or a list of them; got ${describeValue(value)}.`);
   }
   return [...new Set(list as string[])];
 }

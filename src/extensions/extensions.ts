@@ -32,17 +32,7 @@ export const FIELD_OPTION_KEYS = [
  * Names class-validator owns as decorator names or validation options. A registered field metadata
  * key with one of these names would change what that option means for every tool in the process.
  */
-const CLASS_VALIDATOR_OWNED = [
-  'each',
-  'message',
-  'groups',
-  'always',
-  'context',
-  'validateIf',
-  'isOptional',
-  'isDefined',
-  'validateNested',
-];
+const CLASS_VALIDATOR_OWNED = ['each', 'message', 'groups', 'always', 'context', 'validateIf', 'isOptional', 'isDefined', 'validateNested'];
 
 const NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_]*$/;
 

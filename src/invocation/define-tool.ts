@@ -41,13 +41,17 @@ export function defineTool<I = Record<string, unknown>, O = unknown>(
   options: InlineToolOptions,
   fn: (input: I, context: ToolContext) => O | Promise<O>,
 ): InlineTool<I, O> {
-  if (!isPlainObject(options)) throw new TypeError(`defineTool: the first argument must be an options object; got ${describeValue(options)}.`);
+  if (!isPlainObject(options))
+    throw new TypeError(`defineTool: the first argument must be an options object; got ${describeValue(options)}.`);
   const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.includes(key));
   if (unknown.length > 0) throw new TypeError(`defineTool: unknown option '${unknown[0]}'. Known options: ${OPTION_KEYS.join(', ')}.`);
   if (typeof options.name !== 'string' || sanitizeToolName(options.name) === '') {
-    throw new TypeError(`defineTool: 'name' is required and needs a provider-safe character (e.g. 'search_docs'); got ${describeValue(options.name)}.`);
+    throw new TypeError(
+      `defineTool: 'name' is required and needs a provider-safe character (e.g. 'search_docs'); got ${describeValue(options.name)}.`,
+    );
   }
-  if (typeof fn !== 'function') throw new TypeError(`defineTool(${options.name}): the second argument must be the tool's function; got ${describeValue(fn)}.`);
+  if (typeof fn !== 'function')
+    throw new TypeError(`defineTool(${options.name}): the second argument must be the tool's function; got ${describeValue(fn)}.`);
   const className = sanitizeToolName(options.name)
     .split('_')
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1))

@@ -90,7 +90,11 @@ function planFor(tool: ToolDefinition): Plan {
       fields: input.inputFields.map(fieldPreparer),
       validator: contractValidator(input.target, 'input'),
       instantiate: contractInstantiator(input),
-      ambient: input.ambientFields.map((field) => ({ field, key: field.ambient!.key, required: !field.optional && !field.nullable && field.default === undefined })),
+      ambient: input.ambientFields.map((field) => ({
+        field,
+        key: field.ambient!.key,
+        required: !field.optional && !field.nullable && field.default === undefined,
+      })),
       residual: hasResidual(input.target),
       output: output?.target,
     };
@@ -208,7 +212,10 @@ export class Invoker {
     if (signal.aborted) return this.cancelled(definition, signal.reason);
     let value: unknown;
     try {
-      const instance = resolveTool(definition, call.container ?? this.options.container) as Record<string, (input: unknown, context: ToolContext) => unknown>;
+      const instance = resolveTool(definition, call.container ?? this.options.container) as Record<
+        string,
+        (input: unknown, context: ToolContext) => unknown
+      >;
       value = await instance[definition.method](input, { signal, tool: definition });
     } catch (error) {
       return this.fromThrown(definition, error, signal, args);

@@ -21,13 +21,22 @@ export function hasResidual(target: Function, seen = new Set<Function>()): boole
   if (seen.has(target)) return false;
   seen.add(target);
   const nested = (node: TypeNode): boolean =>
-    (node.kind === 'object' && !!node.target && hasResidual(node.target, seen)) || (!!node.items && nested(node.items)) || (node.members ?? []).some(nested);
+    (node.kind === 'object' && !!node.target && hasResidual(node.target, seen)) ||
+    (!!node.items && nested(node.items)) ||
+    (node.members ?? []).some(nested);
   const result = contractOf(target).fields.some((field) => field.residual.length > 0 || nested(field.type));
   deep.set(target, result);
   return result;
 }
 
-async function check(metadata: ValidationMetadata, owner: Function, object: object, value: unknown, path: string, errors: FieldError[]): Promise<void> {
+async function check(
+  metadata: ValidationMetadata,
+  owner: Function,
+  object: object,
+  value: unknown,
+  path: string,
+  errors: FieldError[],
+): Promise<void> {
   const args = { value, constraints: metadata.constraints, targetName: owner.name, object, property: path };
   let ok = true;
   if (metadata.type === ValidationTypes.IS_DEFINED) ok = value !== undefined && value !== null;

@@ -47,16 +47,14 @@ export function resolveTool(tool: ToolLike, container: DependencyContainer = roo
   } catch (error) {
     const message = (error as Error)?.message ?? String(error);
     const dependency = failingDependency(message);
-    const what = dependency === 'Object'
-      ? 'a dependency typed as an interface or union (reflected as Object); inject it with @inject(token)'
-      : dependency
-        ? `dependency ${dependency}; register it in the container or mark it @injectable()`
-        : 'its constructor failed';
-    throw new ToolResolutionError(
-      `${definition.toolName()} (${definition.id}) could not be resolved: ${what}.\n${message}`,
-      dependency,
-      { cause: error },
-    );
+    const what =
+      dependency === 'Object'
+        ? 'a dependency typed as an interface or union (reflected as Object); inject it with @inject(token)'
+        : dependency
+          ? `dependency ${dependency}; register it in the container or mark it @injectable()`
+          : 'its constructor failed';
+    throw new ToolResolutionError(`${definition.toolName()} (${definition.id}) could not be resolved: ${what}.\n${message}`, dependency, {
+      cause: error,
+    });
   }
 }
-

@@ -46,7 +46,12 @@ export class Result<T = unknown> {
   }
 
   /** @internal */
-  static failure(tool: ToolDefinition, error: string, exception: unknown, fieldErrors: readonly FieldError[] = NO_FIELD_ERRORS): Result<never> {
+  static failure(
+    tool: ToolDefinition,
+    error: string,
+    exception: unknown,
+    fieldErrors: readonly FieldError[] = NO_FIELD_ERRORS,
+  ): Result<never> {
     return new Result<never>(tool, 'failure', undefined, error, undefined, exception, fieldErrors);
   }
 

@@ -17,12 +17,7 @@ export function siteName(site: Site): string {
 }
 
 /** Resolves the site a class-or-method decorator was applied to, refusing what cannot be a tool. */
-export function decoratedSite(
-  decorator: string,
-  target: object,
-  propertyKey?: string | symbol,
-  descriptor?: PropertyDescriptor,
-): Site {
+export function decoratedSite(decorator: string, target: object, propertyKey?: string | symbol, descriptor?: PropertyDescriptor): Site {
   if (propertyKey === undefined) {
     if (typeof target !== 'function') {
       throw new TypeError(`@${decorator} must decorate a class or a method; got ${describeValue(target)}.`);
@@ -38,14 +33,11 @@ export function decoratedSite(
   const ctor = (target as { constructor: Function }).constructor;
   if (typeof propertyKey === 'symbol') {
     throw new TypeError(
-      `@${decorator} on ${ctor.name}[${propertyKey.toString()}]: a symbol-named method cannot be a tool. ` +
-        'Use a string-named method.',
+      `@${decorator} on ${ctor.name}[${propertyKey.toString()}]: a symbol-named method cannot be a tool. ` + 'Use a string-named method.',
     );
   }
   if (!descriptor || typeof descriptor.value !== 'function') {
-    throw new TypeError(
-      `@${decorator} on ${ctor.name}.${propertyKey}: it decorates classes and methods, not properties or accessors.`,
-    );
+    throw new TypeError(`@${decorator} on ${ctor.name}.${propertyKey}: it decorates classes and methods, not properties or accessors.`);
   }
   return { target: ctor, method: propertyKey };
 }

@@ -16,7 +16,11 @@ export interface DefinitionHost {
 
 function ancestry(target: Function): Function[] {
   const chain: Function[] = [];
-  for (let current: unknown = target; typeof current === 'function' && current !== Function.prototype; current = Object.getPrototypeOf(current)) {
+  for (
+    let current: unknown = target;
+    typeof current === 'function' && current !== Function.prototype;
+    current = Object.getPrototypeOf(current)
+  ) {
     chain.push(current as Function);
   }
   return chain;

@@ -58,7 +58,10 @@ export class ToolRegistry {
     if (options.tools !== undefined && (!Array.isArray(options.tools) || options.tools.some((t) => typeof t !== 'function'))) {
       throw new TypeError(`ToolRegistry: 'tools' must be a list of classes; got ${describeValue(options.tools)}.`);
     }
-    if (options.nameSuffixes !== undefined && (!Array.isArray(options.nameSuffixes) || options.nameSuffixes.some((s) => typeof s !== 'string'))) {
+    if (
+      options.nameSuffixes !== undefined &&
+      (!Array.isArray(options.nameSuffixes) || options.nameSuffixes.some((s) => typeof s !== 'string'))
+    ) {
       throw new TypeError(`ToolRegistry: 'nameSuffixes' must be a list of strings; got ${describeValue(options.nameSuffixes)}.`);
     }
     this.explicit = options.tools ? [...options.tools] : undefined;
@@ -81,7 +84,9 @@ export class ToolRegistry {
     }
     if (registration.toolRoots !== undefined) {
       if (!Array.isArray(registration.toolRoots)) {
-        throw new TypeError(`registerAdapter('${key}'): toolRoots must be a list of directories; got ${describeValue(registration.toolRoots)}.`);
+        throw new TypeError(
+          `registerAdapter('${key}'): toolRoots must be a list of directories; got ${describeValue(registration.toolRoots)}.`,
+        );
       }
       const roots = registration.toolRoots.map((root) => normalizeToolRoot(root, key));
       this.adapterRoots.set(key, Object.freeze(roots));

@@ -71,7 +71,10 @@ type Renderer = (value: unknown, state: State) => unknown;
 const TYPED_ARRAY = Object.getPrototypeOf(Int8Array) as Function;
 
 function wellFormed(text: string): boolean {
-  return (text as string & { isWellFormed?: () => boolean }).isWellFormed?.() ?? !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
+  return (
+    (text as string & { isWellFormed?: () => boolean }).isWellFormed?.() ??
+    !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text)
+  );
 }
 
 function renderString(text: string, state: State): string {
@@ -205,12 +208,19 @@ function buildRenderer(node: TypeNode): Renderer {
     return value;
   };
   const typeMismatch = (value: unknown, state: State) => state.mismatch(node.typeMessage(state.path(), value));
-  const withJson = (render: Renderer): Renderer => (value, state) => {
-    if (typeof value === 'object' && value !== null && !(value instanceof Date) && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
-      return render((value as { toJSON: () => unknown }).toJSON(), state);
-    }
-    return render(value, state);
-  };
+  const withJson =
+    (render: Renderer): Renderer =>
+    (value, state) => {
+      if (
+        typeof value === 'object' &&
+        value !== null &&
+        !(value instanceof Date) &&
+        typeof (value as { toJSON?: unknown }).toJSON === 'function'
+      ) {
+        return render((value as { toJSON: () => unknown }).toJSON(), state);
+      }
+      return render(value, state);
+    };
   switch (node.kind) {
     case 'string':
       return withJson((value, state) => {
@@ -240,7 +250,8 @@ function buildRenderer(node: TypeNode): Renderer {
       };
     case 'enum':
       return withJson((value, state) => {
-        const rendered = typeof value === 'bigint' ? renderBigInt(value, state) : typeof value === 'string' ? renderString(value, state) : value;
+        const rendered =
+          typeof value === 'bigint' ? renderBigInt(value, state) : typeof value === 'string' ? renderString(value, state) : value;
         return leaf(rendered, state);
       });
     case 'record':
@@ -295,8 +306,16 @@ function renderMapKeys(map: Map<unknown, unknown>, state: State): Array<[string,
   return entries;
 }
 
-/** Renders exactly the declared fields of a contract from an object. */
+const contractRenderers = new WeakMap<Contract, (value: object, state: State) => unknown>();
+
+/** Renders exactly the declared fields of a contract from an object (built once per contract). */
 function contractRenderer(contract: Contract): (value: object, state: State) => unknown {
+  let renderer = contractRenderers.get(contract);
+  if (!renderer) contractRenderers.set(contract, (renderer = buildContractRenderer(contract)));
+  return renderer;
+}
+
+function buildContractRenderer(contract: Contract): (value: object, state: State) => unknown {
   const fields = contract.fields.map((field) => ({
     name: field.name,
     render: nodeRenderer(field.type),
@@ -327,27 +346,15 @@ function contractRenderer(contract: Contract): (value: object, state: State) => 
 }
 
 /**
- * Renders a value against a contract class (its output direction): exactly its declared fields,
- * JSON-safe. Throws UnserializableValueError for a value with no honest JSON form and
- * OutputContractError when the value breaks the contract.
+ * Runs a walk; a walk that grew suspiciously deep is re-run with exact cycle tracking, which
+ * either names the cycle or renders legitimately deep data.
  */
-export function renderContract(target: Function, value: unknown, options: RenderOptions = {}, who?: () => string): Rendering {
-  const contract = contractOf(target);
+function walk(options: RenderOptions, body: (state: State) => unknown): Rendering {
   const run = (exact: boolean): Rendering => {
     const state = new State(options.rejectOpaque === true);
     if (exact) state.ancestors = new Set();
-    let out: unknown;
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      state.mismatch(`the value must be an object with the fields of ${contract.name}; got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
-    } else {
-      const source = typeof (value as { toJSON?: unknown }).toJSON === 'function' ? (value as { toJSON: () => unknown }).toJSON() : value;
-      out = contractRenderer(contract)(source as object, state);
-    }
-    if (state.mismatches.length > 0) {
-      const list = state.mismatches.slice(0, 10).map((m) => m.message).join('; ');
-      throw new OutputContractError(`${who?.() ?? contract.name} returned a value that breaks its @Exposes contract (${contract.name}): ${list}.`, state.mismatches);
-    }
-    return { value: out, opaquePath: state.opaquePath };
+    const value = body(state);
+    return { value, opaquePath: state.opaquePath };
   };
   try {
     return run(false);
@@ -355,4 +362,40 @@ export function renderContract(target: Function, value: unknown, options: Render
     if (error !== SUSPECTED_CYCLE) throw error;
     return run(true);
   }
+}
+
+/** Renders a value that has no declared shape (a tool without @Exposes). */
+export function renderLoose(value: unknown, options: RenderOptions = {}): Rendering {
+  return walk(options, (state) => (value === undefined ? undefined : renderGeneric(value, state)));
+}
+
+/**
+ * Renders a value against a contract class (its output direction): exactly its declared fields,
+ * JSON-safe. Throws UnserializableValueError for a value with no honest JSON form and
+ * OutputContractError when the value breaks the contract.
+ */
+export function renderContract(target: Function, value: unknown, options: RenderOptions = {}, who?: () => string): Rendering {
+  const contract = contractOf(target);
+  return walk(options, (state) => {
+    let out: unknown;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      state.mismatch(
+        `the value must be an object with the fields of ${contract.name}; got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`,
+      );
+    } else {
+      const source = typeof (value as { toJSON?: unknown }).toJSON === 'function' ? (value as { toJSON: () => unknown }).toJSON() : value;
+      out = contractRenderer(contract)(source as object, state);
+    }
+    if (state.mismatches.length > 0) {
+      const list = state.mismatches
+        .slice(0, 10)
+        .map((m) => m.message)
+        .join('; ');
+      throw new OutputContractError(
+        `${who?.() ?? contract.name} returned a value that breaks its @Exposes contract (${contract.name}): ${list}.`,
+        state.mismatches,
+      );
+    }
+    return out;
+  });
 }

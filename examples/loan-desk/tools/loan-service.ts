@@ -46,7 +46,9 @@ export class LoanService {
   @Exposes(LoanList)
   async listLoans(input: { state?: LoanState }): Promise<LoanList> {
     return {
-      loans: this.loans.list(input.state).map((loan) => ({ loanId: loan.id, applicant: loan.applicant, amount: loan.amount, state: loan.state })),
+      loans: this.loans
+        .list(input.state)
+        .map((loan) => ({ loanId: loan.id, applicant: loan.applicant, amount: loan.amount, state: loan.state })),
     };
   }
 
