@@ -6,7 +6,7 @@ export interface SettingSpec<T = unknown> {
   /** The only values allowed. */
   readonly oneOf?: readonly T[];
   /** Returns true, or a string saying what is wrong (false gives a generic message). */
-  readonly validate?: (value: T) => boolean | string;
+  validate?(value: T): boolean | string;
   /** May a tool set its own value with `@Tool({ adapters: { key: { setting } } })`? */
   readonly overridable?: boolean;
 }

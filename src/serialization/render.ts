@@ -68,7 +68,10 @@ const SUSPECTED_CYCLE = Symbol('suspected cycle');
 
 type Renderer = (value: unknown, state: State) => unknown;
 
-const TYPED_ARRAY = Object.getPrototypeOf(Int8Array) as Function;
+/** A typed array (not a DataView); ArrayBuffer.isView also works across realms. */
+function isTypedArray(value: object): boolean {
+  return ArrayBuffer.isView(value) && !(value instanceof DataView);
+}
 
 function wellFormed(text: string): boolean {
   return (
@@ -84,7 +87,7 @@ function renderString(text: string, state: State): string {
 
 function renderNumber(number: number, state: State): number {
   if (!Number.isFinite(number)) state.refuse(`is ${number}`);
-  return number;
+  return number === 0 ? 0 : number; // -0 has no JSON form of its own: it reads back as 0
 }
 
 function renderBigInt(big: bigint, state: State): number {
@@ -130,7 +133,7 @@ function renderGeneric(value: unknown, state: State): unknown {
   }
   state.enter(object);
   let out: unknown;
-  if (Array.isArray(object) || object instanceof Set || object instanceof TYPED_ARRAY) {
+  if (Array.isArray(object) || object instanceof Set || isTypedArray(object)) {
     out = renderList(object as Iterable<unknown>, renderGeneric, state);
   } else if (object instanceof Map) {
     out = renderMap(object, state);
@@ -245,7 +248,8 @@ function buildRenderer(node: TypeNode): Renderer {
     case 'date':
       return (value, state) => {
         if (value instanceof Date) return renderDate(value, state);
-        if (typeof value === 'string') return leaf(renderString(value, state), state);
+        // A string stands for a date only when it is an ISO-8601 date-time, as the schema says.
+        if (typeof value === 'string') return describeMismatch(node, value) ? typeMismatch(value, state) : renderString(value, state);
         return typeMismatch(value, state);
       };
     case 'enum':
@@ -257,12 +261,15 @@ function buildRenderer(node: TypeNode): Renderer {
     case 'record':
       return (value, state) => {
         if (typeof value !== 'object' || value === null || Array.isArray(value)) return typeMismatch(value, state);
-        return leaf(renderGeneric(value, state), state);
+        const rendered = renderGeneric(value, state);
+        // A Set, a typed array or a toJSON() may render as something other than an object.
+        if (typeof rendered !== 'object' || rendered === null || Array.isArray(rendered)) return typeMismatch(value, state);
+        return leaf(rendered, state);
       };
     case 'array': {
       const item = nodeRenderer(node.items!);
       return withJson((value, state) => {
-        if (!(Array.isArray(value) || value instanceof Set || value instanceof TYPED_ARRAY)) return typeMismatch(value, state);
+        if (!(Array.isArray(value) || value instanceof Set || (typeof value === 'object' && value !== null && isTypedArray(value)))) return typeMismatch(value, state);
         state.enter(value as object);
         const out = renderList(value as Iterable<unknown>, item, state);
         state.leave(value as object);

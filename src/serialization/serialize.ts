@@ -34,9 +34,8 @@ function renderAgainst(value: unknown, contract: Function | ToolDefinition, opti
  */
 export function serializeResult(result: Result, rejectOpaque: boolean): unknown {
   if (!result.ok) {
-    throw new TypeError(
-      `serializeExposed takes a successful Result; this one is a ${result.outcome} ("${result.error}"). Map result.error instead.`,
-    );
+    const what = result.outcome === 'exception' ? 'an exception' : 'a failure';
+    throw new TypeError(`serializeExposed takes a successful Result; this one is ${what} ("${result.error}"). Map result.error instead.`);
   }
   const rendering = result.rendered ?? (result.rendered = renderAgainst(result.value, result.tool, {}));
   if (rejectOpaque && rendering.opaquePath !== undefined) {
