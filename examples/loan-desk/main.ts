@@ -1,22 +1,54 @@
+/**
+ * The loan desk: enumerates its MCP tools, prints them, and serves them over Streamable HTTP on
+ * 127.0.0.1:3000/mcp, or over stdio with --stdio.
+ *
+ *   npm start                       # http://127.0.0.1:3000/mcp
+ *   npm start -- --port 0           # a free port
+ *   npm start -- --stdio            # for desktop clients (the table goes to stderr)
+ */
 import 'reflect-metadata';
 import { Tools } from 'toolwright';
+import { serveHttp, serveStdio } from 'toolwright/mcp';
+import { loanDeskServer } from './server';
 import './tools';
 
-Tools.registerAdapter('mcp');
+function option(name: string): string | undefined {
+  const index = process.argv.indexOf(name);
+  return index >= 0 ? process.argv[index + 1] : undefined;
+}
 
-const rows = Tools.forAdapter('mcp', { allVersions: true }).map((tool) => [
-  tool.toolName('mcp'),
-  String(tool.version),
-  tool.hints.join(', ') || '-',
-  tool.description ?? '-',
-]);
-const header = ['name', 'version', 'hints', 'description'];
-const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
-const line = (cells: string[]) =>
-  cells
-    .map((cell, i) => cell.padEnd(widths[i]))
-    .join('  ')
-    .trimEnd();
-console.log(line(header));
-console.log(line(widths.map((w) => '-'.repeat(w))));
-for (const row of rows) console.log(line(row));
+function table(): string {
+  const rows = Tools.forAdapter('mcp', { allVersions: true }).map((tool) => [
+    tool.toolName('mcp'),
+    String(tool.version),
+    tool.hints.join(', ') || '-',
+    tool.description ?? '-',
+  ]);
+  const header = ['name', 'version', 'hints', 'description'];
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+async function main(): Promise<void> {
+  if (process.argv.includes('--stdio')) {
+    // stdout carries the protocol: everything else goes to stderr.
+    console.error(table());
+    const handle = await serveStdio(loanDeskServer);
+    console.error('loan-desk: serving MCP over stdio');
+    process.stdin.on('close', () => void handle.close());
+    return;
+  }
+  console.log(table());
+  const port = Number(option('--port') ?? process.env.PORT ?? 3000);
+  const handle = await serveHttp(loanDeskServer, { port, host: option('--host') ?? '127.0.0.1' });
+  console.log(`\nloan-desk: serving MCP on ${handle.url} (Ctrl-C to stop)`);
+  const stop = () => void handle.close().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -60,7 +60,8 @@ describe('the packed package', () => {
     run('npm', ['pack', '--pack-destination', project], repo);
     const tarball = path.join(project, fs.readdirSync(project).find((file) => file.endsWith('.tgz'))!);
     fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
-    run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], project);
+    const sdk = `@modelcontextprotocol/sdk@${require(path.join(repo, 'node_modules', '@modelcontextprotocol', 'sdk', 'package.json')).version}`;
+    run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, sdk], project);
   }, 240_000);
 
   afterAll(() => {
@@ -108,17 +109,20 @@ describe('the packed package', () => {
         "import { createRequire } from 'node:module';",
         "import * as esm from 'toolwright';",
         "import * as esmTesting from 'toolwright/testing';",
+        "import * as esmMcp from 'toolwright/mcp';",
         'const require = createRequire(import.meta.url);',
         "const cjs = require('toolwright');",
         "const cjsTesting = require('toolwright/testing');",
+        "const cjsMcp = require('toolwright/mcp');",
         'console.log(JSON.stringify({',
         '  sameRegistry: esm.Tools === cjs.Tools,',
         '  sameTool: esm.Tool === cjs.Tool,',
         '  testing: typeof esmTesting.isolatedRegistry === "function" && esmTesting.isolatedRegistry === cjsTesting.isolatedRegistry,',
         '  names: Object.keys(cjs).filter((k) => k !== "__esModule").every((k) => k in esm),',
+        '  mcp: esmMcp.createMcpServer === cjsMcp.createMcpServer && esm.Tools.adapters().includes("mcp"),',
         '}));',
       ].join('\n'),
     );
-    expect(JSON.parse(run(process.execPath, [file], project))).toEqual({ sameRegistry: true, sameTool: true, testing: true, names: true });
+    expect(JSON.parse(run(process.execPath, [file], project))).toEqual({ sameRegistry: true, sameTool: true, testing: true, names: true, mcp: true });
   });
 });

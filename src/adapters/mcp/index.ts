@@ -1,0 +1,18 @@
+/**
+ * `toolwright/mcp`: serves toolwright tools to any MCP client through the official SDK
+ * (`@modelcontextprotocol/sdk`, a peer dependency of this entry point only). Importing it registers
+ * the adapter key `mcp` and the semantic hints `openWorld` and `closedWorld`.
+ */
+import { Extensions, Tools } from '../../index';
+
+Tools.registerAdapter('mcp');
+Extensions.registerSemanticHint('openWorld', 'closedWorld');
+
+export { McpConfig } from './config';
+export { McpAdapter, MAPPING_FAILURE } from './wrap';
+export type { McpCallOptions, McpToolEntry, WrapOptions } from './wrap';
+export { createMcpServer, mcpServerFactory } from './server';
+export type { McpServerOptions } from './server';
+export { serveHttp, serveStdio } from './serve';
+export type { HttpServeOptions, McpHttpHandle, McpStdioHandle } from './serve';
+export { McpRequestContext, mcpRequest } from './request-context';

@@ -1,0 +1,39 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * The MCP request a tool call belongs to. Registered in the per-call child DI container (so a tool
+ * or service may inject it), passed to the server's `ambientContext` function, and available
+ * inside a call through `mcpRequest()`. Transport capabilities (cancellation, progress) live here,
+ * not in ambient values: they are operations, not data.
+ */
+export abstract class McpRequestContext {
+  /** The JSON-RPC id of the tools/call request. */
+  abstract readonly requestId: string | number;
+  /** The transport session, when the transport has sessions (Streamable HTTP in session mode). */
+  abstract readonly sessionId?: string;
+  /** The validated access token's information, when the server authenticates requests. */
+  abstract readonly authInfo?: { token: string; clientId: string; scopes: string[]; expiresAt?: number; extra?: Record<string, unknown> };
+  /** HTTP request headers (Streamable HTTP only), lower-cased names. */
+  abstract readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
+  /** Aborted when the client cancels the request. */
+  abstract readonly signal: AbortSignal;
+  /** The request's `_meta`. */
+  abstract readonly meta?: Readonly<Record<string, unknown>>;
+  /**
+   * Reports progress to the client (`notifications/progress`), when the client asked for it with a
+   * progress token; otherwise does nothing.
+   */
+  abstract progress(progress: number, total?: number, message?: string): Promise<void>;
+}
+
+const current = new AsyncLocalStorage<McpRequestContext>();
+
+/** The MCP request of the tool call running now, or undefined outside an MCP call. */
+export function mcpRequest(): McpRequestContext | undefined {
+  return current.getStore();
+}
+
+/** @internal Runs `fn` with `context` as the current MCP request. */
+export function withMcpRequest<T>(context: McpRequestContext, fn: () => T): T {
+  return current.run(context, fn);
+}

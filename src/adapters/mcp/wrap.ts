@@ -1,0 +1,115 @@
+import type { CallToolResult, Tool as McpTool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { DependencyContainer } from 'tsyringe';
+import { AmbientSource, guardToolResponse, Invoker, Result, ToolDefinition, ToolLike, Tools } from '../../index';
+import { McpConfig } from './config';
+
+/** The message a client sees when the response mapping itself fails. */
+export const MAPPING_FAILURE = 'The tool could not produce a valid response';
+
+/** Per-call inputs of a wrapped tool's handler. */
+export interface McpCallOptions {
+  /** Runs the call (default: an Invoker with default options). */
+  invoker?: Invoker;
+  /** Trusted ambient values for this call (`{}` when there are none). */
+  ambientContext?: AmbientSource;
+  container?: DependencyContainer;
+  signal?: AbortSignal;
+}
+
+/** A toolwright tool as MCP sees it: the `tools/list` entry and the `tools/call` handler. */
+export interface McpToolEntry {
+  readonly definition: ToolDefinition;
+  /** The entry `tools/list` returns. */
+  readonly tool: McpTool;
+  /** Runs the tool through the invoker and maps the Result to an MCP CallToolResult. Never throws. */
+  handler(args: unknown, options?: McpCallOptions): Promise<CallToolResult>;
+}
+
+export interface WrapOptions {
+  /** The name clients call (default: the tool's `mcp` name). */
+  name?: string;
+  /** The description clients show (default: the tool's description). */
+  description?: string;
+}
+
+const defaultInvoker = new Invoker();
+
+/** MCP annotations from semantic hints, or undefined when the tool declares none MCP knows. */
+function annotationsFor(hints: readonly string[]): ToolAnnotations | undefined {
+  const annotations: ToolAnnotations = {};
+  if (hints.includes('readOnly')) annotations.readOnlyHint = true;
+  if (hints.includes('destructive')) {
+    annotations.readOnlyHint = false;
+    annotations.destructiveHint = true;
+  }
+  if (hints.includes('idempotent')) annotations.idempotentHint = true;
+  if (hints.includes('openWorld')) annotations.openWorldHint = true;
+  if (hints.includes('closedWorld')) annotations.openWorldHint = false;
+  return Object.keys(annotations).length > 0 ? annotations : undefined;
+}
+
+function text(value: string): CallToolResult['content'][number] {
+  return { type: 'text', text: value };
+}
+
+/** Maps a Result to what tools/call answers. */
+function toCallToolResult(definition: ToolDefinition, result: Result, exposes: boolean): CallToolResult {
+  if (!result.ok) {
+    const failed: CallToolResult = { isError: true, content: [text(result.error ?? result.message)] };
+    if (result.fieldErrors.length > 0) failed._meta = { fieldErrors: result.fieldErrors.map(({ field, message }) => ({ field, message })) };
+    return failed;
+  }
+  const presentAs = McpConfig.resolveOverrideFor(definition, 'presentAs');
+  const rendered = McpConfig.serializeExposed(result);
+  if (exposes) {
+    const structured = rendered as Record<string, unknown>;
+    return { content: [text(presentAs === 'message' ? result.message : JSON.stringify(structured))], structuredContent: structured };
+  }
+  if (presentAs === 'message' || rendered === undefined) return { content: [text(result.message)] };
+  return { content: [text(typeof rendered === 'string' ? rendered : JSON.stringify(rendered))] };
+}
+
+/**
+ * `toolwright/mcp`'s two public methods, the shape every toolwright adapter offers:
+ * `tools()` (every `mcp` member, wrapped) and `wrap(tool)`.
+ */
+export const McpAdapter = {
+  /** Every member of the `mcp` adapter (latest version of each), wrapped. Takes no arguments. */
+  tools(): McpToolEntry[] {
+    return Tools.forAdapter('mcp').map((tool) => McpAdapter.wrap(tool));
+  },
+
+  /** One tool as an MCP tool entry and its handler. */
+  wrap(tool: ToolLike, options: WrapOptions = {}): McpToolEntry {
+    const definition = Tools.resolve(tool);
+    const outputSchema = definition.outputSchema();
+    const title = McpConfig.resolveOverrideFor(definition, 'title') ?? definition.title;
+    const entry: McpTool = {
+      name: options.name ?? definition.toolName('mcp'),
+      ...(title !== undefined ? { title } : {}),
+      ...((options.description ?? definition.description) !== undefined ? { description: options.description ?? definition.description } : {}),
+      inputSchema: definition.inputSchema() as McpTool['inputSchema'],
+      ...(outputSchema ? { outputSchema: outputSchema as McpTool['outputSchema'] } : {}),
+    };
+    const annotations = annotationsFor(definition.hints);
+    if (annotations) entry.annotations = annotations;
+    if (definition.version > 1) entry._meta = { toolVersion: definition.version };
+    const exposes = outputSchema !== undefined;
+    return {
+      definition,
+      tool: entry,
+      async handler(args, call = {}) {
+        const result = await (call.invoker ?? defaultInvoker).invoke(definition, args ?? {}, {
+          ambientContext: call.ambientContext ?? {},
+          container: call.container,
+          signal: call.signal,
+        });
+        return guardToolResponse(
+          definition,
+          () => toCallToolResult(definition, result, exposes),
+          (): CallToolResult => ({ isError: true, content: [text(MAPPING_FAILURE)] }),
+        );
+      },
+    };
+  },
+};

@@ -1,0 +1,53 @@
+/**
+ * The boundaries DESIGN.md draws: core never imports an adapter; an adapter (and toolwright/testing)
+ * imports only the core's public surface, its own files, Node built-ins and libraries.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const src = path.resolve(__dirname, '..', '..', 'src');
+
+function files(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? files(full) : entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+function imports(file: string): string[] {
+  const text = fs.readFileSync(file, 'utf8');
+  return [...text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\s+['"]([^'"]+)['"]|require\(['"]([^'"]+)['"]\)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
+}
+
+describe('module boundaries', () => {
+  const all = files(src);
+  const rel = (file: string) => path.relative(src, file);
+
+  it('core never imports an adapter or the testing helpers', () => {
+    const offenders = all
+      .filter((file) => !rel(file).startsWith('adapters') && !rel(file).startsWith('testing'))
+      .flatMap((file) => imports(file).filter((spec) => spec.startsWith('.') && /adapters|testing/.test(path.resolve(path.dirname(file), spec))).map((spec) => `${rel(file)} → ${spec}`));
+    expect(offenders).toEqual([]);
+  });
+
+  it('adapters and toolwright/testing import only the public core surface, their own files, Node and libraries', () => {
+    const publicCore = path.join(src, 'index');
+    const offenders = all
+      .filter((file) => rel(file).startsWith('adapters') || rel(file).startsWith('testing'))
+      .flatMap((file) => {
+        const home = rel(file).startsWith('testing') ? path.join(src, 'testing') : path.join(src, ...rel(file).split(path.sep).slice(0, 2));
+        return imports(file)
+          .filter((spec) => spec.startsWith('.'))
+          .filter((spec) => {
+            const target = path.resolve(path.dirname(file), spec);
+            return target !== publicCore && !target.startsWith(home + path.sep);
+          })
+          .map((spec) => `${rel(file)} → ${spec}`);
+      });
+    expect(offenders).toEqual([]);
+  });
+
+  it('finds the files it checks (the test is not vacuous)', () => {
+    expect(all.filter((file) => rel(file).startsWith(path.join('adapters', 'mcp'))).length).toBeGreaterThanOrEqual(5);
+  });
+});
