@@ -4,7 +4,7 @@
  */
 import 'reflect-metadata';
 import type { MetadataStorage as TransformerStorage } from 'class-transformer/types/MetadataStorage';
-import { Extensions, FIELD_OPTION_KEYS } from '../extensions/extensions';
+import { CONSTRAINT_OPTION_KEYS, Extensions, FIELD_OPTION_KEYS } from '../extensions/extensions';
 import { KEYS } from '../metadata/keys';
 import { describeValue, isClass, isPlainObject } from '../util/describe-value';
 import { describeMismatch } from './conforms';
@@ -106,6 +106,8 @@ const UNSUPPORTED = new Map<unknown, string>([
   [RegExp, 'a RegExp'],
 ]);
 
+type TypeEffect = { effect: Extract<Effect, { kind: 'type' }>; validator: MappedValidator };
+
 const KIND_BITS: Record<Effect['kind'], number> = {
   type: 1,
   keyword: 2,
@@ -154,6 +156,11 @@ class FieldBuilder {
 
   effects(each: boolean): Array<{ effect: Effect; validator: MappedValidator }> {
     return this.byEach[each ? 1 : 0];
+  }
+
+  /** The type-declaring validators (IsString, IsInt, …) applying to the value or to each element. */
+  typeEffects(each: boolean): TypeEffect[] {
+    return this.effects(each).filter((e): e is TypeEffect => e.effect.kind === 'type');
   }
 
   has(kind: Effect['kind']): boolean {
@@ -282,10 +289,7 @@ class FieldBuilder {
 
   /** The type from class-validator's type decorators and the property's design:type. */
   private inferred(design: unknown): TypeNode {
-    const typeEffects = this.effects(false).filter((e) => e.effect.kind === 'type') as Array<{
-      effect: Extract<Effect, { kind: 'type' }>;
-      validator: MappedValidator;
-    }>;
+    const typeEffects = this.typeEffects(false);
     const enumEffect = this.effects(false).find((e) => e.effect.kind === 'enum');
     const enumValues =
       (this.options.enum !== undefined ? normalizeEnum(this.options.enum) : undefined) ??
@@ -323,7 +327,7 @@ class FieldBuilder {
     );
   }
 
-  private pickValidatorType(effects: Array<{ effect: Extract<Effect, { kind: 'type' }>; validator: MappedValidator }>) {
+  private pickValidatorType(effects: TypeEffect[]) {
     if (effects.length === 0) return undefined;
     const rank = (t: string) => (t === 'array' || t === 'record' ? 0 : 1);
     // A scalar type (IsString) is more specific than a container (MaxLength implies string too).
@@ -362,10 +366,7 @@ class FieldBuilder {
 
   /** An array whose element type comes from `{ each: true }` validators. */
   private arrayFromEach(array: TypeNode): TypeNode {
-    const eachTypes = this.effects(true).filter((e) => e.effect.kind === 'type') as Array<{
-      effect: Extract<Effect, { kind: 'type' }>;
-      validator: MappedValidator;
-    }>;
+    const eachTypes = this.typeEffects(true);
     const eachEnum = this.effects(true).find((e) => e.effect.kind === 'enum');
     const picked = this.pickValidatorType(eachTypes);
     let items: TypeNode | undefined;
@@ -545,18 +546,7 @@ function findTypeMetadata(target: Function, property: string): { typeFunction?: 
   return defaultMetadataStorage.findTypeMetadata(target, property) as { typeFunction?: () => unknown } | undefined;
 }
 
-const CONSTRAINT_OPTIONS = [
-  'min',
-  'max',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'format',
-  'minItems',
-  'maxItems',
-  'uniqueItems',
-  'enum',
-] as const;
+const CONSTRAINT_OPTIONS = [...CONSTRAINT_OPTION_KEYS, 'enum'] as const;
 
 /** Keyword order in schemas, whatever order the decorators ran in (they run bottom-up). */
 const KEYWORD_ORDER = [

@@ -4,6 +4,9 @@ import { describeValue, joinWords } from '../util/describe-value';
 export const BUILT_IN_SEMANTIC_HINTS = ['readOnly', 'idempotent', 'destructive'] as const;
 export type BuiltInSemanticHint = (typeof BUILT_IN_SEMANTIC_HINTS)[number];
 
+/** `@Field` options that constrain values (each becomes a JSON Schema keyword). */
+export const CONSTRAINT_OPTION_KEYS = ['min', 'max', 'minLength', 'maxLength', 'pattern', 'format', 'minItems', 'maxItems', 'uniqueItems'] as const;
+
 /** Options `@Field` owns; a registered field metadata key may never take one of these names. */
 export const FIELD_OPTION_KEYS = [
   'type',
@@ -16,15 +19,7 @@ export const FIELD_OPTION_KEYS = [
   'example',
   'coerce',
   'allowEmpty',
-  'min',
-  'max',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'format',
-  'minItems',
-  'maxItems',
-  'uniqueItems',
+  ...CONSTRAINT_OPTION_KEYS,
   'ambient',
 ] as const;
 
