@@ -64,7 +64,7 @@ const { json: loose } = fc.letrec((tie) => ({
   array: fc.array(tie('json'), { maxLength: 3 }),
   object: fc.dictionary(fc.string({ maxLength: 5 }), tie('json'), { maxKeys: 4 }),
 }));
-const sometimes = <T>(good: fc.Arbitrary<T>) => fc.oneof({ weight: 5, arbitrary: good }, { weight: 1, arbitrary: loose });
+const sometimes = <T>(good: fc.Arbitrary<T>) => fc.oneof({ weight: 12, arbitrary: good }, { weight: 1, arbitrary: loose });
 const line = fc.record({ sku: sometimes(fc.string()), quantity: sometimes(fc.nat(50)), note: sometimes(fc.option(fc.string(), { nil: null })) });
 const invoice = fc.record(
   {
@@ -103,6 +103,8 @@ describe('render, as a property', () => {
       }),
       { numRuns: 1000 },
     );
+    // Both sides of the property were exercised (about half the draws are accepted).
     expect(accepted).toBeGreaterThan(100);
+    expect(accepted).toBeLessThan(1000);
   });
 });
