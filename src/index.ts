@@ -75,6 +75,8 @@ export type { RenderOptions } from './serialization/render';
 export { defineAdapterConfig, declareRejectOpaqueExposedValues } from './config/define-adapter-config';
 export type { AdapterConfig } from './config/define-adapter-config';
 export type { SettingSpec, SettingSpecs } from './config/adapter-config';
-export { guardToolResponse } from './config/guard';
+export { guardToolResponse, MAPPING_FAILURE } from './config/guard';
+/** Message helpers for adapters' own errors, in toolwright's style. */
+export { describeValue, joinWords, isPlainObject } from './util/describe-value';
 export { createDeprecator } from './util/deprecation';
 export type { Contract, FieldModel, TypeNode, Constraint, MessageFn, NodeKind, DefaultValue } from './contract/field-model';

@@ -1,6 +1,9 @@
 import { raisesInDevelopment, reportException } from './toolwright-config';
 import { Tools, ToolLike } from '../registry/tool-registry';
 
+/** What a client reads when an adapter's response mapping fails: the same words on every transport. */
+export const MAPPING_FAILURE = 'The tool could not produce a valid response';
+
 /**
  * Runs an adapter's response mapping (serialization, building the transport's response). On an
  * exception it reports once through `onException`, re-throws when NODE_ENV is `development` so a

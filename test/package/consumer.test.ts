@@ -60,8 +60,10 @@ describe('the packed package', () => {
     run('npm', ['pack', '--pack-destination', project], repo);
     const tarball = path.join(project, fs.readdirSync(project).find((file) => file.endsWith('.tgz'))!);
     fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
-    const sdk = `@modelcontextprotocol/sdk@${require(path.join(repo, 'node_modules', '@modelcontextprotocol', 'sdk', 'package.json')).version}`;
-    run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, sdk], project);
+    // The optional peers of the adapter entry points, at the versions the suite tests.
+    const version = (name: string) => `${name}@${require(path.join(repo, 'node_modules', name, 'package.json')).version}`;
+    const peers = ['@modelcontextprotocol/sdk', 'ai', 'zod'].map(version);
+    run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, ...peers], project);
   }, 240_000);
 
   afterAll(() => {
@@ -110,19 +112,25 @@ describe('the packed package', () => {
         "import * as esm from 'toolwright';",
         "import * as esmTesting from 'toolwright/testing';",
         "import * as esmMcp from 'toolwright/mcp';",
+        "import * as esmOpenai from 'toolwright/openai';",
+        "import * as esmAi from 'toolwright/ai';",
         'const require = createRequire(import.meta.url);',
         "const cjs = require('toolwright');",
         "const cjsTesting = require('toolwright/testing');",
         "const cjsMcp = require('toolwright/mcp');",
+        "const cjsOpenai = require('toolwright/openai');",
+        "const cjsAi = require('toolwright/ai');",
         'console.log(JSON.stringify({',
         '  sameRegistry: esm.Tools === cjs.Tools,',
         '  sameTool: esm.Tool === cjs.Tool,',
         '  testing: typeof esmTesting.isolatedRegistry === "function" && esmTesting.isolatedRegistry === cjsTesting.isolatedRegistry,',
         '  names: Object.keys(cjs).filter((k) => k !== "__esModule").every((k) => k in esm),',
         '  mcp: esmMcp.createMcpServer === cjsMcp.createMcpServer && esm.Tools.adapters().includes("mcp"),',
+        '  openai: esmOpenai.Toolbox === cjsOpenai.Toolbox && esm.Tools.adapters().includes("openai"),',
+        '  ai: typeof esmAi.toAiSdkTools === "function" && esmAi.toAiSdkTools === cjsAi.toAiSdkTools,',
         '}));',
       ].join('\n'),
     );
-    expect(JSON.parse(run(process.execPath, [file], project))).toEqual({ sameRegistry: true, sameTool: true, testing: true, names: true, mcp: true });
+    expect(JSON.parse(run(process.execPath, [file], project))).toEqual({ sameRegistry: true, sameTool: true, testing: true, names: true, mcp: true, openai: true, ai: true });
   });
 });

@@ -10,7 +10,8 @@ export const McpConfig = defineAdapterConfig('mcp', {
   /** The human-readable title clients show (falls back to `@Tool({ title })`). */
   title: {
     default: undefined as string | undefined,
-    validate: (value: string | undefined) => value === undefined || (typeof value === 'string' && value.trim() !== '') || 'must be a non-empty string',
+    validate: (value: string | undefined) =>
+      value === undefined || (typeof value === 'string' && value.trim() !== '') || 'must be a non-empty string',
     overridable: true,
   },
   /** A model is usually better served by an ugly honest rendering than by a failed call. */

@@ -9,7 +9,7 @@ Tools.registerAdapter('mcp');
 Extensions.registerSemanticHint('openWorld', 'closedWorld');
 
 export { McpConfig } from './config';
-export { McpAdapter, MAPPING_FAILURE } from './wrap';
+export { McpAdapter } from './wrap';
 export type { McpCallOptions, McpToolEntry, WrapOptions } from './wrap';
 export { createMcpServer, mcpServerFactory } from './server';
 export type { McpServerOptions } from './server';

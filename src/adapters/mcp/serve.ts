@@ -110,7 +110,8 @@ export async function serveHttp(options: McpServerOptions, http: HttpServeOption
     const sessionId = req.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (existing) return existing.transport.handleRequest(req, res, body);
-    if (typeof sessionId === 'string') return jsonRpcError(res, 404, -32001, 'Session not found: start a new session with an initialize request.');
+    if (typeof sessionId === 'string')
+      return jsonRpcError(res, 404, -32001, 'Session not found: start a new session with an initialize request.');
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return jsonRpcError(res, 400, -32000, 'Bad Request: no valid session id; start a session with an initialize request.');
     }

@@ -1,5 +1,11 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { AmbientSource, guardToolResponse, Invoker, InvokerOptions, ToolDefinition, ToolLike } from '../../index';
 import { McpRequestContext, withMcpRequest } from './request-context';
@@ -76,7 +82,9 @@ export function mcpServerFactory(options: McpServerOptions): () => Server {
     const existing = byName.get(entry.tool.name);
     if (existing) {
       const [a, b] = [existing.definition.id, entry.definition.id].sort();
-      throw new TypeError(`Tools ${a} and ${b} are both served as '${entry.tool.name}'. Give one another name (wrap(tool, { name }) or @Tool({ adapters: { mcp: { name } } })).`);
+      throw new TypeError(
+        `Tools ${a} and ${b} are both served as '${entry.tool.name}'. Give one another name (wrap(tool, { name }) or @Tool({ adapters: { mcp: { name } } })).`,
+      );
     }
     byName.set(entry.tool.name, entry);
   }
@@ -117,9 +125,12 @@ export function mcpServerFactory(options: McpServerOptions): () => Server {
 
 /** An ambientContext function that threw: the server's problem, reported once, never shown to the model. */
 function failedContext(tool: ToolDefinition, error: unknown): CallToolResult {
-  const wrapped = new Error(`the server's ambientContext function threw for ${tool.toolName('mcp')}: ${(error as Error)?.message ?? String(error)}`, {
-    cause: error,
-  });
+  const wrapped = new Error(
+    `the server's ambientContext function threw for ${tool.toolName('mcp')}: ${(error as Error)?.message ?? String(error)}`,
+    {
+      cause: error,
+    },
+  );
   return guardToolResponse(
     tool,
     () => {

@@ -1,10 +1,7 @@
 import type { CallToolResult, Tool as McpTool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { DependencyContainer } from 'tsyringe';
-import { AmbientSource, guardToolResponse, Invoker, Result, ToolDefinition, ToolLike, Tools } from '../../index';
+import { AmbientSource, guardToolResponse, Invoker, MAPPING_FAILURE, Result, ToolDefinition, ToolLike, Tools } from '../../index';
 import { McpConfig } from './config';
-
-/** The message a client sees when the response mapping itself fails. */
-export const MAPPING_FAILURE = 'The tool could not produce a valid response';
 
 /** Per-call inputs of a wrapped tool's handler. */
 export interface McpCallOptions {
@@ -87,7 +84,9 @@ export const McpAdapter = {
     const entry: McpTool = {
       name: options.name ?? definition.toolName('mcp'),
       ...(title !== undefined ? { title } : {}),
-      ...((options.description ?? definition.description) !== undefined ? { description: options.description ?? definition.description } : {}),
+      ...((options.description ?? definition.description) !== undefined
+        ? { description: options.description ?? definition.description }
+        : {}),
       inputSchema: definition.inputSchema() as McpTool['inputSchema'],
       ...(outputSchema ? { outputSchema: outputSchema as McpTool['outputSchema'] } : {}),
     };

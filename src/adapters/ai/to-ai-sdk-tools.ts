@@ -1,0 +1,85 @@
+/**
+ * Toolbox functions as Vercel AI SDK tools: `tool({ description, inputSchema: jsonSchema(…), execute })`,
+ * executed through the toolbox (and so through the invoker).
+ */
+import { jsonSchema, JSONSchema7, tool, Tool } from 'ai';
+import { describeValue, ToolLike, ToolwrightError } from '../../index';
+import { Toolbox, ToolboxCallOptions, ToolCallRecord } from '../openai/index';
+
+export interface AiSdkToolsOptions {
+  /** Only these function names (default: every function in the toolbox). */
+  only?: readonly string[];
+  /** Strict-mode schemas, and calls read the strict way (default: the toolbox's `strict`). */
+  strict?: boolean;
+  /** Trusted ambient values for every call (replaces the toolbox's own; default: the toolbox's). */
+  ambientContext?: ToolboxCallOptions['ambientContext'];
+  /** A DI container for every call (default: the toolbox's). */
+  container?: ToolboxCallOptions['container'];
+}
+
+/** The tools `generateText` / `streamText` take: the record the AI SDK calls a `ToolSet`. */
+export type AiSdkTools = Record<string, Tool<Record<string, unknown>, unknown>>;
+
+/**
+ * A failed tool call as the AI SDK reports it (a `tool-error` part): its `message` is the text the
+ * model reads, `record` the whole call record (with the invoker's Result).
+ */
+@ToolwrightError.mark
+export class ToolCallFailedError extends Error {
+  override readonly name = 'ToolCallFailedError';
+
+  constructor(readonly record: ToolCallRecord) {
+    super(record.output);
+  }
+}
+
+const KNOWN_OPTIONS = ['only', 'strict', 'ambientContext', 'container'];
+
+/**
+ * The AI SDK tools of a toolbox (or of a list of tools, in a new toolbox), keyed by function name.
+ * Each runs through the toolbox: a success returns the rendered JSON value (the text of the success
+ * message for a tool that exposes nothing); a failure, including invalid arguments, throws a
+ * `ToolCallFailedError` whose message the SDK hands the model as the tool's error text. The SDK's
+ * abort signal reaches the tool.
+ */
+export function toAiSdkTools(source: Toolbox | Iterable<ToolLike>, options: AiSdkToolsOptions = {}): AiSdkTools {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new TypeError(`toAiSdkTools: options must be an object; got ${describeValue(options)}.`);
+  }
+  const unknown = Object.keys(options).filter((key) => !KNOWN_OPTIONS.includes(key));
+  if (unknown.length > 0) throw new TypeError(`toAiSdkTools: unknown option '${unknown[0]}'. Known options: ${KNOWN_OPTIONS.join(', ')}.`);
+  const { only, strict, ambientContext, container } = options;
+  // Checked now: a mistake here would otherwise reach the model as a tool error.
+  if (ambientContext !== undefined && (typeof ambientContext !== 'object' || ambientContext === null || Array.isArray(ambientContext))) {
+    throw new TypeError(
+      `toAiSdkTools: 'ambientContext' must be a Map or an object keyed by ambient key; got ${describeValue(ambientContext)}.`,
+    );
+  }
+  if (container !== undefined && typeof (container as { resolve?: unknown } | null)?.resolve !== 'function') {
+    throw new TypeError(`toAiSdkTools: 'container' must be a tsyringe DependencyContainer; got ${describeValue(container)}.`);
+  }
+  const toolbox = source instanceof Toolbox ? source : new Toolbox(source);
+  const tools: AiSdkTools = {};
+  for (const schema of toolbox.schemas({ only, strict })) {
+    const { name, description, parameters } = schema.function;
+    tools[name] = tool<Record<string, unknown>, unknown>({
+      ...(description ? { description } : {}),
+      // No validate function: the invoker is the one validation, and its failures reach the model.
+      inputSchema: jsonSchema<Record<string, unknown>>(parameters as JSONSchema7),
+      ...(schema.function.strict ? { strict: true } : {}),
+      async execute(input, { toolCallId, abortSignal }) {
+        const record = await toolbox.invoke(
+          { id: toolCallId, name, arguments: input },
+          {
+            signal: abortSignal,
+            ...(ambientContext !== undefined ? { ambientContext } : {}),
+            ...(container !== undefined ? { container } : {}),
+          },
+        );
+        if (record.status === 'failed') throw new ToolCallFailedError(record);
+        return record.data !== undefined ? record.data : record.output;
+      },
+    });
+  }
+  return tools;
+}

@@ -1,0 +1,102 @@
+/**
+ * What a toolbox holds: entries, each one function a model can call. A local entry runs a
+ * toolwright tool through the invoker; the entry abstraction is what lets other kinds (remote
+ * tools behind a connection) sit beside local ones under the same rules.
+ */
+import {
+  AmbientSource,
+  CallOptions,
+  guardToolResponse,
+  Invoker,
+  joinWords,
+  MAPPING_FAILURE,
+  Result,
+  ToolDefinition,
+  ToolLike,
+} from '../../index';
+import { OpenAIConfig } from './config';
+import { describeLocalFunction, FunctionDescription, resolveFunctionTool } from './function-schema';
+
+/** Per-call inputs the application (never the model) supplies. */
+export interface ToolboxCallOptions {
+  /**
+   * Trusted values for the tools' `@AmbientContext` fields: replaces the toolbox's own entirely
+   * (`{}` means none). Without either, the current `withAmbientContext` scope applies.
+   */
+  ambientContext?: AmbientSource;
+  /** A DI container for this call (e.g. a child container with request-scoped registrations). */
+  container?: CallOptions['container'];
+  signal?: AbortSignal;
+}
+
+/** @internal What an entry's call receives. */
+export interface EntryCallOptions extends ToolboxCallOptions {
+  readonly invoker: Invoker;
+  /** Read `null` on a non-nullable field as absent (the call follows a strict-mode schema). */
+  readonly nullMeansAbsent: boolean;
+}
+
+/** @internal What an entry's call produces; the toolbox adds id, name, timing. */
+export interface EntryOutcome {
+  readonly status: 'completed' | 'failed';
+  readonly output: string;
+  readonly result?: Result;
+  readonly data?: unknown;
+}
+
+/** @internal One function a toolbox offers. */
+export interface ToolboxEntry {
+  /** The function name the model calls, already checked against the provider's name rule. */
+  readonly name: string;
+  /** `local` runs in this process; `remote` is behind a connection and never replaces a local entry. */
+  readonly origin: 'local' | 'remote';
+  /** The local tool (undefined for other kinds). */
+  readonly tool: ToolDefinition | undefined;
+  /** Who the entry is, for messages (`ApproveLoanV2`, `LoanService.status`). */
+  readonly owner: string;
+  /** The function as the model sees it, with a fresh parameters schema. */
+  describe(strict: boolean): FunctionDescription;
+  /** Runs a call with arguments already parsed from JSON. Never throws for the model's input. */
+  call(args: unknown, options: EntryCallOptions): Promise<EntryOutcome>;
+  /** Releases what the entry holds (connections); local entries hold nothing. */
+  close?(): Promise<void>;
+}
+
+/** The prefix of every message about arguments the tool cannot accept. */
+export const INVALID_ARGUMENTS = 'Invalid tool arguments: ';
+
+/** @internal What the model reads for a Result: rendered JSON, the user-facing error, or the input problems. */
+export function outcomeOf(result: Result): EntryOutcome {
+  if (!result.ok) {
+    if (Invoker.inputInvalid(result)) {
+      const problems = result.fieldErrors.map((error) => error.message);
+      return { status: 'failed', output: INVALID_ARGUMENTS + (problems.length > 0 ? joinWords(problems) : result.message), result };
+    }
+    return { status: 'failed', output: result.message, result }; // the user-facing error, never result.exception
+  }
+  return guardToolResponse(
+    result.tool,
+    (): EntryOutcome => {
+      const data = OpenAIConfig.serializeExposed(result);
+      if (data === undefined) return { status: 'completed', output: result.message, result };
+      return { status: 'completed', output: JSON.stringify(data), result, data };
+    },
+    (): EntryOutcome => ({ status: 'failed', output: MAPPING_FAILURE, result }),
+  );
+}
+
+/** @internal An entry for a toolwright tool, named by its `openai` name. */
+export function localEntry(tool: ToolLike, where: string): ToolboxEntry {
+  const { definition, name } = resolveFunctionTool(tool, where);
+  return {
+    name,
+    origin: 'local',
+    tool: definition,
+    owner: definition.id,
+    describe: (strict) => describeLocalFunction(definition, name, strict),
+    async call(args, { invoker, ambientContext, container, signal, nullMeansAbsent }) {
+      const result = await invoker.invoke(definition, args, { ambientContext, container, signal, nullMeansAbsent });
+      return outcomeOf(result);
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import { describeValue, isPlainObject } from '../../index';
+/**
+ * Records back to the messages the model reads: Chat Completions `tool` messages and Responses API
+ * `function_call_output` items (structural types, assignable to the `openai` package's).
+ */
+import type { FunctionApi } from './function-schema';
+import type { ToolCallRecord } from './tool-calls';
+
+/** A Chat Completions `tool` message (`ChatCompletionToolMessageParam`). */
+export interface ChatToolMessage {
+  role: 'tool';
+  tool_call_id: string;
+  content: string;
+}
+
+/** A Responses API input item answering a `function_call` (`ResponseInputItem.FunctionCallOutput`). */
+export interface ResponsesFunctionCallOutput {
+  type: 'function_call_output';
+  call_id: string;
+  output: string;
+}
+
+export interface ToMessagesOptions {
+  /** The message form for every record (default: each record's own, from the API its call came from). */
+  api?: FunctionApi;
+}
+
+function toMessage(record: ToolCallRecord, api: FunctionApi): ChatToolMessage | ResponsesFunctionCallOutput {
+  return api === 'responses'
+    ? { type: 'function_call_output', call_id: record.id, output: record.output }
+    : { role: 'tool', tool_call_id: record.id, content: record.output };
+}
+
+/**
+ * The answers to a model's tool calls, one per record, in order: a Chat Completions `tool` message
+ * (`{ role: 'tool', tool_call_id, content }`) for a call that came as a Chat Completions tool call
+ * or `{ name, arguments }`, a Responses `function_call_output` item for a Responses `function_call`.
+ * `{ api }` picks one form for all.
+ */
+export function toMessages(records: readonly ToolCallRecord<'chat'>[], options?: { api?: 'chat' }): ChatToolMessage[];
+export function toMessages(records: readonly ToolCallRecord<'responses'>[], options?: { api?: 'responses' }): ResponsesFunctionCallOutput[];
+export function toMessages(records: readonly ToolCallRecord[], options: { api: 'chat' }): ChatToolMessage[];
+export function toMessages(records: readonly ToolCallRecord[], options: { api: 'responses' }): ResponsesFunctionCallOutput[];
+export function toMessages(
+  records: readonly ToolCallRecord[],
+  options?: ToMessagesOptions,
+): Array<ChatToolMessage | ResponsesFunctionCallOutput>;
+export function toMessages(
+  records: readonly ToolCallRecord[],
+  options: ToMessagesOptions = {},
+): Array<ChatToolMessage | ResponsesFunctionCallOutput> {
+  if (!isPlainObject(options) || Object.keys(options).some((key) => key !== 'api')) {
+    throw new TypeError(`toMessages: options must be { api?: 'chat' | 'responses' }; got ${describeValue(options)}.`);
+  }
+  const { api } = options;
+  if (api !== undefined && api !== 'chat' && api !== 'responses') {
+    throw new TypeError(`toMessages: 'api' must be 'chat' or 'responses'; got ${describeValue(api)}.`);
+  }
+  if (!Array.isArray(records))
+    throw new TypeError(`toMessages: expected the records Toolbox.invokeAll returned; got ${describeValue(records)}.`);
+  return records.map((record, index) => {
+    if (!isPlainObject(record) || typeof record.id !== 'string' || typeof record.output !== 'string') {
+      throw new TypeError(
+        `toMessages: record ${index} is not a tool call record (from Toolbox.invoke or invokeAll); got ${describeValue(record)}.`,
+      );
+    }
+    return toMessage(record as unknown as ToolCallRecord, api ?? (record.api === 'responses' ? 'responses' : 'chat'));
+  });
+}

@@ -1,0 +1,97 @@
+/** Checks of the options a toolbox takes; every mistake is a TypeError naming the option. */
+import { Invoker, describeValue, isPlainObject } from '../../index';
+import type { ToolboxCallOptions } from './entry';
+
+export interface ToolboxOptions {
+  /**
+   * Trusted values for the tools' `@AmbientContext` fields, for every call through this toolbox
+   * (a per-call `ambientContext` replaces them). The model never supplies them.
+   */
+  ambientContext?: ToolboxCallOptions['ambientContext'];
+  /** The DI container tools resolve from (a per-call `container` replaces it). */
+  container?: ToolboxCallOptions['container'];
+  /**
+   * Strict mode (default false): `schemas()` lists the strict projections, and calls read the
+   * `null` strict mode sends for a left-out optional field as absent.
+   */
+  strict?: boolean;
+  /** The invoker calls run through (default: one with default options). */
+  invoker?: Invoker;
+}
+
+export interface InvokeAllOptions extends ToolboxCallOptions {
+  /** How many calls run at once (default: all of them). Records keep the order of the calls. */
+  concurrency?: number;
+}
+
+function checkObject(options: unknown, where: string, known: readonly string[]): Record<string, unknown> {
+  if (options === undefined) return {};
+  if (!isPlainObject(options)) throw new TypeError(`${where}: options must be an object; got ${describeValue(options)}.`);
+  const unknown = Object.keys(options).filter((key) => !known.includes(key));
+  if (unknown.length > 0) throw new TypeError(`${where}: unknown option '${unknown[0]}'. Known options: ${known.join(', ')}.`);
+  return options;
+}
+
+function checkCallOptions(options: Record<string, unknown>, where: string): void {
+  const { ambientContext, container, signal } = options;
+  if (ambientContext !== undefined && (typeof ambientContext !== 'object' || ambientContext === null || Array.isArray(ambientContext))) {
+    throw new TypeError(
+      `${where}: 'ambientContext' must be a Map or an object keyed by ambient key; got ${describeValue(ambientContext)}.`,
+    );
+  }
+  if (
+    container !== undefined &&
+    (typeof container !== 'object' || container === null || typeof (container as { resolve?: unknown }).resolve !== 'function')
+  ) {
+    throw new TypeError(`${where}: 'container' must be a tsyringe DependencyContainer; got ${describeValue(container)}.`);
+  }
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new TypeError(`${where}: 'signal' must be an AbortSignal; got ${describeValue(signal)}.`);
+  }
+}
+
+/** @internal */
+export function readToolboxOptions(options: unknown): ToolboxOptions {
+  const checked = checkObject(options, 'new Toolbox', ['ambientContext', 'container', 'strict', 'invoker']);
+  checkCallOptions(checked, 'new Toolbox');
+  if (checked.strict !== undefined && typeof checked.strict !== 'boolean') {
+    throw new TypeError(`new Toolbox: 'strict' must be true or false; got ${describeValue(checked.strict)}.`);
+  }
+  if (checked.invoker !== undefined && !(checked.invoker instanceof Invoker)) {
+    throw new TypeError(`new Toolbox: 'invoker' must be an Invoker (new Invoker({ … })); got ${describeValue(checked.invoker)}.`);
+  }
+  return checked as ToolboxOptions;
+}
+
+/** @internal */
+export function readCallOptions(options: unknown, where: string): ToolboxCallOptions {
+  const checked = checkObject(options, where, ['ambientContext', 'container', 'signal']);
+  checkCallOptions(checked, where);
+  return checked as ToolboxCallOptions;
+}
+
+/** @internal */
+export function readInvokeAllOptions(options: unknown): { concurrency: number; call: ToolboxCallOptions } {
+  const { concurrency = Infinity, ...call } = checkObject(options, 'Toolbox.invokeAll', [
+    'ambientContext',
+    'container',
+    'signal',
+    'concurrency',
+  ]);
+  checkCallOptions(call, 'Toolbox.invokeAll');
+  if (typeof concurrency !== 'number' || !(concurrency === Infinity || (Number.isInteger(concurrency) && concurrency >= 1))) {
+    throw new TypeError(
+      `Toolbox.invokeAll: 'concurrency' must be a whole number of at least 1 (or Infinity); got ${describeValue(concurrency)}.`,
+    );
+  }
+  return { concurrency, call };
+}
+
+/** @internal `register`'s options. */
+export function readRegisterOptions(options: unknown): { update: boolean } {
+  const { update } = checkObject(options, 'Toolbox.register', ['update']);
+  if (update !== undefined && typeof update !== 'boolean') {
+    throw new TypeError(`Toolbox.register: 'update' must be true or false; got ${describeValue(update)}.`);
+  }
+  return { update: update === true };
+}

@@ -1,0 +1,293 @@
+/**
+ * A per-conversation tool registry: the functions one conversation offers, their provider schemas,
+ * and the way from a model's tool calls to invocations and back to messages.
+ */
+import { Invoker, ToolDefinition, ToolLike, Tools, describeValue, joinWords } from '../../index';
+import { EntryOutcome, localEntry, ToolboxCallOptions, ToolboxEntry } from './entry';
+import { ChatFunctionTool, FunctionApi, formatFunction, readSchemaOptions, ResponsesFunctionTool } from './function-schema';
+import {
+  InvokeAllOptions,
+  readCallOptions,
+  readInvokeAllOptions,
+  readRegisterOptions,
+  readToolboxOptions,
+  ToolboxOptions,
+} from './options';
+import { ApiOf, parseArguments, ReadCall, readToolCall, ToolCallInput, ToolCallMatch, ToolCallRecord } from './tool-calls';
+
+export interface RegisterOptions {
+  /** Replace a tool registered under the same name, keeping its position (default false). */
+  update?: boolean;
+}
+
+export interface SchemasOptions {
+  /** Only these names (still in registration order). An unregistered name is an error. */
+  only?: readonly string[];
+  /** The strict-mode projection (default: the toolbox's `strict`). */
+  strict?: boolean;
+  /** `chat` (default): Chat Completions tools; `responses`: Responses API function tools. */
+  api?: FunctionApi;
+}
+
+/** Where each match came from, so that `invoke` reads it against its own toolbox. */
+const matchSources = new WeakMap<object, ReadCall>();
+
+const defaultInvoker = new Invoker();
+
+/** A model's name, quoted for a message it will read; an absurdly long one is shortened. */
+function quoteName(name: string): string {
+  return name.length > 80 ? `'${name.slice(0, 77)}…'` : `'${name}'`;
+}
+
+function toList<T>(items: unknown, where: string, what: string): T[] {
+  if (typeof items === 'string' || items === null || typeof items !== 'object' || !(Symbol.iterator in items)) {
+    throw new TypeError(`${where}: expected a list of ${what}; got ${describeValue(items)}.`);
+  }
+  return Array.from(items as Iterable<T>);
+}
+
+/**
+ * The functions one conversation offers a model. Tools are shared between toolboxes (they are
+ * classes); registrations never are. Names are the tools' `openai` names, unique in a toolbox.
+ *
+ * ```ts
+ * const toolbox = new Toolbox([CheckCredit, ApproveLoanV2], { ambientContext: { officerId } });
+ * const completion = await openai.chat.completions.create({ model, messages, tools: toolbox.schemas() });
+ * const records = await toolbox.invokeAll(completion.choices[0].message.tool_calls ?? []);
+ * messages.push(completion.choices[0].message, ...toMessages(records));
+ * ```
+ */
+export class Toolbox {
+  private readonly entries = new Map<string, ToolboxEntry>();
+  /** Names whose strict schema this toolbox has listed: their calls are read the strict way. */
+  private readonly shownStrict = new Set<string>();
+  private readonly settings: ToolboxOptions;
+  private readonly invoker: Invoker;
+
+  constructor(tools: Iterable<ToolLike> = [], options: ToolboxOptions = {}) {
+    this.settings = readToolboxOptions(options);
+    this.invoker = this.settings.invoker ?? defaultInvoker;
+    const entries = toList<ToolLike>(tools, 'new Toolbox', 'tools').map((tool) => localEntry(tool, 'new Toolbox'));
+    this.mount(entries, { update: false });
+  }
+
+  /** Is this toolbox in strict mode (what `schemas()` lists by default, how calls are read)? */
+  get strict(): boolean {
+    return this.settings.strict === true;
+  }
+
+  /**
+   * Registers a tool under its `openai` name, or several at once (all or none). A name already in
+   * the toolbox is an error unless `update`, which replaces that tool and keeps its position.
+   */
+  register(tool: ToolLike | readonly ToolLike[], options: RegisterOptions = {}): this {
+    const { update } = readRegisterOptions(options);
+    const tools = Array.isArray(tool) ? (tool as readonly ToolLike[]) : [tool as ToolLike];
+    this.mount(
+      tools.map((one) => localEntry(one, 'Toolbox.register')),
+      { update },
+    );
+    return this;
+  }
+
+  /** Is there a function of this name, or is this tool registered? */
+  has(nameOrTool: string | ToolLike): boolean {
+    return this.find(nameOrTool).length > 0;
+  }
+
+  /** Removes a function by name, or a tool; false when there was none. */
+  remove(nameOrTool: string | ToolLike): boolean {
+    const found = this.find(nameOrTool);
+    for (const entry of found) {
+      this.entries.delete(entry.name);
+      this.shownStrict.delete(entry.name);
+    }
+    return found.length > 0;
+  }
+
+  /** The function names, in registration order. */
+  names(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  /**
+   * The provider schemas, in registration order, as fresh objects (change them freely: nothing
+   * this toolbox advertises later changes). `strict` defaults to the toolbox's mode.
+   */
+  schemas(options?: SchemasOptions & { api?: 'chat' }): ChatFunctionTool[];
+  schemas(options: SchemasOptions & { api: 'responses' }): ResponsesFunctionTool[];
+  schemas(options?: SchemasOptions): Array<ChatFunctionTool | ResponsesFunctionTool>;
+  schemas(options?: SchemasOptions): Array<ChatFunctionTool | ResponsesFunctionTool> {
+    const { strict = this.strict, api, rest } = readSchemaOptions(options, 'Toolbox.schemas', ['only']);
+    const only = rest.only === undefined ? undefined : this.checkOnly(rest.only);
+    const selected = [...this.entries.values()].filter((entry) => !only || only.includes(entry.name));
+    const schemas = selected.map((entry) => formatFunction(entry.describe(strict), api));
+    if (strict) for (const entry of selected) this.shownStrict.add(entry.name);
+    return schemas;
+  }
+
+  /**
+   * Resolves a model's call without running it: a Chat Completions tool call, a Responses API
+   * `function_call` item, or `{ name, arguments }`. An unknown name or arguments that are not JSON
+   * give a match with `error` set (the text the model will read), never an exception.
+   */
+  match<C extends ToolCallInput>(call: C): ToolCallMatch<ApiOf<C>> {
+    return this.matchRead(readToolCall(call, 'Toolbox.match')) as ToolCallMatch<ApiOf<C>>;
+  }
+
+  /**
+   * Runs one call through the invoker and returns its record. Bad model input (unknown name,
+   * malformed or invalid arguments) and failing tools give a failed record; nothing the model
+   * sends makes this throw.
+   */
+  invoke<A extends FunctionApi>(call: ToolCallMatch<A>, options?: ToolboxCallOptions): Promise<ToolCallRecord<A>>;
+  invoke<C extends ToolCallInput>(call: C, options?: ToolboxCallOptions): Promise<ToolCallRecord<ApiOf<C>>>;
+  async invoke(call: ToolCallInput | ToolCallMatch, options?: ToolboxCallOptions): Promise<ToolCallRecord> {
+    const callOptions = readCallOptions(options, 'Toolbox.invoke');
+    return this.run(this.matchRead(this.read(call, 'Toolbox.invoke')), callOptions);
+  }
+
+  /**
+   * Runs several calls (a model's parallel tool calls), `concurrency` at a time (default: all at
+   * once), and returns their records in the order of the calls. Every call envelope is checked
+   * before any call runs.
+   */
+  async invokeAll<C extends ToolCallInput | ToolCallMatch>(
+    calls: Iterable<C>,
+    options?: InvokeAllOptions,
+  ): Promise<Array<ToolCallRecord<C extends ToolCallMatch<infer A> ? A : ApiOf<C>>>> {
+    const { concurrency, call: callOptions } = readInvokeAllOptions(options);
+    const matches = toList<C>(calls, 'Toolbox.invokeAll', 'tool calls').map((call) => this.matchRead(this.read(call, 'Toolbox.invokeAll')));
+    const records: ToolCallRecord[] = new Array(matches.length);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < matches.length) {
+        const index = next++;
+        records[index] = await this.run(matches[index], callOptions);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, matches.length) }, worker));
+    return records as Array<ToolCallRecord<C extends ToolCallMatch<infer A> ? A : ApiOf<C>>>;
+  }
+
+  /**
+   * @internal Adds entries all or nothing: every entry is checked (its schema in the toolbox's
+   * mode, duplicates in the batch, conflicts with the toolbox) before any is added. A name already present is
+   * replaced only with `update`, in place; a remote entry never replaces a local one.
+   */
+  mount(entries: readonly ToolboxEntry[], { update }: { update: boolean }): void {
+    const batch = new Map<string, ToolboxEntry>();
+    for (const entry of entries) {
+      const twin = batch.get(entry.name);
+      if (twin) {
+        if (twin.tool && entry.tool && twin.tool.target === entry.tool.target && twin.tool.method === entry.tool.method) {
+          throw new TypeError(`Toolbox: ${entry.owner} is listed twice. List each tool once.`);
+        }
+        throw new TypeError(
+          `Toolbox: ${twin.owner} and ${entry.owner} are both named '${entry.name}'. ` +
+            "Give one its own name with @Tool({ adapters: { openai: { name: '…' } } }).",
+        );
+      }
+      batch.set(entry.name, entry);
+      entry.describe(this.strict); // a contract the toolbox could not list fails now, not at the first request
+      const existing = this.entries.get(entry.name);
+      if (!existing) continue;
+      if (existing.origin === 'local' && entry.origin !== 'local') {
+        throw new TypeError(
+          `Toolbox: ${entry.owner} cannot take the name '${entry.name}' of the local tool ${existing.owner}; ` +
+            'a remote tool never replaces a local one, even with { update: true }.',
+        );
+      }
+      if (!update) {
+        throw new TypeError(
+          `Tool ${entry.name} is already registered (${existing.owner}). Pass { update: true } to replace it, ` +
+            `or give ${entry.owner} its own name with @Tool({ adapters: { openai: { name: '…' } } }).`,
+        );
+      }
+    }
+    for (const entry of batch.values()) {
+      const replaced = this.entries.get(entry.name);
+      if (replaced && replaced !== entry) this.shownStrict.delete(entry.name);
+      this.entries.set(entry.name, entry);
+    }
+  }
+
+  private read(call: ToolCallInput | ToolCallMatch, where: string): ReadCall {
+    return (typeof call === 'object' && call !== null && matchSources.get(call)) || readToolCall(call, where);
+  }
+
+  private matchRead(read: ReadCall): ToolCallMatch {
+    const entry = this.entries.get(read.name);
+    const parsed = parseArguments(read.rawArguments);
+    let error: string | undefined;
+    if (!entry) {
+      const names = this.names();
+      error = `Unknown tool ${quoteName(read.name)}. ${names.length > 0 ? `Available tools: ${joinWords(names)}.` : 'No tools are available.'}`;
+    } else if (!parsed.ok) {
+      error = parsed.error;
+    }
+    const match: ToolCallMatch = Object.freeze({
+      id: read.id,
+      name: read.name,
+      api: read.api,
+      arguments: parsed.value,
+      tool: entry?.tool,
+      error,
+    });
+    matchSources.set(match, read);
+    return match;
+  }
+
+  private async run(match: ToolCallMatch, options: ToolboxCallOptions): Promise<ToolCallRecord> {
+    const started = performance.now();
+    const entry = this.entries.get(match.name);
+    let outcome: EntryOutcome;
+    if (match.error !== undefined || !entry) {
+      outcome = { status: 'failed', output: match.error ?? `Unknown tool ${quoteName(match.name)}.` };
+    } else {
+      outcome = await entry.call(match.arguments, {
+        invoker: this.invoker,
+        ambientContext: options.ambientContext ?? this.settings.ambientContext,
+        container: options.container ?? this.settings.container,
+        signal: options.signal,
+        nullMeansAbsent: this.strict || this.shownStrict.has(entry.name),
+      });
+    }
+    return {
+      id: match.id,
+      name: match.name,
+      api: match.api,
+      status: outcome.status,
+      durationMs: performance.now() - started,
+      arguments: match.arguments,
+      result: outcome.result,
+      output: outcome.output,
+      ...(outcome.data !== undefined ? { data: outcome.data } : {}),
+    };
+  }
+
+  private find(nameOrTool: string | ToolLike): ToolboxEntry[] {
+    if (typeof nameOrTool === 'string') {
+      const entry = this.entries.get(nameOrTool);
+      return entry ? [entry] : [];
+    }
+    const definition: ToolDefinition = Tools.resolve(nameOrTool);
+    return [...this.entries.values()].filter(
+      (entry) => entry.tool !== undefined && entry.tool.target === definition.target && entry.tool.method === definition.method,
+    );
+  }
+
+  private checkOnly(only: unknown): string[] {
+    if (!Array.isArray(only) || only.some((name) => typeof name !== 'string')) {
+      throw new TypeError(`Toolbox.schemas: 'only' must be a list of function names; got ${describeValue(only)}.`);
+    }
+    const unknown = only.filter((name) => !this.entries.has(name));
+    if (unknown.length > 0) {
+      throw new TypeError(
+        `Toolbox.schemas: no function named ${joinWords(unknown.map((name) => `'${name}'`))} in this toolbox. ` +
+          `Registered: ${joinWords(this.names()) || 'none'}.`,
+      );
+    }
+    return only;
+  }
+}
