@@ -12,9 +12,22 @@ import type { FieldError } from '../errors/errors';
 import { sharedContractSchema, SchemaDirection } from '../schema/build-schema';
 
 function makeAjv(allErrors: boolean): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors, verbose: allErrors, strict: false, coerceTypes: false, useDefaults: false });
+  // No code optimization pass: it halves compile time (paid on each tool's first call) and
+  // measured no difference in validation speed.
+  const ajv = new Ajv2020({ allErrors, verbose: allErrors, strict: false, coerceTypes: false, useDefaults: false, code: { optimize: false } });
   addFormats(ajv);
   return ajv;
+}
+
+/**
+ * Compiles a schema and drops it from ajv's own cache (a strong Map keyed by the schema): the
+ * validator lives exactly as long as the contract that holds it, so tools made on the fly do not
+ * accumulate validators.
+ */
+function compile(ajv: Ajv2020, schema: object): ValidateFunction {
+  const validate = ajv.compile(schema);
+  ajv.removeSchema(schema);
+  return validate;
 }
 
 // One ajv per mode: a fast one that stops at the first error, and a thorough one (every error,
@@ -38,13 +51,13 @@ export function contractValidator(target: Function, direction: SchemaDirection):
   let validator = byTarget.get(target);
   if (!validator) {
     const schema = sharedContractSchema(target, direction);
-    const check: ValidateFunction = fast.compile(schema);
+    const check = compile(fast, schema);
     let detailed: ValidateFunction | undefined;
     const contract = contractOf(target);
     validator = {
       check: (value) => check(value) as boolean,
       explain: (value) => {
-        detailed ??= thorough.compile(schema);
+        detailed ??= compile(thorough, schema);
         detailed(value);
         return explainErrors(contract, detailed.errors ?? [], direction);
       },
