@@ -22,3 +22,7 @@ export type {
 } from './tool-calls';
 export { toMessages } from './messages';
 export type { ChatToolMessage, ResponsesFunctionCallOutput, ToMessagesOptions } from './messages';
+export { McpSecurityError, McpSecurityPolicy, SENSITIVE_ENV_PATTERNS } from './remote-mcp/security-policy';
+export type { McpSecurityPolicyOptions, McpTransportKind } from './remote-mcp/security-policy';
+export type { McpCommandConfig, McpServerConfig, McpUrlConfig } from './remote-mcp/server-config';
+export type { AddMcpServerOptions } from './remote-mcp/mount';

@@ -14,6 +14,7 @@ import {
   ToolboxOptions,
 } from './options';
 import { ApiOf, parseArguments, ReadCall, readToolCall, ToolCallInput, ToolCallMatch, ToolCallRecord } from './tool-calls';
+import { AddMcpServerOptions, addMcpServer, loadMcpConfig, MountedServer, removeMcpServer } from './remote-mcp/mount';
 
 export interface RegisterOptions {
   /** Replace a tool registered under the same name, keeping its position (default false). */
@@ -63,6 +64,8 @@ export class Toolbox {
   private readonly shownStrict = new Set<string>();
   private readonly settings: ToolboxOptions;
   private readonly invoker: Invoker;
+  /** @internal Remote MCP servers mounted here, by alias. */
+  readonly servers = new Map<string, MountedServer>();
 
   constructor(tools: Iterable<ToolLike> = [], options: ToolboxOptions = {}) {
     this.settings = readToolboxOptions(options);
@@ -168,6 +171,46 @@ export class Toolbox {
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, matches.length) }, worker));
     return records as Array<ToolCallRecord<C extends ToolCallMatch<infer A> ? A : ApiOf<C>>>;
+  }
+
+  /**
+   * Mounts a remote MCP server's tools as `mcp__{alias}__{tool}`, all or nothing: any tool that
+   * cannot be mounted (an invalid or over-long name, a malformed schema, a name a local tool has)
+   * leaves the toolbox unchanged and the error says which and why. `config` is `{ command, args?,
+   * env?, cwd? }` (stdio) or `{ url, headers? }` (Streamable HTTP). The `security` policy decides
+   * what may be started or reached; omitted, nothing may. Returns the mounted names.
+   */
+  addMcpServer(alias: string, config: unknown, options?: AddMcpServerOptions): Promise<string[]> {
+    return addMcpServer(this, alias, config, options);
+  }
+
+  /**
+   * Mounts every server of a `{ "mcpServers": { alias: config } }` file, all or nothing. Loading
+   * a file is not an act of trust: the `security` policy applies to each server, and omitted it
+   * allows nothing.
+   */
+  loadMcpConfig(path: string, options?: AddMcpServerOptions): Promise<Record<string, string[]>> {
+    return loadMcpConfig(this, path, options);
+  }
+
+  /** Unmounts a remote server's tools and closes its connection; false when there is none. */
+  removeMcpServer(alias: string): Promise<boolean> {
+    return removeMcpServer(this, alias);
+  }
+
+  /** Closes every remote connection and unmounts the remote tools. Local tools stay. */
+  async close(): Promise<void> {
+    const failures: unknown[] = [];
+    for (const alias of [...this.servers.keys()]) await removeMcpServer(this, alias).catch((error: unknown) => failures.push(error));
+    if (failures.length > 0) throw new AggregateError(failures, `Toolbox.close: ${failures.length} MCP connection(s) failed to close.`);
+  }
+
+  /** @internal Removes entries by name. */
+  unmount(names: readonly string[]): void {
+    for (const name of names) {
+      this.entries.delete(name);
+      this.shownStrict.delete(name);
+    }
   }
 
   /**
