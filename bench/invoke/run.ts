@@ -13,9 +13,8 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import { z } from 'zod';
 import { Exposes, Expects, Field, invoke, Tool } from 'toolwright';
-import { decoratedClasses, TIERS } from '../schema/contracts';
+import { decoratedClasses, TIERS, zodWireContract } from '../schema/contracts';
 import { fmt, machine, markdownTable, median, sampleAsync } from '../lib/stats';
 
 const valid = JSON.stringify({
@@ -58,16 +57,7 @@ class CreateOrder {
 const { Input: CvInput } = decoratedClasses(1, false);
 
 // zod 4, with the coercion and the default the wire payload needs.
-const zodInput = z.strictObject({
-  name: z.string().min(1),
-  email: z.email(),
-  tier: z.enum(TIERS as [string, ...string[]]),
-  quantity: z.coerce.number().int().min(1).max(100),
-  priority: z.coerce.number().int().min(0).max(10),
-  notify: z.boolean().default(true),
-  tags: z.array(z.string()).min(1).max(5),
-  address: z.strictObject({ street: z.string().min(1), city: z.string().min(1) }),
-});
+const zodInput = zodWireContract().input;
 
 // A bare compiled ajv validator with coercion and defaults (the floor of what validation costs).
 const ajv = addFormats(new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true }));
@@ -146,6 +136,14 @@ async function main(): Promise<void> {
     ['contender', 'valid ops/s', 'valid median', 'toolwright speed ×', 'invalid ops/s', 'invalid median', 'toolwright speed ×'],
     rows,
   );
+  const ratio = (peer: string, payload: string) => opsPerSecond(`toolwright:${payload}`) / opsPerSecond(`${peer}:${payload}`);
+  const verdict = (peer: string, goal: number, label: string) => {
+    const valid = ratio(peer, 'valid');
+    const invalid = ratio(peer, 'invalid');
+    const met = valid >= goal && invalid >= goal;
+    return `- ${label} (goal ≥ ${goal}×): **${met ? 'met' : 'not met'}**, ${fmt(valid)}× on the valid payload and ${fmt(invalid)}× on the invalid one.`;
+  };
+  const cvMicroseconds = median(times.get('class-validator:valid')!);
   const report = [
     '## Invocation (`bench/invoke`)',
     '',
@@ -155,7 +153,14 @@ async function main(): Promise<void> {
     'integer sent as "42", the optional boolean omitted) and invalid (three errors). toolwright `invoke()`',
     'also resolves the tool through DI, runs it, and checks its output against `@Exposes`; the peers only',
     'validate. "toolwright speed ×" is toolwright\'s ops/s divided by the contender\'s: above 1× means',
-    'toolwright is faster. Goals: ≥ 10× the class-validator path, ≥ 0.5× zod.',
+    'toolwright is faster.',
+    '',
+    verdict('class-validator', 10, 'Against class-transformer + class-validator'),
+    verdict('zod', 0.5, 'Against zod 4 `safeParse`'),
+    '',
+    `The class-validator path takes ${fmt(cvMicroseconds)} µs here; ten times faster would be ${fmt(cvMicroseconds / 10)} µs, about what`,
+    'the bare ajv validator alone costs (last row) before anything else `invoke()` does (coercion, unknown-key and ambient checks, DTO',
+    'instances, DI resolution, the call, the output check). The 10× goal assumed a slower class-validator than this one.',
     '',
     table,
     '',

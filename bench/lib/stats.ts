@@ -37,20 +37,3 @@ export async function sampleAsync(fn: () => Promise<unknown> | unknown, options:
   }
   return results;
 }
-
-/** Synchronous variant of sampleAsync, without await overhead in the loop. */
-export function sampleSync(fn: () => unknown, options: { samples: number; minMs: number }): number[] {
-  const results: number[] = [];
-  for (let s = 0; s < options.samples; s++) {
-    let calls = 0;
-    const start = process.hrtime.bigint();
-    let elapsed = 0;
-    while (elapsed < options.minMs * 1e6) {
-      for (let i = 0; i < 100; i++) fn();
-      calls += 100;
-      elapsed = Number(process.hrtime.bigint() - start);
-    }
-    results.push(elapsed / calls / 1e3);
-  }
-  return results;
-}

@@ -9,10 +9,9 @@ import 'reflect-metadata';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
 import { Expects, Exposes, Tool, ToolLike } from 'toolwright';
 import { createMcpServer } from 'toolwright/mcp';
-import { decoratedClasses, TIERS } from '../schema/contracts';
+import { decoratedClasses, zodWireContract } from '../schema/contracts';
 
 /** The arguments every call sends: valid once `quantity` is coerced and `notify` defaulted. */
 export const VALID_ARGS = {
@@ -56,24 +55,8 @@ export function toolwrightTool(index: number) {
   return ToolClass;
 }
 
-/**
- * The same contract in zod 4, as bench/invoke/run.ts writes it for a wire payload: closed objects,
- * the integers coerced, the boolean defaulted; the output's date as an ISO date-time string.
- */
-export function zodContract() {
-  const input = z.strictObject({
-    name: z.string().min(1),
-    email: z.email(),
-    tier: z.enum(TIERS as [string, ...string[]]),
-    quantity: z.coerce.number().int().min(1).max(100),
-    priority: z.coerce.number().int().min(0).max(10),
-    notify: z.boolean().default(true),
-    tags: z.array(z.string()).min(1).max(5),
-    address: z.strictObject({ street: z.string().min(1), city: z.string().min(1) }),
-  });
-  const output = z.strictObject({ id: z.string(), createdAt: z.iso.datetime() });
-  return { input, output };
-}
+/** The same contract in zod 4, as a wire payload needs it (shared with bench/invoke). */
+export const zodContract = zodWireContract;
 
 export type ZodContract = ReturnType<typeof zodContract>;
 

@@ -79,6 +79,7 @@ async function main(): Promise<void> {
     }
   }
   const base = median(times.get('stringify')!);
+  const invokeRatio = median(times.get('toolwright-invoke')!) / base;
   const rows = contenders.map((contender) => {
     const ms = median(times.get(contender.key)!);
     return [contender.label, `${fmt(ms)} ms`, `${fmt(ms / base)}×`];
@@ -93,6 +94,8 @@ async function main(): Promise<void> {
     'honest JSON form (cycles, NaN, lone surrogates, …), then `JSON.stringify` writes it. In the `invoke` row that',
     'walk happens inside `invoke()` (its output check), and `serializeExposed` returns its result. Goal: within 2×',
     'of `JSON.stringify` alone. "× JSON.stringify" is the time divided by JSON.stringify\'s.',
+    '',
+    `Goal: **${invokeRatio <= 2 ? 'met' : 'not met'}**, \`invoke\` → \`serializeExposed\` → \`JSON.stringify\` takes ${fmt(invokeRatio)}× \`JSON.stringify\` alone.`,
     '',
     markdownTable(['contender', 'median', '× JSON.stringify'], rows),
     '',

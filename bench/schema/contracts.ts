@@ -78,3 +78,22 @@ export function zodSchemas() {
   const output = z.strictObject({ id: z.string(), createdAt: z.iso.datetime() });
   return { input, output };
 }
+
+/**
+ * The contract in zod 4 as a wire payload needs it (bench/invoke, bench/mcp): closed objects, the
+ * integers coerced from strings, the boolean defaulted; the output's date as an ISO date-time.
+ */
+export function zodWireContract() {
+  const input = z.strictObject({
+    name: z.string().min(1),
+    email: z.email(),
+    tier: z.enum(TIERS as [string, ...string[]]),
+    quantity: z.coerce.number().int().min(1).max(100),
+    priority: z.coerce.number().int().min(0).max(10),
+    notify: z.boolean().default(true),
+    tags: z.array(z.string()).min(1).max(5),
+    address: z.strictObject({ street: z.string().min(1), city: z.string().min(1) }),
+  });
+  const output = z.strictObject({ id: z.string(), createdAt: z.iso.datetime() });
+  return { input, output };
+}

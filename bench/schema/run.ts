@@ -50,6 +50,15 @@ function table(mode: string): string {
     rows,
   );
 }
+function verdicts(mode: string): string[] {
+  const at = (key: string, size: number) => median(results.get(`${key}@${size}@${mode}`)!);
+  return CONTENDERS.filter(([key]) => key !== 'toolwright' && results.has(`${key}@100@${mode}`)).map(([key, label]) => {
+    const ratios = SIZES.map((size) => at(key, size) / at('toolwright', size));
+    const met = ratios.every((ratio) => ratio >= 1);
+    return `- ${mode}, against ${label}: **${met ? 'faster' : 'not faster'}** (${SIZES.map((size, i) => `${fmt(ratios[i])}× at ${size}`).join(', ')}).`;
+  });
+}
+
 const report = [
   '## Schema derivation (`bench/schema`)',
   '',
@@ -59,6 +68,12 @@ const report = [
   'email and one an enum of four; two bounded integers; an optional boolean with a default; a string array',
   'with a maximum size; a nested object of two fields; and a 2-field output). "vs toolwright" is the',
   "contender's time divided by toolwright's: above 1× means toolwright is faster. Growth 10 is linear.",
+  '',
+  'Goal: beat all three, and grow linearly with the number of tools (toolwright grows',
+  `${fmt(median(results.get('toolwright@1000@cold')!) / median(results.get('toolwright@100@cold')!))}× cold and ${fmt(median(results.get('toolwright@1000@warm')!) / median(results.get('toolwright@100@warm')!))}× warm from 100 to 1000 tools: linear is 10×).`,
+  '',
+  ...verdicts('cold'),
+  ...verdicts('warm'),
   '',
   '**Cold**: the first derivation in a fresh process, as at server start-up.',
   '',

@@ -54,7 +54,7 @@ export const ChatAdapter = {
 
   wrap(tool: ToolLike, options: { name?: string; description?: string; legacyName?: string } = {}): SlashCommand {
     const definition: ToolDefinition = Tools.resolve(tool);
-    if (options.legacyName) deprecate('CHAT_ADAPTER_001', "wrap({ legacyName }) is deprecated; use wrap({ name })");
+    if (options.legacyName) deprecate('CHAT_ADAPTER_001', 'wrap({ legacyName }) is deprecated; use wrap({ name })');
     const command = `/${options.name ?? options.legacyName ?? definition.toolName('chat')}`;
     return {
       command,

@@ -5,7 +5,17 @@ export const BUILT_IN_SEMANTIC_HINTS = ['readOnly', 'idempotent', 'destructive']
 export type BuiltInSemanticHint = (typeof BUILT_IN_SEMANTIC_HINTS)[number];
 
 /** `@Field` options that constrain values (each becomes a JSON Schema keyword). */
-export const CONSTRAINT_OPTION_KEYS = ['min', 'max', 'minLength', 'maxLength', 'pattern', 'format', 'minItems', 'maxItems', 'uniqueItems'] as const;
+export const CONSTRAINT_OPTION_KEYS = [
+  'min',
+  'max',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+] as const;
 
 /** Options `@Field` owns; a registered field metadata key may never take one of these names. */
 export const FIELD_OPTION_KEYS = [

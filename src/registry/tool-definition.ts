@@ -135,14 +135,21 @@ export class ToolDefinition {
    * class tools) each superclass's.
    */
   adapterBags(adapter: string): readonly Readonly<Record<string, unknown>>[] {
-    const sites: Site[] = this.kind === 'method' ? [this.site] : ancestry(this.target).map((target) => ({ target }));
-    const bags: Readonly<Record<string, unknown>>[] = [];
-    for (const site of sites) {
-      const bag = getOwnFact<ToolDeclaration>(KEYS.tool, site)?.adapters[adapter];
-      if (bag) bags.push(bag);
+    // Declarations are final once the classes are defined: read them once per adapter.
+    let bags = this.bagsByAdapter.get(adapter);
+    if (!bags) {
+      const sites: Site[] = this.kind === 'method' ? [this.site] : ancestry(this.target).map((target) => ({ target }));
+      const found: Readonly<Record<string, unknown>>[] = [];
+      for (const site of sites) {
+        const bag = getOwnFact<ToolDeclaration>(KEYS.tool, site)?.adapters[adapter];
+        if (bag) found.push(bag);
+      }
+      this.bagsByAdapter.set(adapter, (bags = found));
     }
     return bags;
   }
+
+  private readonly bagsByAdapter = new Map<string, readonly Readonly<Record<string, unknown>>[]>();
 
   /** The input field model (an empty contract when the tool takes no input). */
   get inputContract(): Contract {

@@ -274,12 +274,12 @@ export class ToolRegistry {
       }
       groups.set(name, Object.freeze({ all: Object.freeze(all), latest: all[all.length - 1] }));
     }
-    this.checkOrphans(key, byName);
+    this.checkOrphans(byName);
     return groups;
   }
 
   /** A tool named `x_v3` with no declared version beside a versioned group `x` is an orphan. */
-  private checkOrphans(key: string, byName: Map<string, ToolDefinition[]>): void {
+  private checkOrphans(byName: Map<string, ToolDefinition[]>): void {
     for (const [name, list] of byName) {
       const match = /^(.+)_v(\d+)$/.exec(name);
       if (!match) continue;

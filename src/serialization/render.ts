@@ -269,7 +269,8 @@ function buildRenderer(node: TypeNode): Renderer {
     case 'array': {
       const item = nodeRenderer(node.items!);
       return withJson((value, state) => {
-        if (!(Array.isArray(value) || value instanceof Set || (typeof value === 'object' && value !== null && isTypedArray(value)))) return typeMismatch(value, state);
+        if (!(Array.isArray(value) || value instanceof Set || (typeof value === 'object' && value !== null && isTypedArray(value))))
+          return typeMismatch(value, state);
         state.enter(value as object);
         const out = renderList(value as Iterable<unknown>, item, state);
         state.leave(value as object);

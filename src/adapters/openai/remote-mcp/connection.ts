@@ -152,10 +152,4 @@ export class RemoteConnection {
     this.open = false;
     await client?.close();
   }
-
-  /** Is the error one the SDK raises for a lost connection? */
-  static async isConnectionError(error: unknown): Promise<boolean> {
-    const { ErrorCode } = await loadSdk();
-    return (error as { code?: number })?.code === ErrorCode.ConnectionClosed;
-  }
 }

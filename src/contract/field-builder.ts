@@ -1,0 +1,439 @@
+/**
+ * Builds one field of the model from `@Field`, `@AmbientContext`, the property's `design:type`,
+ * class-validator decorators and class-transformer `@Type`, checking that they agree.
+ */
+import 'reflect-metadata';
+import { Extensions, FIELD_OPTION_KEYS } from '../extensions/extensions';
+import { describeValue, isClass, isPlainObject } from '../util/describe-value';
+import { describeMismatch } from './conforms';
+import { Effect, mapValidator, MappedValidator, validatorLabel, ValidationMetadata } from './class-validator-source';
+import { DefaultValue, FieldModel, MessageFn, NodeKind, TypeNode } from './field-model';
+import { messages } from './messages';
+import {
+  BUILT_INS,
+  CONSTRAINT_OPTIONS,
+  describeNode,
+  DESIGN_TYPES,
+  findTypeMetadata,
+  isJsonLiteral,
+  KEYWORD_KINDS,
+  normalizeEnum,
+  UNSUPPORTED,
+  withSortedConstraints,
+} from './type-rules';
+import { FieldDeclaration, FieldFormat, FieldOptions, Integer, TypeSpec } from './types';
+
+const NO_VALIDATORS: MappedValidator[] = [];
+const NO_EFFECTS: [never[], never[]] = [[], []];
+
+type TypeEffect = { effect: Extract<Effect, { kind: 'type' }>; validator: MappedValidator };
+
+const KIND_BITS: Record<Effect['kind'], number> = {
+  type: 1,
+  keyword: 2,
+  enum: 4,
+  optional: 8,
+  defined: 16,
+  notEmpty: 32,
+  nested: 64,
+  conditional: 128,
+  ignore: 256,
+};
+
+class FieldBuilder {
+  private readonly validators: MappedValidator[];
+  private readonly byEach: [Array<{ effect: Effect; validator: MappedValidator }>, Array<{ effect: Effect; validator: MappedValidator }>];
+
+  constructor(
+    readonly owner: Function,
+    readonly name: string,
+    readonly declaration: FieldDeclaration | undefined,
+    metadatas: ValidationMetadata[],
+  ) {
+    this.validators = metadatas.length === 0 ? NO_VALIDATORS : metadatas.map((metadata) => mapValidator(metadata, owner));
+    this.byEach = metadatas.length === 0 ? NO_EFFECTS : [[], []];
+    for (const validator of this.validators) {
+      for (const effect of validator.effects) {
+        this.byEach[validator.each ? 1 : 0].push({ effect, validator });
+        this.kinds |= KIND_BITS[effect.kind];
+      }
+    }
+  }
+
+  private kinds = 0;
+
+  get where(): string {
+    return `${this.owner.name}.${this.name}`;
+  }
+
+  get options(): FieldOptions {
+    return this.declaration?.options ?? {};
+  }
+
+  fail(message: string): never {
+    throw new TypeError(`${this.where}: ${message}`);
+  }
+
+  effects(each: boolean): Array<{ effect: Effect; validator: MappedValidator }> {
+    return this.byEach[each ? 1 : 0];
+  }
+
+  /** The type-declaring validators (IsString, IsInt, …) applying to the value or to each element. */
+  typeEffects(each: boolean): TypeEffect[] {
+    return this.effects(each).filter((e): e is TypeEffect => e.effect.kind === 'type');
+  }
+
+  has(kind: Effect['kind']): boolean {
+    return (this.kinds & KIND_BITS[kind]) !== 0;
+  }
+
+  build(): FieldModel {
+    const options = this.options;
+    const conditional = this.has('conditional');
+    const defined = this.has('defined');
+    const notEmpty = this.has('notEmpty') ? this.validators.find((v) => v.effects.some((e) => e.kind === 'notEmpty')) : undefined;
+    let type = this.resolveType();
+    if (notEmpty && type.kind === 'string' && !type.constraints.some((c) => c.keyword === 'minLength')) {
+      type = { ...type, constraints: [...type.constraints, { keyword: 'minLength', value: 1, message: notEmpty.message }] };
+    }
+    if (conditional) {
+      // Everything under @ValidateIf runs in class-validator only; the schema shows the type.
+      type = { ...type, constraints: [], enum: undefined };
+    }
+    type = withSortedConstraints(type);
+    const residual = conditional
+      ? this.validators.map((v) => v.metadata)
+      : this.validators.filter((v) => v.residual).map((v) => v.metadata);
+    if (residual.length > 0) {
+      const labels = [...new Set(this.validators.filter((v) => v.residual).map((v) => validatorLabel(v.metadata)))];
+      process.emitWarning(
+        `toolwright: ${this.where} uses ${labels.join(', ')}, which JSON Schema cannot express. ` +
+          (conditional
+            ? 'Its constraints are checked at run time only, and the schema shows it as optional.'
+            : 'It is checked at run time only.'),
+        { code: 'TOOLWRIGHT_UNSCHEMABLE_CONSTRAINT' },
+      );
+    }
+    const metadata: Record<string, unknown> = {};
+    if (Extensions.hasFieldMetadataKeys()) {
+      for (const [key, value] of Object.entries(options)) {
+        if (!(FIELD_OPTION_KEYS as readonly string[]).includes(key) && Extensions.isFieldMetadataKey(key)) metadata[key] = value;
+      }
+    }
+    const field: FieldModel = {
+      name: this.name,
+      owner: this.owner,
+      type,
+      optional: defined ? false : (options.optional ?? this.has('optional')),
+      nullable: defined ? false : (options.nullable ?? false),
+      default: this.defaultValue(),
+      description: options.description,
+      example: 'example' in options ? { value: options.example } : undefined,
+      coerce: options.coerce ?? true,
+      allowEmpty: options.allowEmpty ?? false,
+      ambient: this.declaration?.ambient,
+      metadata,
+      residual,
+      conditional,
+    };
+    this.checkLiterals(field);
+    return field;
+  }
+
+  private defaultValue(): DefaultValue | undefined {
+    const options = this.options;
+    if (!('default' in options) || options.default === undefined) return undefined;
+    const value = options.default;
+    if (typeof value === 'function') return { kind: 'factory', factory: value as () => unknown };
+    if (!isJsonLiteral(value)) {
+      this.fail(
+        `default ${describeValue(value)} is not a JSON value. Use a literal (string, number, boolean, null, Date, array, plain object) or a function that returns the default.`,
+      );
+    }
+    return { kind: 'literal', value };
+  }
+
+  /** A literal default or example must satisfy the field's own rules, empty-value floor included. */
+  private checkLiterals(field: FieldModel): void {
+    const check = (label: string, value: unknown) => {
+      if (value === null) {
+        if (!field.nullable) this.fail(`${label} is null but the field is not nullable. Add nullable: true or change the ${label}.`);
+        return;
+      }
+      const mismatch = describeMismatch(field.type, value, this.name) ?? this.floorMismatch(field, value);
+      if (mismatch)
+        this.fail(
+          `${label} ${describeValue(value)} breaks the field's own rules: ${mismatch}. Fix the ${label} or the field's constraints.`,
+        );
+    };
+    if (field.default?.kind === 'literal') check('default', field.default.value);
+    if (field.example) check('example', field.example.value);
+  }
+
+  private floorMismatch(field: FieldModel, value: unknown): string | undefined {
+    if (field.allowEmpty) return undefined;
+    const empty =
+      value === '' ||
+      (Array.isArray(value) && value.length === 0) ||
+      (field.type.kind === 'record' && isPlainObject(value) && Object.keys(value).length === 0);
+    return empty ? `${messages.notEmpty(this.name, value)} (allow it with allowEmpty: true)` : undefined;
+  }
+
+  private resolveType(): TypeNode {
+    const options = this.options;
+    const design = Reflect.getOwnMetadata('design:type', this.owner.prototype, this.name) as unknown;
+    let node: TypeNode;
+    let typeMeta: { typeFunction?: () => unknown } | undefined;
+    if (options.anyOf) {
+      const members = options.anyOf();
+      if (!Array.isArray(members) || members.length < 2)
+        this.fail(`'anyOf' must return at least two member types; got ${describeValue(members)}.`);
+      node = this.union(members);
+      if (design === Array) node = this.arrayOf(node);
+    } else if (options.type !== undefined) {
+      const spec = isClass(options.type) || Array.isArray(options.type) ? options.type : (options.type as () => TypeSpec)();
+      node = this.fromSpec(spec, '@Field({ type })');
+      this.checkDesign(node, design, 'the @Field type');
+    } else if ((typeMeta = findTypeMetadata(this.owner, this.name))?.typeFunction) {
+      const spec = typeMeta!.typeFunction!() as TypeSpec;
+      node = this.fromSpec(spec, '@Type');
+      // class-transformer's @Type names the element type of an array property.
+      if (design === Array && node.kind !== 'array') node = this.arrayOf(node);
+      this.checkDesign(node, design, '@Type');
+    } else {
+      node = this.inferred(design);
+    }
+    node = this.applyValidators(node);
+    return this.applyOptions(node);
+  }
+
+  /** The type from class-validator's type decorators and the property's design:type. */
+  private inferred(design: unknown): TypeNode {
+    const typeEffects = this.typeEffects(false);
+    const enumEffect = this.effects(false).find((e) => e.effect.kind === 'enum');
+    const enumValues =
+      (this.options.enum !== undefined ? normalizeEnum(this.options.enum) : undefined) ??
+      (enumEffect?.effect as { values?: readonly (string | number | boolean)[] } | undefined)?.values;
+    const fromValidators = this.pickValidatorType(typeEffects);
+    if (UNSUPPORTED.has(design)) this.fail(`${UNSUPPORTED.get(design)} cannot be represented in JSON. Use a plain object or an array.`);
+    if (fromValidators) {
+      const { effect, validator } = fromValidators;
+      const kind = effect.type === 'record' && isClass(design) && !BUILT_INS.has(design) ? 'object' : effect.type;
+      const node = kind === 'object' ? this.objectNode(design as Function) : this.scalar(kind, effect.format, validator.message);
+      if (kind === 'array') return this.arrayFromEach(node);
+      this.checkDesign(node, design, `@${validatorLabel(validator.metadata).slice(1)}`);
+      return node;
+    }
+    if (design === String) return this.scalar('string');
+    if (design === Number) return this.scalar('number');
+    if (design === Boolean) return this.scalar('boolean');
+    if (design === Date) return this.scalar('date');
+    if (design === Array) return this.arrayFromEach(this.scalar('array'));
+    if (isClass(design) && !BUILT_INS.has(design)) return this.objectNode(design);
+    if (enumValues) return { kind: 'enum', constraints: [], typeMessage: messages.enum(enumValues) };
+    if (this.options.nullable && design === Object) {
+      this.fail(
+        'is nullable, and TypeScript reflects a type such as string | null as Object. Declare the type: @Field({ type: () => String, nullable: true }).',
+      );
+    }
+    if (design === undefined) {
+      this.fail(
+        "reflection cannot see this property's type (a circular reference, or a class declared after it is used). Declare it with @Field({ type: () => MyClass }).",
+      );
+    }
+    return this.fail(
+      "reflection cannot see this property's type (an interface, a union, or any: it reflects as Object). " +
+        'Declare it with @Field({ type: () => MyClass }), @Field({ type: () => [Tag] }) for an array, or @Field({ anyOf: () => [A, B] }) for a union.',
+    );
+  }
+
+  private pickValidatorType(effects: TypeEffect[]) {
+    if (effects.length === 0) return undefined;
+    const rank = (t: string) => (t === 'array' || t === 'record' ? 0 : 1);
+    // A scalar type (IsString) is more specific than a container (MaxLength implies string too).
+    const sorted = [...effects].sort(
+      (a, b) => rank(b.effect.type) - rank(a.effect.type) || (b.effect.format ? 1 : 0) - (a.effect.format ? 1 : 0),
+    );
+    const first = sorted[0];
+    const compatible = (a: string, b: string) => a === b || (a === 'integer' && b === 'number') || (a === 'number' && b === 'integer');
+    for (const other of sorted.slice(1)) {
+      if (!compatible(first.effect.type, other.effect.type) && !(other.effect.type === 'string' && first.effect.type === 'string')) {
+        this.fail(
+          `${validatorLabel(first.validator.metadata)} and ${validatorLabel(other.validator.metadata)} disagree about the type. Keep the one that is true.`,
+        );
+      }
+    }
+    // Integer is the narrower of integer and number.
+    const integer = sorted.find((e) => e.effect.type === 'integer');
+    return first.effect.type === 'number' && integer ? integer : first;
+  }
+
+  private scalar(kind: NodeKind, format?: FieldFormat, typeMessage?: MessageFn): TypeNode {
+    const base =
+      kind === 'string' && format
+        ? (messages.format[format] ?? messages.string)
+        : ((messages as unknown as Record<string, MessageFn>)[kind] ?? messages.object);
+    return { kind, constraints: [], format, typeMessage: typeMessage ?? base };
+  }
+
+  private objectNode(target: Function): TypeNode {
+    return { kind: 'object', constraints: [], target, typeMessage: messages.object };
+  }
+
+  private arrayOf(items: TypeNode): TypeNode {
+    return { kind: 'array', constraints: [], items, typeMessage: messages.array };
+  }
+
+  /** An array whose element type comes from `{ each: true }` validators. */
+  private arrayFromEach(array: TypeNode): TypeNode {
+    const eachTypes = this.typeEffects(true);
+    const eachEnum = this.effects(true).find((e) => e.effect.kind === 'enum');
+    const picked = this.pickValidatorType(eachTypes);
+    let items: TypeNode | undefined;
+    if (picked) items = this.scalar(picked.effect.type, picked.effect.format, picked.validator.message);
+    // The values themselves are applied with the other { each: true } validators.
+    else if (eachEnum) items = { kind: 'enum', constraints: [], typeMessage: eachEnum.validator.message };
+    if (!items) {
+      this.fail(
+        'is an array, and reflection cannot see its element type. Declare it with @Field({ type: () => [Tag] }) (or [String], [Integer], …).',
+      );
+    }
+    return { ...array, items };
+  }
+
+  private fromSpec(spec: unknown, source: string): TypeNode {
+    if (Array.isArray(spec)) {
+      if (spec.length !== 1) this.fail(`${source}: an array type lists exactly one element type, e.g. [Tag]; got ${describeValue(spec)}.`);
+      return this.arrayOf(this.fromSpec(spec[0], source));
+    }
+    if (spec === String) return this.scalar('string');
+    if (spec === Number) return this.scalar('number');
+    if (spec === Integer) return this.scalar('integer');
+    if (spec === Boolean) return this.scalar('boolean');
+    if (spec === Date) return this.scalar('date');
+    if (spec === Object) return { kind: 'record', constraints: [], typeMessage: messages.object };
+    if (spec === Array) this.fail(`${source}: Array has no element type. Use [ElementType], e.g. type: () => [Tag].`);
+    if (UNSUPPORTED.has(spec))
+      this.fail(`${source}: ${UNSUPPORTED.get(spec)} cannot be represented in JSON. Use a plain object or an array.`);
+    if (isClass(spec)) return this.objectNode(spec);
+    return this.fail(
+      `${source}: expected a class, Integer, or [Type]; got ${describeValue(spec)}. If this is a circular import, use a thunk: () => MyClass.`,
+    );
+  }
+
+  private union(members: readonly unknown[]): TypeNode {
+    const nodes = members.map((member) => this.fromSpec(member, '@Field({ anyOf })'));
+    const names = members.map((member) =>
+      Array.isArray(member) ? `${(member[0] as Function)?.name}[]` : ((member as Function)?.name ?? String(member)),
+    );
+    return { kind: 'union', constraints: [], members: nodes, typeMessage: messages.union(names) };
+  }
+
+  /** The reflected design:type must agree with what the declarations say. */
+  private checkDesign(node: TypeNode, design: unknown, source: string): void {
+    if (design === undefined || design === Object) return;
+    if (node.kind === 'object' || node.kind === 'union' || node.kind === 'enum') {
+      if (design === Array)
+        this.fail(`is declared as an array, but ${source} names a single ${describeNode(node)}. Use type: () => [${describeNode(node)}].`);
+      return;
+    }
+    const allowed = DESIGN_TYPES[node.kind];
+    if (allowed && allowed !== design) {
+      if (design === Array)
+        this.fail(
+          `is declared as an array, but ${source} says ${describeNode(node)}. For an array use type: () => [${describeNode(node)}], or { each: true }.`,
+        );
+      this.fail(
+        `is declared as ${describeValue(design)}, but ${source} says ${describeNode(node)}. Make the property's type and its declaration agree.`,
+      );
+    }
+  }
+
+  private applyValidators(node: TypeNode): TypeNode {
+    if (this.validators.length === 0) return node;
+    const apply = (target: TypeNode, each: boolean): TypeNode => {
+      if (this.effects(each).length === 0) return target;
+      const constraints = [...target.constraints];
+      let enumValues = target.enum;
+      let enumMessage = target.enumMessage;
+      for (const { effect, validator } of this.effects(each)) {
+        if (effect.kind === 'keyword') {
+          this.checkKeywordFits(effect.keyword, target, () => validatorLabel(validator.metadata));
+          constraints.push({ keyword: effect.keyword, value: effect.value, message: validator.message });
+        } else if (effect.kind === 'enum') {
+          enumValues = enumValues ? enumValues.filter((v) => effect.values.includes(v)) : effect.values;
+          enumMessage = validator.message;
+        } else if (effect.kind === 'type' && effect.format && target.kind === 'string' && !target.format) {
+          target = { ...target, format: effect.format, typeMessage: validator.message };
+        }
+      }
+      return { ...target, constraints, enum: enumValues, enumMessage };
+    };
+    let result = apply(node, false);
+    if (result.kind === 'array' && result.items) result = { ...result, items: apply(result.items, true) };
+    else if (this.validators.some((v) => v.each && v.effects.length > 0)) {
+      this.fail(`uses { each: true } but is not an array. Declare it as an array (type: () => [T]) or drop each.`);
+    }
+    return result;
+  }
+
+  private checkKeywordFits(keyword: string, node: TypeNode, source: () => string): void {
+    const fits = KEYWORD_KINDS[keyword];
+    if (fits && !fits.includes(node.kind) && node.kind !== 'enum' && node.kind !== 'union') {
+      this.fail(
+        `${source()} applies to ${fits.join(' or ')} values, but the field is ${describeNode(node)}. Remove it or fix the field's type.`,
+      );
+    }
+  }
+
+  /** `@Field` constraint options: string and number keywords go to the value, or to an array's items. */
+  private applyOptions(node: TypeNode): TypeNode {
+    const o = this.options;
+    if (!CONSTRAINT_OPTIONS.some((key) => o[key] !== undefined)) return node;
+    const add = (target: TypeNode, keyword: string, value: unknown, message: MessageFn): TypeNode => {
+      this.checkKeywordFits(keyword, target, () => `@Field({ ${keyword} })`);
+      return { ...target, constraints: [...target.constraints.filter((c) => c.keyword !== keyword), { keyword, value, message }] };
+    };
+    const scalarTarget = (keywordKinds: NodeKind[]) =>
+      node.kind === 'array' && node.items && keywordKinds.includes(node.items.kind) ? 'items' : 'value';
+    const onScalar = (keyword: string, value: unknown, message: MessageFn, kinds: NodeKind[]) => {
+      if (scalarTarget(kinds) === 'items') node = { ...node, items: add(node.items!, keyword, value, message) };
+      else node = add(node, keyword, value, message);
+    };
+    if (o.min !== undefined) onScalar('minimum', o.min, messages.minimum(o.min), ['number', 'integer']);
+    if (o.max !== undefined) onScalar('maximum', o.max, messages.maximum(o.max), ['number', 'integer']);
+    if (o.minLength !== undefined) onScalar('minLength', o.minLength, messages.minLength(o.minLength), ['string']);
+    if (o.maxLength !== undefined) onScalar('maxLength', o.maxLength, messages.maxLength(o.maxLength), ['string']);
+    if (o.pattern !== undefined) {
+      const source = o.pattern instanceof RegExp ? o.pattern.source : o.pattern;
+      if (o.pattern instanceof RegExp && o.pattern.flags.replace(/[gu]/g, ''))
+        this.fail(`'pattern' flags /${o.pattern.flags} cannot be expressed in JSON Schema; write the pattern without them.`);
+      onScalar('pattern', source, messages.pattern(source), ['string']);
+    }
+    if (o.format !== undefined) {
+      const target = scalarTarget(['string']) === 'items' ? node.items! : node;
+      if (target.kind !== 'string') this.fail(`'format' applies to strings, but the field is ${describeNode(target)}.`);
+      const formatted = { ...target, format: o.format, typeMessage: messages.format[o.format] };
+      node = target === node ? formatted : { ...node, items: formatted };
+    }
+    if (o.minItems !== undefined) node = add(node, 'minItems', o.minItems, messages.minItems(o.minItems));
+    if (o.maxItems !== undefined) node = add(node, 'maxItems', o.maxItems, messages.maxItems(o.maxItems));
+    if (o.uniqueItems) node = add(node, 'uniqueItems', true, messages.uniqueItems);
+    if (o.enum !== undefined) {
+      const values = normalizeEnum(o.enum)!;
+      const message = messages.enum(values);
+      if (node.kind === 'array' && node.items) node = { ...node, items: { ...node.items, enum: values, enumMessage: message } };
+      else node = { ...node, enum: values, enumMessage: message, typeMessage: node.kind === 'enum' ? message : node.typeMessage };
+    }
+    return node;
+  }
+}
+
+export function buildField(
+  owner: Function,
+  name: string,
+  declaration: FieldDeclaration | undefined,
+  metadatas: ValidationMetadata[],
+): FieldModel {
+  return new FieldBuilder(owner, name, declaration, metadatas).build();
+}

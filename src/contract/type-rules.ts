@@ -1,0 +1,144 @@
+/**
+ * The rules a field's declarations are held to: which keywords fit which kinds, which design
+ * types agree with which kinds, what has no JSON form, and the order keywords are written in.
+ */
+import type { MetadataStorage as TransformerStorage } from 'class-transformer/types/MetadataStorage';
+import { CONSTRAINT_OPTION_KEYS } from '../extensions/extensions';
+import { isPlainObject } from '../util/describe-value';
+import type { NodeKind, TypeNode } from './field-model';
+import type { FieldOptions } from './types';
+
+// class-transformer keeps @Type metadata in a storage its package index does not export.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as { defaultMetadataStorage: TransformerStorage };
+
+/** Built-in types with no JSON form, as a message names them. */
+export const UNSUPPORTED = new Map<unknown, string>([
+  [Map, 'a Map'],
+  [Set, 'a Set'],
+  [Promise, 'a Promise'],
+  [Function, 'a function'],
+  [Symbol, 'a symbol'],
+  [BigInt, 'a BigInt'],
+  [RegExp, 'a RegExp'],
+]);
+
+/** The kinds of value each keyword applies to. */
+export const KEYWORD_KINDS: Record<string, readonly NodeKind[]> = {
+  minimum: ['number', 'integer'],
+  maximum: ['number', 'integer'],
+  exclusiveMinimum: ['number', 'integer'],
+  exclusiveMaximum: ['number', 'integer'],
+  multipleOf: ['number', 'integer'],
+  minLength: ['string'],
+  maxLength: ['string'],
+  pattern: ['string'],
+  minItems: ['array'],
+  maxItems: ['array'],
+  uniqueItems: ['array'],
+  minProperties: ['record', 'object'],
+};
+
+/** The design:type each kind of node may have. */
+export const DESIGN_TYPES: Partial<Record<NodeKind, unknown>> = {
+  string: String,
+  number: Number,
+  integer: Number,
+  boolean: Boolean,
+  date: Date,
+  array: Array,
+  record: Object,
+};
+
+/**
+ * class-transformer's @Type for a property. Its lookup walks the class's ancestors; a class that
+ * carries no @Type at all (the common case) is answered from one map lookup.
+ */
+export function findTypeMetadata(target: Function, property: string): { typeFunction?: () => unknown } | undefined {
+  const storage = defaultMetadataStorage as unknown as { _typeMetadatas?: Map<Function, unknown> };
+  if (storage._typeMetadatas instanceof Map && storage._typeMetadatas.size === 0) return undefined;
+  return defaultMetadataStorage.findTypeMetadata(target, property) as { typeFunction?: () => unknown } | undefined;
+}
+
+export const CONSTRAINT_OPTIONS = [...CONSTRAINT_OPTION_KEYS, 'enum'] as const;
+
+/** Keyword order in schemas, whatever order the decorators ran in (they run bottom-up). */
+export const KEYWORD_ORDER = [
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minimum',
+  'exclusiveMinimum',
+  'maximum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'not',
+];
+
+export function withSortedConstraints(node: TypeNode): TypeNode {
+  const items = node.items ? withSortedConstraints(node.items) : undefined;
+  if (node.constraints.length < 2 && items === node.items) return node;
+  const rank = (keyword: string) => {
+    const index = KEYWORD_ORDER.indexOf(keyword);
+    return index < 0 ? KEYWORD_ORDER.length : index;
+  };
+  const constraints =
+    node.constraints.length < 2 ? node.constraints : [...node.constraints].sort((a, b) => rank(a.keyword) - rank(b.keyword));
+  return { ...node, constraints, items };
+}
+
+export const BUILT_INS = new Set<unknown>([
+  String,
+  Number,
+  Boolean,
+  Date,
+  Array,
+  Object,
+  Map,
+  Set,
+  Promise,
+  Function,
+  Symbol,
+  BigInt,
+  RegExp,
+]);
+
+export function describeNode(node: TypeNode): string {
+  switch (node.kind) {
+    case 'object':
+      return node.target?.name ?? 'an object';
+    case 'record':
+      return 'an object';
+    case 'array':
+      return node.items ? `[${describeNode(node.items)}]` : 'an array';
+    case 'date':
+      return 'Date';
+    case 'integer':
+      return 'Integer';
+    default:
+      return node.kind.charAt(0).toUpperCase() + node.kind.slice(1);
+  }
+}
+
+/** A TypeScript enum object's values (numeric enums' reverse mappings dropped), or a list as is. */
+export function normalizeEnum(spec: FieldOptions['enum']): readonly (string | number | boolean)[] | undefined {
+  if (spec === undefined) return undefined;
+  if (Array.isArray(spec)) return spec;
+  return Object.entries(spec as Record<string, string | number>)
+    .filter(([key]) => Number.isNaN(Number(key)))
+    .map(([, value]) => value);
+}
+
+export function isJsonLiteral(value: unknown, seen = new Set<unknown>()): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (value instanceof Date) return !Number.isNaN(value.getTime());
+  if (typeof value !== 'object' || seen.has(value)) return false;
+  seen.add(value);
+  if (Array.isArray(value)) return value.every((item) => isJsonLiteral(item, seen));
+  return isPlainObject(value) && Object.values(value).every((item) => isJsonLiteral(item, seen));
+}
