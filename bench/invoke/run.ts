@@ -14,27 +14,11 @@ import addFormats from 'ajv-formats';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { Exposes, Expects, Field, invoke, Tool } from 'toolwright';
-import { decoratedClasses, TIERS, zodWireContract } from '../schema/contracts';
+import { decoratedClasses, INVALID_ARGS, TIERS, VALID_ARGS, zodWireContract } from '../schema/contracts';
 import { fmt, machine, markdownTable, median, sampleAsync } from '../lib/stats';
 
-const valid = JSON.stringify({
-  name: 'Ada',
-  email: 'ada@example.com',
-  tier: 'gold',
-  quantity: '42',
-  priority: 3,
-  tags: ['a', 'b'],
-  address: { street: '1 Main St', city: 'Cork' },
-});
-const invalid = JSON.stringify({
-  name: 'Ada',
-  email: 'not-an-email',
-  tier: 'diamond',
-  quantity: 500,
-  priority: 3,
-  tags: ['a'],
-  address: { street: '1 Main St', city: 'Cork' },
-});
+const valid = JSON.stringify(VALID_ARGS);
+const invalid = JSON.stringify(INVALID_ARGS);
 
 // toolwright: the tool over the DTO classes.
 const { Input, Output } = decoratedClasses(0, true);

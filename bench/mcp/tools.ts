@@ -11,20 +11,9 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Expects, Exposes, Tool, ToolLike } from 'toolwright';
 import { createMcpServer } from 'toolwright/mcp';
-import { decoratedClasses, zodWireContract } from '../schema/contracts';
+import { decoratedClasses, INVALID_ARGS, VALID_ARGS, zodWireContract } from '../schema/contracts';
 
-/** The arguments every call sends: valid once `quantity` is coerced and `notify` defaulted. */
-export const VALID_ARGS = {
-  name: 'Ada',
-  email: 'ada@example.com',
-  tier: 'gold',
-  quantity: '42',
-  priority: 3,
-  tags: ['a', 'b'],
-  address: { street: '1 Main St', city: 'Cork' },
-};
-/** Three errors: a bad email, a tier outside the enum, a quantity over its maximum. */
-export const INVALID_ARGS = { ...VALID_ARGS, email: 'not-an-email', tier: 'diamond', quantity: 500 };
+export { INVALID_ARGS, VALID_ARGS };
 
 const createdAt = new Date('2026-01-01T00:00:00Z');
 export const EXPECTED_OUTPUT = { id: 'o-1', createdAt: createdAt.toISOString() };

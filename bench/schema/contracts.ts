@@ -97,3 +97,17 @@ export function zodWireContract() {
   const output = z.strictObject({ id: z.string(), createdAt: z.iso.datetime() });
   return { input, output };
 }
+
+/** A wire payload every contender accepts once `quantity` is coerced and `notify` defaulted. */
+export const VALID_ARGS = {
+  name: 'Ada',
+  email: 'ada@example.com',
+  tier: 'gold',
+  quantity: '42',
+  priority: 3,
+  tags: ['a', 'b'],
+  address: { street: '1 Main St', city: 'Cork' },
+};
+
+/** Three errors: a bad email, a tier outside the enum, a quantity over its maximum. */
+export const INVALID_ARGS = { ...VALID_ARGS, email: 'not-an-email', tier: 'diamond', quantity: 500 };
