@@ -10,6 +10,7 @@ import type { Contract, FieldModel } from './field-model';
 import type { FieldDeclaration } from './types';
 
 const cache = new WeakMap<Function, Contract>();
+const NO_FIELDS: readonly FieldModel[] = Object.freeze([]);
 
 /** The field model of a contract class, built on first use and cached. */
 export function contractOf(target: Function): Contract {
@@ -68,12 +69,13 @@ function buildContract(target: Function): Contract {
   for (const [name, { owner, declarations }] of owners) {
     fields.push(buildField(owner, name, declarations.fields.get(name), declarations.validators.get(name) ?? []));
   }
+  const ambient = fields.some((field) => field.ambient);
   return {
     target,
     name: target.name,
     fields,
-    inputFields: fields.filter((field) => !field.ambient),
-    ambientFields: fields.filter((field) => field.ambient),
+    inputFields: ambient ? fields.filter((field) => !field.ambient) : fields,
+    ambientFields: ambient ? fields.filter((field) => field.ambient) : NO_FIELDS,
     byName: new Map(fields.map((field) => [field.name, field])),
   };
 }

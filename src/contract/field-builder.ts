@@ -7,7 +7,7 @@ import { Extensions, FIELD_OPTION_KEYS } from '../extensions/extensions';
 import { describeValue, isClass, isPlainObject } from '../util/describe-value';
 import { describeMismatch } from './conforms';
 import { Effect, mapValidator, MappedValidator, validatorLabel, ValidationMetadata } from './class-validator-source';
-import { DefaultValue, FieldModel, MessageFn, NodeKind, TypeNode } from './field-model';
+import { Constraint, DefaultValue, FieldModel, MessageFn, NodeKind, TypeNode } from './field-model';
 import { messages } from './messages';
 import {
   BUILT_INS,
@@ -25,6 +25,9 @@ import { FieldDeclaration, FieldFormat, FieldOptions, Integer, TypeSpec } from '
 
 const NO_VALIDATORS: MappedValidator[] = [];
 const NO_EFFECTS: [never[], never[]] = [[], []];
+const NO_OPTIONS: FieldOptions = Object.freeze({});
+const NO_METADATA: Readonly<Record<string, unknown>> = Object.freeze({});
+const NO_RESIDUAL: readonly ValidationMetadata[] = Object.freeze([]);
 
 type TypeEffect = { effect: Extract<Effect, { kind: 'type' }>; validator: MappedValidator };
 
@@ -67,7 +70,7 @@ class FieldBuilder {
   }
 
   get options(): FieldOptions {
-    return this.declaration?.options ?? {};
+    return this.declaration?.options ?? NO_OPTIONS;
   }
 
   fail(message: string): never {
@@ -101,9 +104,9 @@ class FieldBuilder {
       type = { ...type, constraints: [], enum: undefined };
     }
     type = withSortedConstraints(type);
-    const residual = conditional
-      ? this.validators.map((v) => v.metadata)
-      : this.validators.filter((v) => v.residual).map((v) => v.metadata);
+    let residual: readonly ValidationMetadata[] = NO_RESIDUAL;
+    if (conditional) residual = this.validators.map((v) => v.metadata);
+    else if (this.validators.some((v) => v.residual)) residual = this.validators.filter((v) => v.residual).map((v) => v.metadata);
     if (residual.length > 0) {
       const labels = [...new Set(this.validators.filter((v) => v.residual).map((v) => validatorLabel(v.metadata)))];
       process.emitWarning(
@@ -114,11 +117,13 @@ class FieldBuilder {
         { code: 'TOOLWRIGHT_UNSCHEMABLE_CONSTRAINT' },
       );
     }
-    const metadata: Record<string, unknown> = {};
+    let metadata: Readonly<Record<string, unknown>> = NO_METADATA;
     if (Extensions.hasFieldMetadataKeys()) {
+      const found: Record<string, unknown> = {};
       for (const [key, value] of Object.entries(options)) {
-        if (!(FIELD_OPTION_KEYS as readonly string[]).includes(key) && Extensions.isFieldMetadataKey(key)) metadata[key] = value;
+        if (!(FIELD_OPTION_KEYS as readonly string[]).includes(key) && Extensions.isFieldMetadataKey(key)) found[key] = value;
       }
+      metadata = found;
     }
     const field: FieldModel = {
       name: this.name,
@@ -351,30 +356,35 @@ class FieldBuilder {
 
   private applyValidators(node: TypeNode): TypeNode {
     if (this.validators.length === 0) return node;
-    const apply = (target: TypeNode, each: boolean): TypeNode => {
-      if (this.effects(each).length === 0) return target;
-      const constraints = [...target.constraints];
-      let enumValues = target.enum;
-      let enumMessage = target.enumMessage;
-      for (const { effect, validator } of this.effects(each)) {
-        if (effect.kind === 'keyword') {
-          this.checkKeywordFits(effect.keyword, target, () => validatorLabel(validator.metadata));
-          constraints.push({ keyword: effect.keyword, value: effect.value, message: validator.message });
-        } else if (effect.kind === 'enum') {
-          enumValues = enumValues ? enumValues.filter((v) => effect.values.includes(v)) : effect.values;
-          enumMessage = validator.message;
-        } else if (effect.kind === 'type' && effect.format && target.kind === 'string' && !target.format) {
-          target = { ...target, format: effect.format, typeMessage: validator.message };
-        }
-      }
-      return { ...target, constraints, enum: enumValues, enumMessage };
-    };
-    let result = apply(node, false);
-    if (result.kind === 'array' && result.items) result = { ...result, items: apply(result.items, true) };
-    else if (this.validators.some((v) => v.each && v.effects.length > 0)) {
+    let result = this.applyEffects(node, this.effects(false));
+    if (result.kind === 'array' && result.items) {
+      const items = this.applyEffects(result.items, this.effects(true));
+      if (items !== result.items) result = { ...result, items };
+    } else if (this.effects(true).length > 0) {
       this.fail(`uses { each: true } but is not an array. Declare it as an array (type: () => [T]) or drop each.`);
     }
     return result;
+  }
+
+  /** Applies validators' keywords, enums and formats to a node; the node itself when none apply. */
+  private applyEffects(target: TypeNode, effects: ReadonlyArray<{ effect: Effect; validator: MappedValidator }>): TypeNode {
+    let constraints: Constraint[] | undefined;
+    let enumValues = target.enum;
+    let enumMessage = target.enumMessage;
+    let node = target;
+    for (const { effect, validator } of effects) {
+      if (effect.kind === 'keyword') {
+        this.checkKeywordFits(effect.keyword, node, () => validatorLabel(validator.metadata));
+        (constraints ??= [...node.constraints]).push({ keyword: effect.keyword, value: effect.value, message: validator.message });
+      } else if (effect.kind === 'enum') {
+        enumValues = enumValues ? enumValues.filter((v) => effect.values.includes(v)) : effect.values;
+        enumMessage = validator.message;
+      } else if (effect.kind === 'type' && effect.format && node.kind === 'string' && !node.format) {
+        node = { ...node, format: effect.format, typeMessage: validator.message };
+      }
+    }
+    if (!constraints && enumValues === node.enum && enumMessage === node.enumMessage) return node;
+    return { ...node, constraints: constraints ?? node.constraints, enum: enumValues, enumMessage };
   }
 
   private checkKeywordFits(keyword: string, node: TypeNode, source: () => string): void {

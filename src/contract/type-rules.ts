@@ -51,12 +51,26 @@ export const DESIGN_TYPES: Partial<Record<NodeKind, unknown>> = {
 };
 
 /**
- * class-transformer's @Type for a property. Its lookup walks the class's ancestors; a class that
- * carries no @Type at all (the common case) is answered from one map lookup.
+ * class-transformer's @Type for a property (declared on the class or an ancestor).
  */
 export function findTypeMetadata(target: Function, property: string): { typeFunction?: () => unknown } | undefined {
-  const storage = defaultMetadataStorage as unknown as { _typeMetadatas?: Map<Function, unknown> };
-  if (storage._typeMetadatas instanceof Map && storage._typeMetadatas.size === 0) return undefined;
+  const own = (defaultMetadataStorage as unknown as { _typeMetadatas?: unknown })._typeMetadatas;
+  if (own instanceof Map) {
+    // class-transformer keeps a Map per class: walking the chain ourselves answers the common case
+    // (no @Type on this property) without building and caching an ancestors list per class.
+    let found = false;
+    for (
+      let current: unknown = target;
+      typeof current === 'function' && current !== Function.prototype;
+      current = Object.getPrototypeOf(current)
+    ) {
+      if ((own.get(current) as Map<string, unknown> | undefined)?.has(property)) {
+        found = true;
+        break;
+      }
+    }
+    if (!found) return undefined;
+  }
   return defaultMetadataStorage.findTypeMetadata(target, property) as { typeFunction?: () => unknown } | undefined;
 }
 

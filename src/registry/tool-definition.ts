@@ -153,13 +153,18 @@ export class ToolDefinition {
 
   /** The input field model (an empty contract when the tool takes no input). */
   get inputContract(): Contract {
-    return inputContractFor(this.site);
+    return (this.input ??= inputContractFor(this.site));
   }
 
   /** The output field model, or undefined when the tool exposes nothing. */
   get outputContract(): Contract | undefined {
-    return outputContractFor(this.site);
+    if (this.output === undefined) this.output = { contract: outputContractFor(this.site) };
+    return this.output.contract;
   }
+
+  // Resolved once each; a declaration error is not cached, so it fails again, loudly.
+  private input?: Contract;
+  private output?: { contract: Contract | undefined };
 
   /** The JSON Schema of the arguments a caller sends (ambient fields never appear). */
   inputSchema(options?: SchemaOptions): JsonSchema {
