@@ -7,15 +7,13 @@
  * compiled ajv validator with coercion and defaults.
  */
 import 'reflect-metadata';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { Exposes, Expects, Field, invoke, Tool } from 'toolwright';
 import { decoratedClasses, INVALID_ARGS, TIERS, VALID_ARGS, zodWireContract } from '../schema/contracts';
-import { fmt, machine, markdownTable, median, sampleAsync } from '../lib/stats';
+import { fmt, machine, markdownTable, median, sampleAsync, writeReport } from '../lib/stats';
 
 const valid = JSON.stringify(VALID_ARGS);
 const invalid = JSON.stringify(INVALID_ARGS);
@@ -149,9 +147,7 @@ async function main(): Promise<void> {
     table,
     '',
   ].join('\n');
-  fs.mkdirSync(path.join(__dirname, '..', 'results'), { recursive: true });
-  fs.writeFileSync(path.join(__dirname, '..', 'results', 'invoke.md'), report);
-  console.log(report);
+  writeReport('invoke', report);
 }
 
 void main();

@@ -37,3 +37,13 @@ export async function sampleAsync(fn: () => Promise<unknown> | unknown, options:
   }
   return results;
 }
+
+/** Writes a benchmark's report to bench/results/<name>.md (run-all assembles RESULTS.md) and prints it. */
+export function writeReport(name: string, report: string): void {
+  const fs = require('node:fs') as typeof import('node:fs');
+  const path = require('node:path') as typeof import('node:path');
+  const dir = path.join(__dirname, '..', 'results');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, `${name}.md`), report);
+  console.log(report);
+}

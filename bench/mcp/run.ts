@@ -4,9 +4,8 @@
  * to the SDK `Client` over `InMemoryTransport`, in one run: tools/call throughput and latency,
  * tools/list with 1,000 tools, server set-up time, and heap per registered tool.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fmt, machine, markdownTable, median } from '../lib/stats';
+import { fmt, machine, markdownTable, median, writeReport } from '../lib/stats';
 import type { CallRequest } from './call-worker';
 import type { ListRequest } from './list-worker';
 import { runOnce, Session } from './spawn';
@@ -208,9 +207,7 @@ async function main(): Promise<void> {
     heapTable,
     '',
   ].join('\n');
-  fs.mkdirSync(path.join(__dirname, '..', 'results'), { recursive: true });
-  fs.writeFileSync(path.join(__dirname, '..', 'results', 'mcp.md'), report);
-  console.log(report);
+  writeReport('mcp', report);
 }
 
 main().catch((error) => {

@@ -4,11 +4,9 @@
  * by side with JSON.stringify alone and with safe-stable-stringify.
  */
 import 'reflect-metadata';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import stringify from 'safe-stable-stringify';
 import { declareRejectOpaqueExposedValues, defineAdapterConfig, Exposes, Field, Integer, invoke, render, Tool } from 'toolwright';
-import { fmt, machine, markdownTable, median, sampleAsync } from '../lib/stats';
+import { fmt, machine, markdownTable, median, sampleAsync, writeReport } from '../lib/stats';
 
 class Owner {
   @Field() name!: string;
@@ -100,9 +98,7 @@ async function main(): Promise<void> {
     markdownTable(['contender', 'median', '× JSON.stringify'], rows),
     '',
   ].join('\n');
-  fs.mkdirSync(path.join(__dirname, '..', 'results'), { recursive: true });
-  fs.writeFileSync(path.join(__dirname, '..', 'results', 'render.md'), report);
-  console.log(report);
+  writeReport('render', report);
 }
 
 void main();

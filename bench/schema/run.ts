@@ -2,9 +2,8 @@
  * bench/schema: derive every input and output schema of N generated tool contracts, cold, with
  * toolwright, class-validator-jsonschema (all at once and per class) and zod 4, in one run.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fmt, machine, markdownTable, median } from '../lib/stats';
+import { fmt, machine, markdownTable, median, writeReport } from '../lib/stats';
 import { runWorker } from '../lib/spawn-worker';
 
 const SIZES = [100, 1000];
@@ -92,6 +91,4 @@ const report = [
   table('declare'),
   '',
 ].join('\n');
-fs.mkdirSync(path.join(__dirname, '..', 'results'), { recursive: true });
-fs.writeFileSync(path.join(__dirname, '..', 'results', 'schema.md'), report);
-console.log(report);
+writeReport('schema', report);

@@ -20,15 +20,19 @@ export interface FieldError {
   readonly message: string;
 }
 
-/** The caller's arguments broke the tool's input contract. Its message is meant for the caller. */
-export class InputValidationError extends ToolwrightError {
-  override readonly code = 'INPUT_INVALID';
+/** An error about a contract, with one entry per field that broke it. */
+abstract class FieldErrorsError extends ToolwrightError {
   constructor(
     message: string,
     readonly fieldErrors: readonly FieldError[],
   ) {
     super(message);
   }
+}
+
+/** The caller's arguments broke the tool's input contract. Its message is meant for the caller. */
+export class InputValidationError extends FieldErrorsError {
+  override readonly code = 'INPUT_INVALID';
 }
 
 /** The trusted ambient context lacked a value a tool needs, or held a malformed one. Developer-facing. */
@@ -37,14 +41,8 @@ export class AmbientContextError extends ToolwrightError {
 }
 
 /** A tool returned a value that breaks its own `@Exposes` contract. Developer-facing. */
-export class OutputContractError extends ToolwrightError {
+export class OutputContractError extends FieldErrorsError {
   override readonly code = 'OUTPUT_CONTRACT';
-  constructor(
-    message: string,
-    readonly fieldErrors: readonly FieldError[],
-  ) {
-    super(message);
-  }
 }
 
 /** A value has no honest JSON form; `path` names where (`records[3].price`, `tags (map key)`). */

@@ -54,8 +54,12 @@ export class ToolDefinition {
 
   /** The effective `@Tool` declaration: own, or for a class tool the nearest superclass's. */
   get declaration(): ToolDeclaration | undefined {
-    return getFact<ToolDeclaration>(KEYS.tool, this.site);
+    // Final once the class is defined; read once, since every call's Result reads the messages.
+    if (this.declared === undefined) this.declared = { value: getFact<ToolDeclaration>(KEYS.tool, this.site) };
+    return this.declared.value;
   }
+
+  private declared?: { value: ToolDeclaration | undefined };
 
   get version(): number {
     return getFact<number>(KEYS.version, this.site) ?? 1;

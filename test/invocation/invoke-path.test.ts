@@ -4,7 +4,6 @@ import {
   AmbientContext,
   configure,
   Expects,
-  Exposes,
   Field,
   Integer,
   invoke,

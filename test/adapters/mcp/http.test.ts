@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { AmbientContext, Exposes, Expects, Field, Tool } from 'toolwright';
+import { AmbientContext, Exposes, Expects, Tool } from 'toolwright';
 import { McpHttpHandle, serveHttp } from 'toolwright/mcp';
 
 class WhoAmIInput {

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { IsInt, IsString, IsUUID, Max, Min } from 'class-validator';
+import { IsInt, IsUUID, Max, Min } from 'class-validator';
 import { injectable } from 'tsyringe';
 import {
   AmbientContext,
