@@ -24,9 +24,9 @@ export function contractOf(target: Function): Contract {
 
 /** Classes from the root ancestor down to `target`. */
 function lineage(target: Function): Function[] {
-  const chain: Function[] = [];
+  const chain: Function[] = [target];
   for (
-    let current: unknown = target;
+    let current: unknown = Object.getPrototypeOf(target);
     typeof current === 'function' && current !== Function.prototype && current !== Object;
     current = Object.getPrototypeOf(current)
   ) {
@@ -36,46 +36,78 @@ function lineage(target: Function): Function[] {
 }
 
 interface OwnDeclarations {
-  readonly fields: ReadonlyMap<string, FieldDeclaration>;
+  readonly fields: ReadonlyMap<string, FieldDeclaration> | undefined;
+  /** Each property's class-validator metadata; its keys are the properties in source order. */
   readonly validators: ReadonlyMap<string, ValidationMetadata[]>;
   /** Property names in source order. */
-  readonly order: string[];
+  readonly order: Iterable<string>;
 }
 
+const NO_VALIDATORS: ValidationMetadata[] = [];
+
 function ownDeclarations(target: Function): OwnDeclarations {
-  const fields: Map<string, FieldDeclaration> = Reflect.getOwnMetadata(KEYS.fields, target) ?? new Map();
+  const fields: Map<string, FieldDeclaration> | undefined = Reflect.getOwnMetadata(KEYS.fields, target);
+  const metadatas = ownValidationMetadatas(target);
   const validators = new Map<string, ValidationMetadata[]>();
+  for (let index = 0; index < metadatas.length; index++) {
+    const list = validators.get(metadatas[index].propertyName);
+    if (list) list.push(metadatas[index]);
+    else validators.set(metadatas[index].propertyName, [metadatas[index]]);
+  }
+  if (!fields) return { fields, validators, order: validators.keys() };
+  // Each property's place: where its first class-validator constraint or its @Field was recorded.
   const position = new Map<string, number>();
-  ownValidationMetadatas(target).forEach((metadata, index) => {
-    const list = validators.get(metadata.propertyName) ?? [];
-    list.push(metadata);
-    validators.set(metadata.propertyName, list);
-    if (!position.has(metadata.propertyName)) position.set(metadata.propertyName, index);
+  for (let index = 0; index < metadatas.length; index++) {
+    if (!position.has(metadatas[index].propertyName)) position.set(metadatas[index].propertyName, index);
+  }
+  fields.forEach((declaration, name) => {
+    const at = position.get(name);
+    position.set(name, at === undefined || declaration.position < at ? declaration.position : at);
   });
-  for (const [name, declaration] of fields) position.set(name, Math.min(position.get(name) ?? Infinity, declaration.position));
-  const order = [...position.entries()].sort((a, b) => a[1] - b[1]).map(([name]) => name);
-  return { fields, validators, order };
+  const order = [...position.keys()];
+  return { fields, validators, order: order.sort((a, b) => position.get(a)! - position.get(b)!) };
+}
+
+function fieldOf(owner: Function, declarations: OwnDeclarations, name: string): FieldModel {
+  return buildField(owner, name, declarations.fields?.get(name), declarations.validators.get(name) ?? NO_VALIDATORS);
 }
 
 function buildContract(target: Function): Contract {
-  // A property belongs to the most derived class that declares it; that class's declaration wins
-  // whole, and the field keeps the position where it first appeared.
-  const owners = new Map<string, { owner: Function; declarations: OwnDeclarations }>();
-  for (const klass of lineage(target)) {
-    const declarations = ownDeclarations(klass);
-    for (const name of declarations.order) owners.set(name, { owner: klass, declarations });
-  }
   const fields: FieldModel[] = [];
-  for (const [name, { owner, declarations }] of owners) {
-    fields.push(buildField(owner, name, declarations.fields.get(name), declarations.validators.get(name) ?? []));
+  const chain = lineage(target);
+  if (chain.length === 1) {
+    const declarations = ownDeclarations(target);
+    for (const name of declarations.order) fields.push(fieldOf(target, declarations, name));
+  } else {
+    // A property belongs to the most derived class that declares it; that class's declaration wins
+    // whole, and the field keeps the position where it first appeared.
+    const owners = new Map<string, [Function, OwnDeclarations]>();
+    for (const klass of chain) {
+      const declarations = ownDeclarations(klass);
+      for (const name of declarations.order) owners.set(name, [klass, declarations]);
+    }
+    owners.forEach(([owner, declarations], name) => fields.push(fieldOf(owner, declarations, name)));
   }
-  const ambient = fields.some((field) => field.ambient);
-  return {
-    target,
-    name: target.name,
-    fields,
-    inputFields: ambient ? fields.filter((field) => !field.ambient) : fields,
-    ambientFields: ambient ? fields.filter((field) => field.ambient) : NO_FIELDS,
-    byName: new Map(fields.map((field) => [field.name, field])),
-  };
+  return new ContractModel(target, fields);
+}
+
+class ContractModel implements Contract {
+  readonly name: string;
+  readonly inputFields: readonly FieldModel[];
+  readonly ambientFields: readonly FieldModel[];
+  private names?: ReadonlyMap<string, FieldModel>;
+
+  constructor(
+    readonly target: Function,
+    readonly fields: readonly FieldModel[],
+  ) {
+    this.name = target.name;
+    const ambient = fields.some((field) => field.ambient);
+    this.inputFields = ambient ? fields.filter((field) => !field.ambient) : fields;
+    this.ambientFields = ambient ? fields.filter((field) => field.ambient) : NO_FIELDS;
+  }
+
+  get byName(): ReadonlyMap<string, FieldModel> {
+    return (this.names ??= new Map(this.fields.map((field) => [field.name, field])));
+  }
 }

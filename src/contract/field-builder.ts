@@ -7,7 +7,7 @@ import { Extensions, FIELD_OPTION_KEYS } from '../extensions/extensions';
 import { describeValue, isClass, isPlainObject } from '../util/describe-value';
 import { describeMismatch } from './conforms';
 import { Effect, mapValidator, MappedValidator, validatorLabel, ValidationMetadata } from './class-validator-source';
-import { Constraint, DefaultValue, FieldModel, MessageFn, NodeKind, TypeNode } from './field-model';
+import { changed, Constraint, copyNode, DefaultValue, FieldModel, MessageFn, newNode, NO_CONSTRAINTS, NodeKind, TypeNode } from './field-model';
 import { messages } from './messages';
 import {
   BUILT_INS,
@@ -24,12 +24,36 @@ import {
 import { FieldDeclaration, FieldFormat, FieldOptions, Integer, TypeSpec } from './types';
 
 const NO_VALIDATORS: MappedValidator[] = [];
+const CONSTRAINT_KEYS: ReadonlySet<string> = new Set(CONSTRAINT_OPTIONS);
 const NO_EFFECTS: [never[], never[]] = [[], []];
 const NO_OPTIONS: FieldOptions = Object.freeze({});
 const NO_METADATA: Readonly<Record<string, unknown>> = Object.freeze({});
 const NO_RESIDUAL: readonly ValidationMetadata[] = Object.freeze([]);
 
 type TypeEffect = { effect: Extract<Effect, { kind: 'type' }>; validator: MappedValidator };
+type EffectOf = { effect: Effect; validator: MappedValidator };
+/** What declared a type or keyword, for an error: a label, or the class-validator decorator. */
+type Source = string | ValidationMetadata;
+
+function sourceLabel(source: Source): string {
+  return typeof source === 'string' ? source : validatorLabel(source);
+}
+
+/** How specific a type-declaring validator is: a scalar over a container, a format over none. */
+function typeRank({ effect }: TypeEffect): number {
+  return (effect.type === 'array' || effect.type === 'record' ? 0 : 2) + (effect.format ? 1 : 0);
+}
+
+function compatibleTypes(a: string, b: string): boolean {
+  return a === b || (a === 'integer' && b === 'number') || (a === 'number' && b === 'integer');
+}
+
+/** Whether the options declare any constraint keyword (min, maxLength, enum, …). */
+function hasConstraintOptions(options: FieldOptions): boolean {
+  if (options === NO_OPTIONS) return false;
+  for (const key in options) if (CONSTRAINT_KEYS.has(key) && options[key as keyof FieldOptions] !== undefined) return true;
+  return false;
+}
 
 const KIND_BITS: Record<Effect['kind'], number> = {
   type: 1,
@@ -45,7 +69,7 @@ const KIND_BITS: Record<Effect['kind'], number> = {
 
 class FieldBuilder {
   private readonly validators: MappedValidator[];
-  private readonly byEach: [Array<{ effect: Effect; validator: MappedValidator }>, Array<{ effect: Effect; validator: MappedValidator }>];
+  private readonly byEach: [EffectOf[], EffectOf[]];
 
   constructor(
     readonly owner: Function,
@@ -55,8 +79,10 @@ class FieldBuilder {
   ) {
     this.validators = metadatas.length === 0 ? NO_VALIDATORS : metadatas.map((metadata) => mapValidator(metadata, owner));
     this.byEach = metadatas.length === 0 ? NO_EFFECTS : [[], []];
-    for (const validator of this.validators) {
-      for (const effect of validator.effects) {
+    for (let v = 0; v < this.validators.length; v++) {
+      const validator = this.validators[v];
+      for (let e = 0; e < validator.effects.length; e++) {
+        const effect = validator.effects[e];
         this.byEach[validator.each ? 1 : 0].push({ effect, validator });
         this.kinds |= KIND_BITS[effect.kind];
       }
@@ -77,13 +103,15 @@ class FieldBuilder {
     throw new TypeError(`${this.where}: ${message}`);
   }
 
-  effects(each: boolean): Array<{ effect: Effect; validator: MappedValidator }> {
+  effects(each: boolean): EffectOf[] {
     return this.byEach[each ? 1 : 0];
   }
 
-  /** The type-declaring validators (IsString, IsInt, …) applying to the value or to each element. */
-  typeEffects(each: boolean): TypeEffect[] {
-    return this.effects(each).filter((e): e is TypeEffect => e.effect.kind === 'type');
+  /** The first effect of a kind applying to the value or to each element. */
+  private firstEffect(each: boolean, kind: Effect['kind']): EffectOf | undefined {
+    const effects = this.effects(each);
+    for (let i = 0; i < effects.length; i++) if (effects[i].effect.kind === kind) return effects[i];
+    return undefined;
   }
 
   has(kind: Effect['kind']): boolean {
@@ -97,11 +125,16 @@ class FieldBuilder {
     const notEmpty = this.has('notEmpty') ? this.validators.find((v) => v.effects.some((e) => e.kind === 'notEmpty')) : undefined;
     let type = this.resolveType();
     if (notEmpty && type.kind === 'string' && !type.constraints.some((c) => c.keyword === 'minLength')) {
-      type = { ...type, constraints: [...type.constraints, { keyword: 'minLength', value: 1, message: notEmpty.message }] };
+      const copy = copyNode(type);
+      copy.constraints = [...type.constraints, { keyword: 'minLength', value: 1, message: notEmpty.message }];
+      type = copy;
     }
     if (conditional) {
       // Everything under @ValidateIf runs in class-validator only; the schema shows the type.
-      type = { ...type, constraints: [], enum: undefined };
+      const copy = copyNode(type);
+      copy.constraints = NO_CONSTRAINTS;
+      copy.enum = undefined;
+      type = copy;
     }
     type = withSortedConstraints(type);
     let residual: readonly ValidationMetadata[] = NO_RESIDUAL;
@@ -141,7 +174,7 @@ class FieldBuilder {
       residual,
       conditional,
     };
-    this.checkLiterals(field);
+    if (field.default?.kind === 'literal' || field.example) this.checkLiterals(field);
     return field;
   }
 
@@ -214,19 +247,14 @@ class FieldBuilder {
 
   /** The type from class-validator's type decorators and the property's design:type. */
   private inferred(design: unknown): TypeNode {
-    const typeEffects = this.typeEffects(false);
-    const enumEffect = this.effects(false).find((e) => e.effect.kind === 'enum');
-    const enumValues =
-      (this.options.enum !== undefined ? normalizeEnum(this.options.enum) : undefined) ??
-      (enumEffect?.effect as { values?: readonly (string | number | boolean)[] } | undefined)?.values;
-    const fromValidators = this.pickValidatorType(typeEffects);
+    const fromValidators = this.pickValidatorType(false);
     if (UNSUPPORTED.has(design)) this.fail(`${UNSUPPORTED.get(design)} cannot be represented in JSON. Use a plain object or an array.`);
     if (fromValidators) {
       const { effect, validator } = fromValidators;
       const kind = effect.type === 'record' && isClass(design) && !BUILT_INS.has(design) ? 'object' : effect.type;
       const node = kind === 'object' ? this.objectNode(design as Function) : this.scalar(kind, effect.format, validator.message);
       if (kind === 'array') return this.arrayFromEach(node);
-      this.checkDesign(node, design, `@${validatorLabel(validator.metadata).slice(1)}`);
+      this.checkDesign(node, design, validator.metadata);
       return node;
     }
     if (design === String) return this.scalar('string');
@@ -235,7 +263,10 @@ class FieldBuilder {
     if (design === Date) return this.scalar('date');
     if (design === Array) return this.arrayFromEach(this.scalar('array'));
     if (isClass(design) && !BUILT_INS.has(design)) return this.objectNode(design);
-    if (enumValues) return { kind: 'enum', constraints: [], typeMessage: messages.enum(enumValues) };
+    const enumValues =
+      (this.options.enum !== undefined ? normalizeEnum(this.options.enum) : undefined) ??
+      (this.firstEffect(false, 'enum')?.effect as { values?: readonly (string | number | boolean)[] } | undefined)?.values;
+    if (enumValues) return newNode('enum', messages.enum(enumValues));
     if (this.options.nullable && design === Object) {
       this.fail(
         'is nullable, and TypeScript reflects a type such as string | null as Object. Declare the type: @Field({ type: () => String, nullable: true }).',
@@ -252,58 +283,79 @@ class FieldBuilder {
     );
   }
 
-  private pickValidatorType(effects: TypeEffect[]) {
-    if (effects.length === 0) return undefined;
-    const rank = (t: string) => (t === 'array' || t === 'record' ? 0 : 1);
-    // A scalar type (IsString) is more specific than a container (MaxLength implies string too).
-    const sorted = [...effects].sort(
-      (a, b) => rank(b.effect.type) - rank(a.effect.type) || (b.effect.format ? 1 : 0) - (a.effect.format ? 1 : 0),
-    );
-    const first = sorted[0];
-    const compatible = (a: string, b: string) => a === b || (a === 'integer' && b === 'number') || (a === 'number' && b === 'integer');
-    for (const other of sorted.slice(1)) {
-      if (!compatible(first.effect.type, other.effect.type) && !(other.effect.type === 'string' && first.effect.type === 'string')) {
-        this.fail(
-          `${validatorLabel(first.validator.metadata)} and ${validatorLabel(other.validator.metadata)} disagree about the type. Keep the one that is true.`,
-        );
-      }
+  /**
+   * The type the type-declaring validators (IsString, IsInt, …) give the value or each element: a
+   * scalar type is more specific than a container (MaxLength implies a string too), a format more
+   * than none, and integer narrower than number. Validators that disagree are a mistake.
+   */
+  private pickValidatorType(each: boolean): TypeEffect | undefined {
+    const effects = this.effects(each);
+    let first: TypeEffect | undefined;
+    let integer: TypeEffect | undefined;
+    for (let i = 0; i < effects.length; i++) {
+      if (effects[i].effect.kind !== 'type') continue;
+      const typed = effects[i] as TypeEffect;
+      if (!first || typeRank(typed) > typeRank(first)) first = typed;
+      if (!integer && typed.effect.type === 'integer') integer = typed;
     }
-    // Integer is the narrower of integer and number.
-    const integer = sorted.find((e) => e.effect.type === 'integer');
+    if (!first) return undefined;
+    for (let i = 0; i < effects.length; i++) {
+      const other = effects[i];
+      if (other.effect.kind === 'type' && !compatibleTypes(first.effect.type, other.effect.type)) this.failDisagreement(each);
+    }
     return first.effect.type === 'number' && integer ? integer : first;
   }
+
+  /** Names the first pair of type-declaring validators that disagree, most specific first. */
+  private failDisagreement(each: boolean): never {
+    const sorted = this.effects(each)
+      .filter((e): e is TypeEffect => e.effect.kind === 'type')
+      .sort((a, b) => typeRank(b) - typeRank(a));
+    const other = sorted.find((e) => !compatibleTypes(sorted[0].effect.type, e.effect.type))!;
+    return this.fail(
+      `${validatorLabel(sorted[0].validator.metadata)} and ${validatorLabel(other.validator.metadata)} disagree about the type. Keep the one that is true.`,
+    );
+  }
+
 
   private scalar(kind: NodeKind, format?: FieldFormat, typeMessage?: MessageFn): TypeNode {
     const base =
       kind === 'string' && format
         ? (messages.format[format] ?? messages.string)
         : ((messages as unknown as Record<string, MessageFn>)[kind] ?? messages.object);
-    return { kind, constraints: [], format, typeMessage: typeMessage ?? base };
+    const node = newNode(kind, typeMessage ?? base);
+    node.format = format;
+    return node;
   }
 
   private objectNode(target: Function): TypeNode {
-    return { kind: 'object', constraints: [], target, typeMessage: messages.object };
+    const node = newNode('object', messages.object);
+    node.target = target;
+    return node;
   }
 
   private arrayOf(items: TypeNode): TypeNode {
-    return { kind: 'array', constraints: [], items, typeMessage: messages.array };
+    const node = newNode('array', messages.array);
+    node.items = items;
+    return node;
   }
 
   /** An array whose element type comes from `{ each: true }` validators. */
   private arrayFromEach(array: TypeNode): TypeNode {
-    const eachTypes = this.typeEffects(true);
-    const eachEnum = this.effects(true).find((e) => e.effect.kind === 'enum');
-    const picked = this.pickValidatorType(eachTypes);
+    const picked = this.pickValidatorType(true);
+    const eachEnum = picked ? undefined : this.firstEffect(true, 'enum');
     let items: TypeNode | undefined;
     if (picked) items = this.scalar(picked.effect.type, picked.effect.format, picked.validator.message);
     // The values themselves are applied with the other { each: true } validators.
-    else if (eachEnum) items = { kind: 'enum', constraints: [], typeMessage: eachEnum.validator.message };
+    else if (eachEnum) items = newNode('enum', eachEnum.validator.message);
     if (!items) {
       this.fail(
         'is an array, and reflection cannot see its element type. Declare it with @Field({ type: () => [Tag] }) (or [String], [Integer], …).',
       );
     }
-    return { ...array, items };
+    const node = copyNode(array);
+    node.items = items;
+    return node;
   }
 
   private fromSpec(spec: unknown, source: string): TypeNode {
@@ -316,7 +368,7 @@ class FieldBuilder {
     if (spec === Integer) return this.scalar('integer');
     if (spec === Boolean) return this.scalar('boolean');
     if (spec === Date) return this.scalar('date');
-    if (spec === Object) return { kind: 'record', constraints: [], typeMessage: messages.object };
+    if (spec === Object) return newNode('record', messages.object);
     if (spec === Array) this.fail(`${source}: Array has no element type. Use [ElementType], e.g. type: () => [Tag].`);
     if (UNSUPPORTED.has(spec))
       this.fail(`${source}: ${UNSUPPORTED.get(spec)} cannot be represented in JSON. Use a plain object or an array.`);
@@ -331,12 +383,15 @@ class FieldBuilder {
     const names = members.map((member) =>
       Array.isArray(member) ? `${(member[0] as Function)?.name}[]` : ((member as Function)?.name ?? String(member)),
     );
-    return { kind: 'union', constraints: [], members: nodes, typeMessage: messages.union(names) };
+    const node = newNode('union', messages.union(names));
+    node.members = nodes;
+    return node;
   }
 
   /** The reflected design:type must agree with what the declarations say. */
-  private checkDesign(node: TypeNode, design: unknown, source: string): void {
+  private checkDesign(node: TypeNode, design: unknown, declaredBy: Source): void {
     if (design === undefined || design === Object) return;
+    const source = sourceLabel(declaredBy);
     if (node.kind === 'object' || node.kind === 'union' || node.kind === 'enum') {
       if (design === Array)
         this.fail(`is declared as an array, but ${source} names a single ${describeNode(node)}. Use type: () => [${describeNode(node)}].`);
@@ -359,7 +414,7 @@ class FieldBuilder {
     let result = this.applyEffects(node, this.effects(false));
     if (result.kind === 'array' && result.items) {
       const items = this.applyEffects(result.items, this.effects(true));
-      if (items !== result.items) result = { ...result, items };
+      if (items !== result.items) result = changed(result, { items });
     } else if (this.effects(true).length > 0) {
       this.fail(`uses { each: true } but is not an array. Declare it as an array (type: () => [T]) or drop each.`);
     }
@@ -367,31 +422,40 @@ class FieldBuilder {
   }
 
   /** Applies validators' keywords, enums and formats to a node; the node itself when none apply. */
-  private applyEffects(target: TypeNode, effects: ReadonlyArray<{ effect: Effect; validator: MappedValidator }>): TypeNode {
+  private applyEffects(target: TypeNode, effects: readonly EffectOf[]): TypeNode {
     let constraints: Constraint[] | undefined;
     let enumValues = target.enum;
     let enumMessage = target.enumMessage;
-    let node = target;
-    for (const { effect, validator } of effects) {
+    let format = target.format;
+    let typeMessage = target.typeMessage;
+    for (let i = 0; i < effects.length; i++) {
+      const { effect, validator } = effects[i];
       if (effect.kind === 'keyword') {
-        this.checkKeywordFits(effect.keyword, node, () => validatorLabel(validator.metadata));
-        (constraints ??= [...node.constraints]).push({ keyword: effect.keyword, value: effect.value, message: validator.message });
+        this.checkKeywordFits(effect.keyword, target, validator.metadata);
+        (constraints ??= [...target.constraints]).push({ keyword: effect.keyword, value: effect.value, message: validator.message });
       } else if (effect.kind === 'enum') {
         enumValues = enumValues ? enumValues.filter((v) => effect.values.includes(v)) : effect.values;
         enumMessage = validator.message;
-      } else if (effect.kind === 'type' && effect.format && node.kind === 'string' && !node.format) {
-        node = { ...node, format: effect.format, typeMessage: validator.message };
+      } else if (effect.kind === 'type' && effect.format && target.kind === 'string' && !format) {
+        format = effect.format;
+        typeMessage = validator.message;
       }
     }
-    if (!constraints && enumValues === node.enum && enumMessage === node.enumMessage) return node;
-    return { ...node, constraints: constraints ?? node.constraints, enum: enumValues, enumMessage };
+    if (!constraints && enumValues === target.enum && enumMessage === target.enumMessage && format === target.format) return target;
+    const node = copyNode(target);
+    if (constraints) node.constraints = constraints;
+    node.enum = enumValues;
+    node.enumMessage = enumMessage;
+    node.format = format;
+    node.typeMessage = typeMessage;
+    return node;
   }
 
-  private checkKeywordFits(keyword: string, node: TypeNode, source: () => string): void {
+  private checkKeywordFits(keyword: string, node: TypeNode, source: Source): void {
     const fits = KEYWORD_KINDS[keyword];
     if (fits && !fits.includes(node.kind) && node.kind !== 'enum' && node.kind !== 'union') {
       this.fail(
-        `${source()} applies to ${fits.join(' or ')} values, but the field is ${describeNode(node)}. Remove it or fix the field's type.`,
+        `${sourceLabel(source)} applies to ${fits.join(' or ')} values, but the field is ${describeNode(node)}. Remove it or fix the field's type.`,
       );
     }
   }
@@ -399,15 +463,15 @@ class FieldBuilder {
   /** `@Field` constraint options: string and number keywords go to the value, or to an array's items. */
   private applyOptions(node: TypeNode): TypeNode {
     const o = this.options;
-    if (!CONSTRAINT_OPTIONS.some((key) => o[key] !== undefined)) return node;
+    if (!hasConstraintOptions(o)) return node;
     const add = (target: TypeNode, keyword: string, value: unknown, message: MessageFn): TypeNode => {
-      this.checkKeywordFits(keyword, target, () => `@Field({ ${keyword} })`);
-      return { ...target, constraints: [...target.constraints.filter((c) => c.keyword !== keyword), { keyword, value, message }] };
+      this.checkKeywordFits(keyword, target, `@Field({ ${keyword} })`);
+      return changed(target, { constraints: [...target.constraints.filter((c) => c.keyword !== keyword), { keyword, value, message }] });
     };
     const scalarTarget = (keywordKinds: NodeKind[]) =>
       node.kind === 'array' && node.items && keywordKinds.includes(node.items.kind) ? 'items' : 'value';
     const onScalar = (keyword: string, value: unknown, message: MessageFn, kinds: NodeKind[]) => {
-      if (scalarTarget(kinds) === 'items') node = { ...node, items: add(node.items!, keyword, value, message) };
+      if (scalarTarget(kinds) === 'items') node = changed(node, { items: add(node.items!, keyword, value, message) });
       else node = add(node, keyword, value, message);
     };
     if (o.min !== undefined) onScalar('minimum', o.min, messages.minimum(o.min), ['number', 'integer']);
@@ -423,8 +487,8 @@ class FieldBuilder {
     if (o.format !== undefined) {
       const target = scalarTarget(['string']) === 'items' ? node.items! : node;
       if (target.kind !== 'string') this.fail(`'format' applies to strings, but the field is ${describeNode(target)}.`);
-      const formatted = { ...target, format: o.format, typeMessage: messages.format[o.format] };
-      node = target === node ? formatted : { ...node, items: formatted };
+      const formatted = changed(target, { format: o.format, typeMessage: messages.format[o.format] });
+      node = target === node ? formatted : changed(node, { items: formatted });
     }
     if (o.minItems !== undefined) node = add(node, 'minItems', o.minItems, messages.minItems(o.minItems));
     if (o.maxItems !== undefined) node = add(node, 'maxItems', o.maxItems, messages.maxItems(o.maxItems));
@@ -432,8 +496,8 @@ class FieldBuilder {
     if (o.enum !== undefined) {
       const values = normalizeEnum(o.enum)!;
       const message = messages.enum(values);
-      if (node.kind === 'array' && node.items) node = { ...node, items: { ...node.items, enum: values, enumMessage: message } };
-      else node = { ...node, enum: values, enumMessage: message, typeMessage: node.kind === 'enum' ? message : node.typeMessage };
+      if (node.kind === 'array' && node.items) node = changed(node, { items: changed(node.items, { enum: values, enumMessage: message }) });
+      else node = changed(node, { enum: values, enumMessage: message, typeMessage: node.kind === 'enum' ? message : node.typeMessage });
     }
     return node;
   }

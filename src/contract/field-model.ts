@@ -35,6 +35,45 @@ export interface TypeNode {
   readonly enumMessage?: MessageFn;
 }
 
+export const NO_CONSTRAINTS: readonly Constraint[] = Object.freeze([]);
+
+export type MutableNode = { -readonly [K in keyof TypeNode]: TypeNode[K] };
+
+/** A type node. Every node has every property, so code reading nodes sees one shape. */
+export function newNode(kind: NodeKind, typeMessage: MessageFn): MutableNode {
+  return {
+    kind,
+    constraints: NO_CONSTRAINTS,
+    enum: undefined,
+    format: undefined,
+    items: undefined,
+    members: undefined,
+    target: undefined,
+    typeMessage,
+    enumMessage: undefined,
+  };
+}
+
+/** A copy of a node to change (nodes are shared once built). */
+export function copyNode(from: TypeNode): MutableNode {
+  return {
+    kind: from.kind,
+    constraints: from.constraints,
+    enum: from.enum,
+    format: from.format,
+    items: from.items,
+    members: from.members,
+    target: from.target,
+    typeMessage: from.typeMessage,
+    enumMessage: from.enumMessage,
+  };
+}
+
+/** A copy of a node with some properties changed. */
+export function changed(from: TypeNode, changes: Partial<TypeNode>): TypeNode {
+  return Object.assign(copyNode(from), changes);
+}
+
 export type DefaultValue =
   { readonly kind: 'literal'; readonly value: unknown } | { readonly kind: 'factory'; readonly factory: () => unknown };
 

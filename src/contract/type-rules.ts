@@ -5,7 +5,7 @@
 import type { MetadataStorage as TransformerStorage } from 'class-transformer/types/MetadataStorage';
 import { CONSTRAINT_OPTION_KEYS } from '../extensions/extensions';
 import { isPlainObject } from '../util/describe-value';
-import type { NodeKind, TypeNode } from './field-model';
+import { Constraint, copyNode, NodeKind, TypeNode } from './field-model';
 import type { FieldOptions } from './types';
 
 // class-transformer keeps @Type metadata in a storage its package index does not export.
@@ -93,16 +93,26 @@ export const KEYWORD_ORDER = [
   'not',
 ];
 
+function keywordRank(keyword: string): number {
+  const index = KEYWORD_ORDER.indexOf(keyword);
+  return index < 0 ? KEYWORD_ORDER.length : index;
+}
+
+function inKeywordOrder(constraints: readonly Constraint[]): boolean {
+  for (let i = 1; i < constraints.length; i++) {
+    if (keywordRank(constraints[i - 1].keyword) > keywordRank(constraints[i].keyword)) return false;
+  }
+  return true;
+}
+
 export function withSortedConstraints(node: TypeNode): TypeNode {
   const items = node.items ? withSortedConstraints(node.items) : undefined;
-  if (node.constraints.length < 2 && items === node.items) return node;
-  const rank = (keyword: string) => {
-    const index = KEYWORD_ORDER.indexOf(keyword);
-    return index < 0 ? KEYWORD_ORDER.length : index;
-  };
-  const constraints =
-    node.constraints.length < 2 ? node.constraints : [...node.constraints].sort((a, b) => rank(a.keyword) - rank(b.keyword));
-  return { ...node, constraints, items };
+  const sorted = inKeywordOrder(node.constraints);
+  if (sorted && items === node.items) return node;
+  const copy = copyNode(node);
+  if (!sorted) copy.constraints = [...node.constraints].sort((a, b) => keywordRank(a.keyword) - keywordRank(b.keyword));
+  copy.items = items;
+  return copy;
 }
 
 export const BUILT_INS = new Set<unknown>([

@@ -53,30 +53,36 @@ const STRICT_KEYWORDS = new Set([
 ]);
 const STRICT_FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
 
-const cache = new WeakMap<Function, Map<string, JsonSchema>>();
+/** Per contract class, its schemas by options (see `slot`). */
+const cache = new WeakMap<Function, Array<JsonSchema | undefined>>();
 
-/** The schema of a contract, built once per options and returned as a fresh copy. */
-export function contractSchema(target: Function, direction: SchemaDirection, options: SchemaOptions = {}): JsonSchema {
+function slot({ direction, dialect, strict }: ResolvedOptions): number {
+  return (direction === 'input' ? 0 : 4) + (dialect === '2020-12' ? 0 : 2) + (strict ? 1 : 0);
+}
+
+function resolveOptions(direction: SchemaDirection, options: SchemaOptions): ResolvedOptions {
   const resolved: ResolvedOptions = { direction, dialect: options.dialect ?? '2020-12', strict: options.strict === true };
   if (resolved.dialect !== '2020-12' && resolved.dialect !== 'draft-07') {
     throw new TypeError(`Unknown schema dialect '${String(resolved.dialect)}'. Use '2020-12' (the default) or 'draft-07'.`);
   }
-  const key = `${resolved.direction}|${resolved.dialect}|${resolved.strict}`;
-  let byKey = cache.get(target);
-  if (!byKey) cache.set(target, (byKey = new Map()));
-  let schema = byKey.get(key);
-  if (!schema) {
-    // Never handed out: every caller gets a copy.
-    schema = new SchemaWriter(target, resolved).write();
-    byKey.set(key, schema);
-  }
-  return copyJson(schema);
+  return resolved;
 }
 
-/** The frozen cached schema itself, for internal consumers that never hand it out (validators). */
+/** The schema of a contract, built once per options and returned as a fresh copy. */
+export function contractSchema(target: Function, direction: SchemaDirection, options: SchemaOptions = {}): JsonSchema {
+  return copyJson(cachedSchema(target, resolveOptions(direction, options)));
+}
+
+/** The cached schema itself, for internal consumers that never hand it out (validators). */
 export function sharedContractSchema(target: Function, direction: SchemaDirection, options: SchemaOptions = {}): JsonSchema {
-  contractSchema(target, direction, options);
-  return cache.get(target)!.get(`${direction}|${options.dialect ?? '2020-12'}|${options.strict === true}`)!;
+  return cachedSchema(target, resolveOptions(direction, options));
+}
+
+/** The cached schema itself: never handed out, every caller gets a copy. */
+function cachedSchema(target: Function, options: ResolvedOptions): JsonSchema {
+  let schemas = cache.get(target);
+  if (!schemas) cache.set(target, (schemas = []));
+  return (schemas[slot(options)] ??= new SchemaWriter(target, options).write());
 }
 
 function inferEnumType(values: readonly unknown[]): string | undefined {
@@ -92,7 +98,7 @@ function toJsonLiteral(value: unknown): unknown {
 }
 
 class SchemaWriter {
-  private readonly recursive: Set<Function>;
+  private readonly recursive: ReadonlySet<Function>;
   private readonly defNames = new Map<Function, string>();
   private readonly defs: Record<string, JsonSchema> = {};
 
@@ -100,7 +106,7 @@ class SchemaWriter {
     private readonly root: Function,
     private readonly options: ResolvedOptions,
   ) {
-    this.recursive = findRecursive(root);
+    this.recursive = recursiveContracts(root);
   }
 
   write(): JsonSchema {
@@ -124,7 +130,8 @@ class SchemaWriter {
     }
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
-    for (const field of fields) {
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i];
       const isRequired = direction === 'input' ? isRequiredInput(field) : isRequiredOutput(field);
       properties[field.name] = this.fieldSchema(field, isRequired);
       if (isRequired || strict) required.push(field.name);
@@ -137,7 +144,7 @@ class SchemaWriter {
 
   private fieldSchema(field: FieldModel, isRequired: boolean): JsonSchema {
     const { direction, strict } = this.options;
-    let schema = this.nodeSchema(field.type, `${field.owner.name}.${field.name}`);
+    let schema = this.nodeSchema(field.type, field, 0);
     if (direction === 'input' && isRequired && !field.allowEmpty) schema = this.withFloor(schema, field.type);
     const nullable = field.nullable || (strict && !isRequired);
     if (nullable) schema = withNull(schema);
@@ -168,7 +175,8 @@ class SchemaWriter {
     return schema;
   }
 
-  private nodeSchema(node: TypeNode, where: string): JsonSchema {
+  /** `depth` counts the arrays between the field and the node, for naming it in an error. */
+  private nodeSchema(node: TypeNode, field: FieldModel, depth: number): JsonSchema {
     const { strict } = this.options;
     let schema: JsonSchema;
     switch (node.kind) {
@@ -195,24 +203,25 @@ class SchemaWriter {
       case 'record':
         if (strict) {
           throw new TypeError(
-            `${where} is a free-form object, which OpenAI strict mode cannot express (every object must list its properties). ` +
+            `${field.owner.name}.${field.name}${'[]'.repeat(depth)} is a free-form object, which OpenAI strict mode cannot express (every object must list its properties). ` +
               'Declare its shape with a class, or use the non-strict schema.',
           );
         }
         schema = { type: 'object' };
         break;
       case 'array':
-        schema = { type: 'array', items: this.nodeSchema(node.items!, `${where}[]`) };
+        schema = { type: 'array', items: this.nodeSchema(node.items!, field, depth + 1) };
         break;
       case 'union':
-        schema = { anyOf: node.members!.map((member) => this.nodeSchema(member, where)) };
+        schema = { anyOf: node.members!.map((member) => this.nodeSchema(member, field, depth)) };
         break;
       case 'object':
         schema = this.objectRef(node.target!);
         break;
     }
     if (node.enum) schema.enum = [...node.enum];
-    for (const constraint of node.constraints) {
+    for (let i = 0; i < node.constraints.length; i++) {
+      const constraint = node.constraints[i];
       if (strict && !STRICT_KEYWORDS.has(constraint.keyword)) continue;
       schema[constraint.keyword] = copyJson(constraint.value);
     }
@@ -253,37 +262,51 @@ function withNull(schema: JsonSchema): JsonSchema {
   return { anyOf: [schema, { type: 'null' }] };
 }
 
-/** Contract classes (other than the root) that can reach themselves: they go to `$defs`. */
-function findRecursive(root: Function): Set<Function> {
+const recursiveCache = new WeakMap<Function, ReadonlySet<Function>>();
+const NONE: ReadonlySet<Function> = new Set();
+
+/** Contract classes (other than the root) that can reach themselves: they go to `$defs`. Once per root. */
+function recursiveContracts(root: Function): ReadonlySet<Function> {
+  let recursive = recursiveCache.get(root);
+  if (!recursive) {
+    recursive = findRecursive(root);
+    recursiveCache.set(root, recursive);
+  }
+  return recursive;
+}
+
+function collectTargets(node: TypeNode, into: Function[]): void {
+  if (node.kind === 'object' && node.target) into.push(node.target);
+  if (node.items) collectTargets(node.items, into);
+  if (node.members) for (let i = 0; i < node.members.length; i++) collectTargets(node.members[i], into);
+}
+
+function findRecursive(root: Function): ReadonlySet<Function> {
   const edges = new Map<Function, Function[]>();
-  const collect = (node: TypeNode, into: Function[]) => {
-    if (node.kind === 'object' && node.target) into.push(node.target);
-    if (node.items) collect(node.items, into);
-    for (const member of node.members ?? []) collect(member, into);
-  };
   const visit = (target: Function) => {
     if (edges.has(target)) return;
     const out: Function[] = [];
     edges.set(target, out);
-    for (const field of contractOf(target).fields) collect(field.type, out);
+    const fields = contractOf(target).fields;
+    for (let i = 0; i < fields.length; i++) collectTargets(fields[i].type, out);
     out.forEach(visit);
   };
   visit(root);
-  const recursive = new Set<Function>();
+  let recursive: Set<Function> | undefined;
   for (const start of edges.keys()) {
     if (start === root) continue;
     const seen = new Set<Function>();
-    const stack = [...(edges.get(start) ?? [])];
+    const stack = [...edges.get(start)!];
     while (stack.length > 0) {
       const next = stack.pop()!;
       if (next === start) {
-        recursive.add(start);
+        (recursive ??= new Set()).add(start);
         break;
       }
       if (seen.has(next)) continue;
       seen.add(next);
-      stack.push(...(edges.get(next) ?? []));
+      stack.push(...edges.get(next)!);
     }
   }
-  return recursive;
+  return recursive ?? NONE;
 }

@@ -1,8 +1,13 @@
 /** A deep copy of a JSON value (plain objects, arrays, primitives): faster than structuredClone. */
 export function copyJson<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map(copyJson) as T;
+  if (Array.isArray(value)) {
+    const items = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) items[i] = copyJson(value[i]);
+    return items as T;
+  }
   const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) copy[key] = copyJson((value as Record<string, unknown>)[key]);
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) copy[keys[i]] = copyJson((value as Record<string, unknown>)[keys[i]]);
   return copy as T;
 }
