@@ -15,14 +15,19 @@ interface StorageInternals {
   getTargetValidationMetadatas(target: Function, schema: string, always: boolean, strictGroups: boolean): ValidationMetadata[];
 }
 
-/** The validation metadata a class declares itself (not inherited), in registration order. */
-export function ownValidationMetadatas(target: Function): ValidationMetadata[] {
+const NONE: readonly ValidationMetadata[] = Object.freeze([]);
+
+/** The validation metadata a class declares itself (not inherited), in registration order. Read only. */
+export function ownValidationMetadatas(target: Function): readonly ValidationMetadata[] {
   const storage = getMetadataStorage() as unknown as StorageInternals;
   // class-validator keeps metadata in a Map keyed by class; reading it directly is O(1) per class,
   // where getTargetValidationMetadatas walks every class ever decorated. Fall back if that changes.
   if (storage.validationMetadatas instanceof Map) {
-    const own = (storage.validationMetadatas.get(target) as ValidationMetadata[] | undefined) ?? [];
-    return own.filter((metadata) => metadata.target === target);
+    const own = (storage.validationMetadatas.get(target) as ValidationMetadata[] | undefined) ?? NONE;
+    for (let i = 0; i < own.length; i++) {
+      if (own[i].target !== target) return own.filter((metadata) => metadata.target === target);
+    }
+    return own;
   }
   return storage.getTargetValidationMetadatas(target, '', true, false).filter((metadata) => metadata.target === target);
 }
@@ -138,18 +143,21 @@ const FIXED = {
   residual: { effects: [], residual: true } as Effects,
 };
 
+// Read once: the package's CommonJS index re-exports through getters, one call per read.
+const { CONDITIONAL_VALIDATION, NESTED_VALIDATION, WHITELIST, IS_DEFINED, CUSTOM_VALIDATION } = ValidationTypes;
+
 function effectsOf(metadata: ValidationMetadata): Effects {
   const c = metadata.constraints ?? [];
   switch (metadata.type) {
-    case ValidationTypes.CONDITIONAL_VALIDATION:
+    case CONDITIONAL_VALIDATION:
       return metadata.name === 'isOptional' ? FIXED.optional : FIXED.conditional;
-    case ValidationTypes.NESTED_VALIDATION:
+    case NESTED_VALIDATION:
       return FIXED.nested;
-    case ValidationTypes.WHITELIST:
+    case WHITELIST:
       return FIXED.ignore;
-    case ValidationTypes.IS_DEFINED:
+    case IS_DEFINED:
       return FIXED.defined;
-    case ValidationTypes.CUSTOM_VALIDATION:
+    case CUSTOM_VALIDATION:
       break;
     default:
       return FIXED.residual;
@@ -253,7 +261,7 @@ export function mapValidator(metadata: ValidationMetadata, owner: Function): Map
 
 /** A readable name for a validator in warnings (`@Validate(IsPrime)`, `@ValidateIf`). */
 export function validatorLabel(metadata: ValidationMetadata): string {
-  if (metadata.type === ValidationTypes.CONDITIONAL_VALIDATION) return '@ValidateIf';
+  if (metadata.type === CONDITIONAL_VALIDATION) return '@ValidateIf';
   const name = metadata.name || metadata.constraintCls?.name || metadata.type;
   return `@${name.charAt(0).toUpperCase()}${name.slice(1)}`;
 }

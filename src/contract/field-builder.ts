@@ -7,7 +7,18 @@ import { Extensions, FIELD_OPTION_KEYS } from '../extensions/extensions';
 import { describeValue, isClass, isPlainObject } from '../util/describe-value';
 import { describeMismatch } from './conforms';
 import { Effect, mapValidator, MappedValidator, validatorLabel, ValidationMetadata } from './class-validator-source';
-import { changed, Constraint, copyNode, DefaultValue, FieldModel, MessageFn, newNode, NO_CONSTRAINTS, NodeKind, TypeNode } from './field-model';
+import {
+  changed,
+  Constraint,
+  copyNode,
+  DefaultValue,
+  FieldModel,
+  MessageFn,
+  newNode,
+  NO_CONSTRAINTS,
+  NodeKind,
+  TypeNode,
+} from './field-model';
 import { messages } from './messages';
 import {
   BUILT_INS,
@@ -25,13 +36,19 @@ import { FieldDeclaration, FieldFormat, FieldOptions, Integer, TypeSpec } from '
 
 const NO_VALIDATORS: MappedValidator[] = [];
 const CONSTRAINT_KEYS: ReadonlySet<string> = new Set(CONSTRAINT_OPTIONS);
-const NO_EFFECTS: [never[], never[]] = [[], []];
 const NO_OPTIONS: FieldOptions = Object.freeze({});
 const NO_METADATA: Readonly<Record<string, unknown>> = Object.freeze({});
 const NO_RESIDUAL: readonly ValidationMetadata[] = Object.freeze([]);
 
-type TypeEffect = { effect: Extract<Effect, { kind: 'type' }>; validator: MappedValidator };
-type EffectOf = { effect: Effect; validator: MappedValidator };
+type TypeEffect = Extract<Effect, { kind: 'type' }>;
+
+/** The validator's effect of a kind (IsString's type, Min's keyword), if it has one. */
+function effectOf<K extends Effect['kind']>(validator: MappedValidator, kind: K): Extract<Effect, { kind: K }> | undefined {
+  for (let e = 0; e < validator.effects.length; e++) {
+    if (validator.effects[e].kind === kind) return validator.effects[e] as Extract<Effect, { kind: K }>;
+  }
+  return undefined;
+}
 /** What declared a type or keyword, for an error: a label, or the class-validator decorator. */
 type Source = string | ValidationMetadata;
 
@@ -40,7 +57,7 @@ function sourceLabel(source: Source): string {
 }
 
 /** How specific a type-declaring validator is: a scalar over a container, a format over none. */
-function typeRank({ effect }: TypeEffect): number {
+function typeRank(effect: TypeEffect): number {
   return (effect.type === 'array' || effect.type === 'record' ? 0 : 2) + (effect.format ? 1 : 0);
 }
 
@@ -69,7 +86,6 @@ const KIND_BITS: Record<Effect['kind'], number> = {
 
 class FieldBuilder {
   private readonly validators: MappedValidator[];
-  private readonly byEach: [EffectOf[], EffectOf[]];
 
   constructor(
     readonly owner: Function,
@@ -78,18 +94,19 @@ class FieldBuilder {
     metadatas: ValidationMetadata[],
   ) {
     this.validators = metadatas.length === 0 ? NO_VALIDATORS : metadatas.map((metadata) => mapValidator(metadata, owner));
-    this.byEach = metadatas.length === 0 ? NO_EFFECTS : [[], []];
     for (let v = 0; v < this.validators.length; v++) {
       const validator = this.validators[v];
-      for (let e = 0; e < validator.effects.length; e++) {
-        const effect = validator.effects[e];
-        this.byEach[validator.each ? 1 : 0].push({ effect, validator });
-        this.kinds |= KIND_BITS[effect.kind];
-      }
+      if (validator.each) this.hasEach = true;
+      if (validator.residual) this.hasResidual = true;
+      for (let e = 0; e < validator.effects.length; e++) this.kinds |= KIND_BITS[validator.effects[e].kind];
     }
   }
 
   private kinds = 0;
+  /** Some validator applies to each element (`{ each: true }`). */
+  private hasEach = false;
+  /** Some validator has no JSON Schema form. */
+  private hasResidual = false;
 
   get where(): string {
     return `${this.owner.name}.${this.name}`;
@@ -103,14 +120,11 @@ class FieldBuilder {
     throw new TypeError(`${this.where}: ${message}`);
   }
 
-  effects(each: boolean): EffectOf[] {
-    return this.byEach[each ? 1 : 0];
-  }
-
-  /** The first effect of a kind applying to the value or to each element. */
-  private firstEffect(each: boolean, kind: Effect['kind']): EffectOf | undefined {
-    const effects = this.effects(each);
-    for (let i = 0; i < effects.length; i++) if (effects[i].effect.kind === kind) return effects[i];
+  /** The first validator applying to the value (or to each element) with an effect of a kind. */
+  private firstWith(each: boolean, kind: Effect['kind']): MappedValidator | undefined {
+    for (let v = 0; v < this.validators.length; v++) {
+      if (this.validators[v].each === each && effectOf(this.validators[v], kind)) return this.validators[v];
+    }
     return undefined;
   }
 
@@ -139,7 +153,7 @@ class FieldBuilder {
     type = withSortedConstraints(type);
     let residual: readonly ValidationMetadata[] = NO_RESIDUAL;
     if (conditional) residual = this.validators.map((v) => v.metadata);
-    else if (this.validators.some((v) => v.residual)) residual = this.validators.filter((v) => v.residual).map((v) => v.metadata);
+    else if (this.hasResidual) residual = this.validators.filter((v) => v.residual).map((v) => v.metadata);
     if (residual.length > 0) {
       const labels = [...new Set(this.validators.filter((v) => v.residual).map((v) => validatorLabel(v.metadata)))];
       process.emitWarning(
@@ -250,7 +264,8 @@ class FieldBuilder {
     const fromValidators = this.pickValidatorType(false);
     if (UNSUPPORTED.has(design)) this.fail(`${UNSUPPORTED.get(design)} cannot be represented in JSON. Use a plain object or an array.`);
     if (fromValidators) {
-      const { effect, validator } = fromValidators;
+      const validator = fromValidators;
+      const effect = effectOf(validator, 'type')!;
       const kind = effect.type === 'record' && isClass(design) && !BUILT_INS.has(design) ? 'object' : effect.type;
       const node = kind === 'object' ? this.objectNode(design as Function) : this.scalar(kind, effect.format, validator.message);
       if (kind === 'array') return this.arrayFromEach(node);
@@ -263,9 +278,10 @@ class FieldBuilder {
     if (design === Date) return this.scalar('date');
     if (design === Array) return this.arrayFromEach(this.scalar('array'));
     if (isClass(design) && !BUILT_INS.has(design)) return this.objectNode(design);
+    const enumValidator = this.firstWith(false, 'enum');
     const enumValues =
       (this.options.enum !== undefined ? normalizeEnum(this.options.enum) : undefined) ??
-      (this.firstEffect(false, 'enum')?.effect as { values?: readonly (string | number | boolean)[] } | undefined)?.values;
+      (enumValidator ? effectOf(enumValidator, 'enum')!.values : undefined);
     if (enumValues) return newNode('enum', messages.enum(enumValues));
     if (this.options.nullable && design === Object) {
       this.fail(
@@ -288,35 +304,36 @@ class FieldBuilder {
    * scalar type is more specific than a container (MaxLength implies a string too), a format more
    * than none, and integer narrower than number. Validators that disagree are a mistake.
    */
-  private pickValidatorType(each: boolean): TypeEffect | undefined {
-    const effects = this.effects(each);
-    let first: TypeEffect | undefined;
-    let integer: TypeEffect | undefined;
-    for (let i = 0; i < effects.length; i++) {
-      if (effects[i].effect.kind !== 'type') continue;
-      const typed = effects[i] as TypeEffect;
-      if (!first || typeRank(typed) > typeRank(first)) first = typed;
-      if (!integer && typed.effect.type === 'integer') integer = typed;
+  private pickValidatorType(each: boolean): MappedValidator | undefined {
+    let first: MappedValidator | undefined;
+    let integer: MappedValidator | undefined;
+    for (let v = 0; v < this.validators.length; v++) {
+      const validator = this.validators[v];
+      const effect = validator.each === each ? effectOf(validator, 'type') : undefined;
+      if (!effect) continue;
+      if (!first || typeRank(effect) > typeRank(effectOf(first, 'type')!)) first = validator;
+      if (!integer && effect.type === 'integer') integer = validator;
     }
     if (!first) return undefined;
-    for (let i = 0; i < effects.length; i++) {
-      const other = effects[i];
-      if (other.effect.kind === 'type' && !compatibleTypes(first.effect.type, other.effect.type)) this.failDisagreement(each);
+    const type = effectOf(first, 'type')!.type;
+    for (let v = 0; v < this.validators.length; v++) {
+      const other = this.validators[v].each === each ? effectOf(this.validators[v], 'type') : undefined;
+      if (other && !compatibleTypes(type, other.type)) this.failDisagreement(each);
     }
-    return first.effect.type === 'number' && integer ? integer : first;
+    return type === 'number' && integer ? integer : first;
   }
 
   /** Names the first pair of type-declaring validators that disagree, most specific first. */
   private failDisagreement(each: boolean): never {
-    const sorted = this.effects(each)
-      .filter((e): e is TypeEffect => e.effect.kind === 'type')
-      .sort((a, b) => typeRank(b) - typeRank(a));
-    const other = sorted.find((e) => !compatibleTypes(sorted[0].effect.type, e.effect.type))!;
+    const typed = this.validators
+      .filter((validator) => validator.each === each && effectOf(validator, 'type'))
+      .map((validator) => ({ validator, type: effectOf(validator, 'type')! }))
+      .sort((a, b) => typeRank(b.type) - typeRank(a.type));
+    const other = typed.find((e) => !compatibleTypes(typed[0].type.type, e.type.type))!;
     return this.fail(
-      `${validatorLabel(sorted[0].validator.metadata)} and ${validatorLabel(other.validator.metadata)} disagree about the type. Keep the one that is true.`,
+      `${validatorLabel(typed[0].validator.metadata)} and ${validatorLabel(other.validator.metadata)} disagree about the type. Keep the one that is true.`,
     );
   }
-
 
   private scalar(kind: NodeKind, format?: FieldFormat, typeMessage?: MessageFn): TypeNode {
     const base =
@@ -343,11 +360,14 @@ class FieldBuilder {
   /** An array whose element type comes from `{ each: true }` validators. */
   private arrayFromEach(array: TypeNode): TypeNode {
     const picked = this.pickValidatorType(true);
-    const eachEnum = picked ? undefined : this.firstEffect(true, 'enum');
+    const eachEnum = picked ? undefined : this.firstWith(true, 'enum');
     let items: TypeNode | undefined;
-    if (picked) items = this.scalar(picked.effect.type, picked.effect.format, picked.validator.message);
+    if (picked) {
+      const { type, format } = effectOf(picked, 'type')!;
+      items = this.scalar(type, format, picked.message);
+    }
     // The values themselves are applied with the other { each: true } validators.
-    else if (eachEnum) items = newNode('enum', eachEnum.validator.message);
+    else if (eachEnum) items = newNode('enum', eachEnum.message);
     if (!items) {
       this.fail(
         'is an array, and reflection cannot see its element type. Declare it with @Field({ type: () => [Tag] }) (or [String], [Integer], …).',
@@ -391,54 +411,59 @@ class FieldBuilder {
   /** The reflected design:type must agree with what the declarations say. */
   private checkDesign(node: TypeNode, design: unknown, declaredBy: Source): void {
     if (design === undefined || design === Object) return;
-    const source = sourceLabel(declaredBy);
     if (node.kind === 'object' || node.kind === 'union' || node.kind === 'enum') {
       if (design === Array)
-        this.fail(`is declared as an array, but ${source} names a single ${describeNode(node)}. Use type: () => [${describeNode(node)}].`);
+        this.fail(
+          `is declared as an array, but ${sourceLabel(declaredBy)} names a single ${describeNode(node)}. Use type: () => [${describeNode(node)}].`,
+        );
       return;
     }
     const allowed = DESIGN_TYPES[node.kind];
     if (allowed && allowed !== design) {
       if (design === Array)
         this.fail(
-          `is declared as an array, but ${source} says ${describeNode(node)}. For an array use type: () => [${describeNode(node)}], or { each: true }.`,
+          `is declared as an array, but ${sourceLabel(declaredBy)} says ${describeNode(node)}. For an array use type: () => [${describeNode(node)}], or { each: true }.`,
         );
       this.fail(
-        `is declared as ${describeValue(design)}, but ${source} says ${describeNode(node)}. Make the property's type and its declaration agree.`,
+        `is declared as ${describeValue(design)}, but ${sourceLabel(declaredBy)} says ${describeNode(node)}. Make the property's type and its declaration agree.`,
       );
     }
   }
 
   private applyValidators(node: TypeNode): TypeNode {
     if (this.validators.length === 0) return node;
-    let result = this.applyEffects(node, this.effects(false));
+    let result = this.applyEffects(node, false);
     if (result.kind === 'array' && result.items) {
-      const items = this.applyEffects(result.items, this.effects(true));
+      const items = this.applyEffects(result.items, true);
       if (items !== result.items) result = changed(result, { items });
-    } else if (this.effects(true).length > 0) {
+    } else if (this.hasEach) {
       this.fail(`uses { each: true } but is not an array. Declare it as an array (type: () => [T]) or drop each.`);
     }
     return result;
   }
 
   /** Applies validators' keywords, enums and formats to a node; the node itself when none apply. */
-  private applyEffects(target: TypeNode, effects: readonly EffectOf[]): TypeNode {
+  private applyEffects(target: TypeNode, each: boolean): TypeNode {
     let constraints: Constraint[] | undefined;
     let enumValues = target.enum;
     let enumMessage = target.enumMessage;
     let format = target.format;
     let typeMessage = target.typeMessage;
-    for (let i = 0; i < effects.length; i++) {
-      const { effect, validator } = effects[i];
-      if (effect.kind === 'keyword') {
-        this.checkKeywordFits(effect.keyword, target, validator.metadata);
-        (constraints ??= [...target.constraints]).push({ keyword: effect.keyword, value: effect.value, message: validator.message });
-      } else if (effect.kind === 'enum') {
-        enumValues = enumValues ? enumValues.filter((v) => effect.values.includes(v)) : effect.values;
-        enumMessage = validator.message;
-      } else if (effect.kind === 'type' && effect.format && target.kind === 'string' && !format) {
-        format = effect.format;
-        typeMessage = validator.message;
+    for (let v = 0; v < this.validators.length; v++) {
+      const validator = this.validators[v];
+      if (validator.each !== each) continue;
+      for (let e = 0; e < validator.effects.length; e++) {
+        const effect = validator.effects[e];
+        if (effect.kind === 'keyword') {
+          this.checkKeywordFits(effect.keyword, target, validator.metadata);
+          (constraints ??= [...target.constraints]).push({ keyword: effect.keyword, value: effect.value, message: validator.message });
+        } else if (effect.kind === 'enum') {
+          enumValues = enumValues ? enumValues.filter((v) => effect.values.includes(v)) : effect.values;
+          enumMessage = validator.message;
+        } else if (effect.kind === 'type' && effect.format && target.kind === 'string' && !format) {
+          format = effect.format;
+          typeMessage = validator.message;
+        }
       }
     }
     if (!constraints && enumValues === target.enum && enumMessage === target.enumMessage && format === target.format) return target;

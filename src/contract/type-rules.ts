@@ -110,7 +110,19 @@ export function withSortedConstraints(node: TypeNode): TypeNode {
   const sorted = inKeywordOrder(node.constraints);
   if (sorted && items === node.items) return node;
   const copy = copyNode(node);
-  if (!sorted) copy.constraints = [...node.constraints].sort((a, b) => keywordRank(a.keyword) - keywordRank(b.keyword));
+  if (!sorted) {
+    // An insertion sort: a field has a handful of constraints, and Array.prototype.sort allocates
+    // its merge state (about a kilobyte) for any length.
+    const constraints = [...node.constraints];
+    for (let i = 1; i < constraints.length; i++) {
+      const constraint = constraints[i];
+      const rank = keywordRank(constraint.keyword);
+      let j = i - 1;
+      for (; j >= 0 && keywordRank(constraints[j].keyword) > rank; j--) constraints[j + 1] = constraints[j];
+      constraints[j + 1] = constraint;
+    }
+    copy.constraints = constraints;
+  }
   copy.items = items;
   return copy;
 }
