@@ -3,11 +3,11 @@ import * as path from 'node:path';
 
 const repo = path.resolve(__dirname, '..', '..');
 
-/** Runs a benchmark worker script in a fresh Node process and parses the JSON it prints. */
-export function runWorker<T>(script: string, args: string[]): T {
+/** Runs a benchmark worker script in a fresh Node process (with `nodeFlags`) and parses the JSON it prints. */
+export function runWorker<T>(script: string, args: string[], nodeFlags: string[] = []): T {
   const output = execFileSync(
     process.execPath,
-    ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', script, ...args],
+    [...nodeFlags, '-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', script, ...args],
     { cwd: repo, encoding: 'utf8', env: { ...process.env, TS_NODE_PROJECT: path.join(repo, 'tsconfig.json'), NODE_ENV: 'production' } },
   );
   return JSON.parse(output) as T;

@@ -25,7 +25,7 @@ for (const mode of ['cold', 'warm', 'declare']) {
         // validationMetadatasToSchemas always converts every class ever decorated: no warm mode, and
         // its quadratic derivation dominates any declaring.
         if (mode !== 'cold' && key === 'cvjs-all') continue;
-        const { ms } = runWorker<{ ms: number }>(worker, [key, String(size), mode]);
+        const { ms } = runWorker<{ ms: number }>(worker, [key, String(size), mode], ['--expose-gc']);
         const id = `${key}@${size}@${mode}`;
         results.set(id, [...(results.get(id) ?? []), ms]);
       }
@@ -62,7 +62,10 @@ function verdicts(mode: string): string[] {
 const report = [
   '## Schema derivation (`bench/schema`)',
   '',
-  `${machine()}; ${SAMPLES} samples per cell, each in a fresh process.`,
+  `${machine()}; ${SAMPLES} samples per cell, each in a fresh process. Each timed region starts right after a full`,
+  'garbage collection, so that no contender pays for garbage the harness left behind (in declare mode the',
+  'collection comes before declaring): without it, whether one young-generation collection (7 to 15 ms) falls',
+  "inside a contender's window depends on how much the harness allocated before it, not on the contender.",
   '',
   'Derive every input and output JSON Schema of N generated tools (8 input fields: three strings, one an',
   'email and one an enum of four; two bounded integers; an optional boolean with a default; a string array',

@@ -26,6 +26,10 @@ function declared<T>(make: () => T, derive: (made: T) => unknown): number {
 }
 
 function time(run: () => unknown): number {
+  // Start every contender with an empty young generation, so none pays for the harness's garbage.
+  const { gc } = globalThis as { gc?: () => void };
+  if (!gc) throw new Error('bench/schema/worker.ts needs node --expose-gc (bench/schema/run.ts passes it).');
+  gc();
   const start = process.hrtime.bigint();
   const result = run();
   const ms = Number(process.hrtime.bigint() - start) / 1e6;

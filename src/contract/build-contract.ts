@@ -4,6 +4,7 @@
  */
 import 'reflect-metadata';
 import { KEYS } from '../metadata/keys';
+import { insertionSort } from '../util/insertion-sort';
 import { ownValidationMetadatas, ValidationMetadata } from './class-validator-source';
 import { buildField } from './field-builder';
 import type { Contract, FieldModel } from './field-model';
@@ -64,8 +65,7 @@ function ownDeclarations(target: Function): OwnDeclarations {
     const at = position.get(name);
     position.set(name, at === undefined || declaration.position < at ? declaration.position : at);
   });
-  const order = [...position.keys()];
-  return { fields, validators, order: order.sort((a, b) => position.get(a)! - position.get(b)!) };
+  return { fields, validators, order: insertionSort([...position.keys()], (name) => position.get(name)!) };
 }
 
 function fieldOf(owner: Function, declarations: OwnDeclarations, name: string): FieldModel {

@@ -10,6 +10,7 @@ import { Effect, mapValidator, MappedValidator, validatorLabel, ValidationMetada
 import {
   changed,
   Constraint,
+  constraintOf,
   copyNode,
   DefaultValue,
   FieldModel,
@@ -49,6 +50,7 @@ function effectOf<K extends Effect['kind']>(validator: MappedValidator, kind: K)
   }
   return undefined;
 }
+
 /** What declared a type or keyword, for an error: a label, or the class-validator decorator. */
 type Source = string | ValidationMetadata;
 
@@ -138,7 +140,7 @@ class FieldBuilder {
     const defined = this.has('defined');
     const notEmpty = this.has('notEmpty') ? this.validators.find((v) => v.effects.some((e) => e.kind === 'notEmpty')) : undefined;
     let type = this.resolveType();
-    if (notEmpty && type.kind === 'string' && !type.constraints.some((c) => c.keyword === 'minLength')) {
+    if (notEmpty && type.kind === 'string' && !constraintOf(type, 'minLength')) {
       const copy = copyNode(type);
       copy.constraints = [...type.constraints, { keyword: 'minLength', value: 1, message: notEmpty.message }];
       type = copy;

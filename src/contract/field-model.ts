@@ -69,6 +69,12 @@ export function copyNode(from: TypeNode): MutableNode {
   };
 }
 
+/** The node's constraint with a keyword, if it has one. */
+export function constraintOf(node: TypeNode, keyword: string): Constraint | undefined {
+  for (let i = 0; i < node.constraints.length; i++) if (node.constraints[i].keyword === keyword) return node.constraints[i];
+  return undefined;
+}
+
 /** A copy of a node with some properties changed. */
 export function changed(from: TypeNode, changes: Partial<TypeNode>): TypeNode {
   return Object.assign(copyNode(from), changes);

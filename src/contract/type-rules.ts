@@ -5,6 +5,7 @@
 import type { MetadataStorage as TransformerStorage } from 'class-transformer/types/MetadataStorage';
 import { CONSTRAINT_OPTION_KEYS } from '../extensions/extensions';
 import { isPlainObject } from '../util/describe-value';
+import { insertionSort } from '../util/insertion-sort';
 import { Constraint, copyNode, NodeKind, TypeNode } from './field-model';
 import type { FieldOptions } from './types';
 
@@ -110,19 +111,7 @@ export function withSortedConstraints(node: TypeNode): TypeNode {
   const sorted = inKeywordOrder(node.constraints);
   if (sorted && items === node.items) return node;
   const copy = copyNode(node);
-  if (!sorted) {
-    // An insertion sort: a field has a handful of constraints, and Array.prototype.sort allocates
-    // its merge state (about a kilobyte) for any length.
-    const constraints = [...node.constraints];
-    for (let i = 1; i < constraints.length; i++) {
-      const constraint = constraints[i];
-      const rank = keywordRank(constraint.keyword);
-      let j = i - 1;
-      for (; j >= 0 && keywordRank(constraints[j].keyword) > rank; j--) constraints[j + 1] = constraints[j];
-      constraints[j + 1] = constraint;
-    }
-    copy.constraints = constraints;
-  }
+  if (!sorted) copy.constraints = insertionSort([...node.constraints], (constraint) => keywordRank(constraint.keyword));
   copy.items = items;
   return copy;
 }

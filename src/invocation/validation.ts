@@ -6,7 +6,7 @@
 import Ajv2020, { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { contractOf } from '../contract/build-contract';
-import type { Contract, FieldModel, TypeNode } from '../contract/field-model';
+import { constraintOf, Contract, FieldModel, TypeNode } from '../contract/field-model';
 import { messages } from '../contract/messages';
 import type { FieldError } from '../errors/errors';
 import { sharedContractSchema, SchemaDirection } from '../schema/build-schema';
@@ -113,7 +113,7 @@ function locate(root: Contract, segments: string[], direction: SchemaDirection):
 }
 
 function constraintMessage(node: TypeNode | undefined, keyword: string): ((property: string, value: unknown) => string) | undefined {
-  return node?.constraints.find((constraint) => constraint.keyword === keyword)?.message;
+  return node && constraintOf(node, keyword)?.message;
 }
 
 /** ajv errors → one message per field and problem, in the field model's words. */

@@ -3,7 +3,7 @@
  * field model once per (contract, direction, dialect, strict) and handed out as a fresh copy.
  */
 import { contractOf } from '../contract/build-contract';
-import { Contract, FieldModel, isRequiredInput, isRequiredOutput, TypeNode } from '../contract/field-model';
+import { constraintOf, Contract, FieldModel, isRequiredInput, isRequiredOutput, TypeNode } from '../contract/field-model';
 import { copyJson } from '../util/copy-json';
 
 export type JsonSchema = { [keyword: string]: unknown };
@@ -99,7 +99,8 @@ function toJsonLiteral(value: unknown): unknown {
 
 class SchemaWriter {
   private readonly recursive: ReadonlySet<Function>;
-  private readonly defNames = new Map<Function, string>();
+  /** Names of the recursive contracts written to `defs` (most contracts have none). */
+  private defNames?: Map<Function, string>;
   private readonly defs: Record<string, JsonSchema> = {};
 
   constructor(
@@ -111,7 +112,7 @@ class SchemaWriter {
 
   write(): JsonSchema {
     const schema = this.objectSchema(contractOf(this.root), true);
-    if (Object.keys(this.defs).length > 0) schema[this.options.dialect === 'draft-07' ? 'definitions' : '$defs'] = this.defs;
+    if (this.defNames) schema[this.options.dialect === 'draft-07' ? 'definitions' : '$defs'] = this.defs;
     return schema;
   }
 
@@ -158,12 +159,11 @@ class SchemaWriter {
 
   /** A required string, array or free-form object may not be empty unless it says so. */
   private withFloor(schema: JsonSchema, node: TypeNode): JsonSchema {
-    const has = (keyword: string) => node.constraints.some((c) => c.keyword === keyword);
-    if (node.kind === 'string' && !node.enum && !node.format && !has('minLength')) {
+    if (node.kind === 'string' && !node.enum && !node.format && !constraintOf(node, 'minLength')) {
       if (!this.options.strict) schema.minLength = 1;
-    } else if (node.kind === 'array' && !has('minItems')) {
+    } else if (node.kind === 'array' && !constraintOf(node, 'minItems')) {
       schema.minItems = 1;
-    } else if (node.kind === 'record' && !has('minProperties') && !this.options.strict) {
+    } else if (node.kind === 'record' && !constraintOf(node, 'minProperties') && !this.options.strict) {
       schema.minProperties = 1;
     }
     return schema;
@@ -231,6 +231,7 @@ class SchemaWriter {
   private objectRef(target: Function): JsonSchema {
     if (target === this.root) return { $ref: '#' };
     if (!this.recursive.has(target)) return this.objectSchema(contractOf(target), false);
+    this.defNames ??= new Map();
     let name = this.defNames.get(target);
     if (!name) {
       const base = target.name || 'Anonymous';
