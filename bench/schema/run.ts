@@ -7,7 +7,7 @@ import { fmt, machine, markdownTable, median, writeReport } from '../lib/stats';
 import { runWorker } from '../lib/spawn-worker';
 
 const SIZES = [100, 1000];
-const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 7);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 11);
 const CONTENDERS: Array<[string, string]> = [
   ['toolwright', 'toolwright `inputSchema` + `outputSchema`'],
   ['cvjs-all', 'class-validator-jsonschema `validationMetadatasToSchemas`'],
