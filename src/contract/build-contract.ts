@@ -38,10 +38,10 @@ function lineage(target: Function): Function[] {
 
 interface OwnDeclarations {
   readonly fields: ReadonlyMap<string, FieldDeclaration> | undefined;
-  /** Each property's class-validator metadata; its keys are the properties in source order. */
+  /** Each property's class-validator metadata. */
   readonly validators: ReadonlyMap<string, ValidationMetadata[]>;
   /** Property names in source order. */
-  readonly order: Iterable<string>;
+  readonly order: readonly string[];
 }
 
 const NO_VALIDATORS: ValidationMetadata[] = [];
@@ -55,7 +55,7 @@ function ownDeclarations(target: Function): OwnDeclarations {
     if (list) list.push(metadatas[index]);
     else validators.set(metadatas[index].propertyName, [metadatas[index]]);
   }
-  if (!fields) return { fields, validators, order: validators.keys() };
+  if (!fields) return { fields, validators, order: [...validators.keys()] };
   // Each property's place: where its first class-validator constraint or its @Field was recorded.
   const position = new Map<string, number>();
   for (let index = 0; index < metadatas.length; index++) {

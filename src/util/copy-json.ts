@@ -2,8 +2,8 @@
 export function copyJson<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) {
-    const items = new Array<unknown>(value.length);
-    for (let i = 0; i < value.length; i++) items[i] = copyJson(value[i]);
+    const items: unknown[] = [];
+    for (let i = 0; i < value.length; i++) items.push(copyJson(value[i]));
     return items as T;
   }
   const copy: Record<string, unknown> = {};
