@@ -1,8 +1,9 @@
 import { declareRejectOpaqueExposedValues, defineAdapterConfig } from '../../index';
+import { scopeListProblem } from './auth';
 
 /**
- * The MCP adapter's settings. `presentAs` and `title` can be set per tool:
- * `@Tool({ adapters: { mcp: { presentAs: 'message', title: 'Approve a loan' } } })`.
+ * The MCP adapter's settings. `presentAs`, `title` and `scopes` can be set per tool:
+ * `@Tool({ adapters: { mcp: { presentAs: 'message', title: 'Approve a loan', scopes: ['loans:write'] } } })`.
  */
 export const McpConfig = defineAdapterConfig('mcp', {
   /** `structured`: the text block is the JSON of the exposed values; `message`: the tool's message. */
@@ -12,6 +13,16 @@ export const McpConfig = defineAdapterConfig('mcp', {
     default: undefined as string | undefined,
     validate: (value: string | undefined) =>
       value === undefined || (typeof value === 'string' && value.trim() !== '') || 'must be a non-empty string',
+    overridable: true,
+  },
+  /**
+   * OAuth scopes a caller's token must grant to see and call the tool (all of them). A caller
+   * without them does not find the tool in `tools/list`, and calling it answers "Unknown tool".
+   * Fail-closed: a request without auth info has only the server's `unauthenticatedScopes`.
+   */
+  scopes: {
+    default: [] as readonly string[],
+    validate: (value: readonly string[]) => scopeListProblem(value) ?? true,
     overridable: true,
   },
   /** A model is usually better served by an ugly honest rendering than by a failed call. */

@@ -16,3 +16,5 @@ export type { McpServerOptions } from './server';
 export { serveHttp, serveStdio } from './serve';
 export type { HttpServeOptions, McpHttpHandle, McpStdioHandle } from './serve';
 export { McpRequestContext, mcpRequest } from './request-context';
+export type { AuthInfo, McpHttpAuth, McpResourceMetadata } from './auth';
+export { InsufficientScopeError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 
 /**
  * The MCP request a tool call belongs to. Registered in the per-call child DI container (so a tool
@@ -11,8 +12,11 @@ export abstract class McpRequestContext {
   abstract readonly requestId: string | number;
   /** The transport session, when the transport has sessions (Streamable HTTP in session mode). */
   abstract readonly sessionId?: string;
-  /** The validated access token's information, when the server authenticates requests. */
-  abstract readonly authInfo?: { token: string; clientId: string; scopes: string[]; expiresAt?: number; extra?: Record<string, unknown> };
+  /**
+   * The verified access token (`token`, `clientId`, `scopes`, `expiresAt`, `extra`) when the server
+   * authenticates requests (`serveHttp(options, { auth })`); undefined otherwise (stdio, no auth).
+   */
+  abstract readonly authInfo?: AuthInfo;
   /** HTTP request headers (Streamable HTTP only), lower-cased names. */
   abstract readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
   /** Aborted when the client cancels the request. */

@@ -5,6 +5,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { httpAuthGate, McpHttpAuth, warnIfExposed } from './auth';
 import { mcpServerFactory, McpServerOptions } from './server';
 
 export interface McpStdioHandle {
@@ -30,6 +31,13 @@ export interface HttpServeOptions {
   stateless?: boolean;
   /** Largest request body accepted, in bytes (default 4 MiB). */
   maxBodyBytes?: number;
+  /**
+   * Bearer-token authentication (the MCP authorization spec): every request to `path` needs a
+   * valid token; the Protected Resource Metadata document is served when `resourceMetadata` is set.
+   */
+  auth?: McpHttpAuth;
+  /** The Host names this server answers to: see the host checks. */
+  allowedHosts?: readonly string[];
 }
 
 export interface McpHttpHandle {
@@ -71,6 +79,8 @@ async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
 export async function serveHttp(options: McpServerOptions, http: HttpServeOptions = {}): Promise<McpHttpHandle> {
   const { host = '127.0.0.1', port = 3000, path = '/mcp', stateless = false, maxBodyBytes = 4 * 1024 * 1024 } = http;
   const makeServer = mcpServerFactory(options);
+  let servedUrl = '';
+  const gate = http.auth !== undefined ? httpAuthGate(http.auth, () => servedUrl) : undefined;
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
   let actualPort = port;
 
@@ -91,8 +101,11 @@ export async function serveHttp(options: McpServerOptions, http: HttpServeOption
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    if (gate?.serveMetadata(req, res, url.pathname)) return;
     if (url.pathname !== path) return void res.writeHead(404).end();
     if (!allowed(req)) return jsonRpcError(res, 403, -32000, 'Forbidden: this server only answers requests addressed to localhost.');
+    const authInfo = gate ? await gate.authenticate(req, res) : undefined;
+    if (authInfo === null) return; // answered: 401, 403 or 500
     const body = req.method === 'POST' ? await readJson(req, maxBodyBytes) : undefined;
 
     if (stateless) {
@@ -109,6 +122,10 @@ export async function serveHttp(options: McpServerOptions, http: HttpServeOption
 
     const sessionId = req.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (existing && gate && !gate.owns(existing.transport, authInfo)) {
+      // Another client's session: answered as an unknown one, so a session id confirms nothing.
+      return jsonRpcError(res, 404, -32001, 'Session not found: start a new session with an initialize request.');
+    }
     if (existing) return existing.transport.handleRequest(req, res, body);
     if (typeof sessionId === 'string')
       return jsonRpcError(res, 404, -32001, 'Session not found: start a new session with an initialize request.');
@@ -120,6 +137,7 @@ export async function serveHttp(options: McpServerOptions, http: HttpServeOption
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => void sessions.set(id, { transport, server }),
     });
+    if (gate && authInfo) gate.claim(transport, authInfo);
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
       void server.close();
@@ -143,8 +161,10 @@ export async function serveHttp(options: McpServerOptions, http: HttpServeOption
     });
   });
   const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  servedUrl = `http://${urlHost}:${actualPort}${path}`;
+  warnIfExposed(host, http);
   return {
-    url: `http://${urlHost}:${actualPort}${path}`,
+    url: servedUrl,
     sessions: () => sessions.size,
     async close() {
       for (const { transport, server } of [...sessions.values()]) {

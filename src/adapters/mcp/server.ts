@@ -1,13 +1,9 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type CallToolResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ListToolsRequestSchema, type CallToolResult, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
-import { AmbientSource, guardToolResponse, Invoker, InvokerOptions, ToolDefinition, ToolLike } from '../../index';
+import { AmbientSource, describeValue, guardToolResponse, Invoker, InvokerOptions, isPlainObject, ToolDefinition, ToolLike } from '../../index';
+import { scopeListProblem } from './auth';
+import { McpConfig } from './config';
 import { McpRequestContext, withMcpRequest } from './request-context';
 import { McpAdapter, McpToolEntry } from './wrap';
 
@@ -28,6 +24,25 @@ export interface McpServerOptions {
   ambientContext?: (request: McpRequestContext) => AmbientSource | undefined | Promise<AmbientSource | undefined>;
   /** Invoker options: `rejectUndeclaredInputs`, `userFacingInputErrors`, `onException`. */
   invoker?: Omit<InvokerOptions, 'container'>;
+  /**
+   * The scopes a request without auth info holds (stdio, or `serveHttp` without `auth`), for tools
+   * that declare `scopes`. Default none: such tools are hidden and refused (fail-closed). A request
+   * that `serveHttp({ auth })` verified holds its token's scopes only.
+   */
+  unauthenticatedScopes?: readonly string[];
+}
+
+/**
+ * A JSON-RPC error the SDK sends as it is. (The SDK's `McpError` puts "MCP error <code>: " into its
+ * message, and the client's `McpError` adds it again: "MCP error -32602: MCP error -32602: …".)
+ */
+class JsonRpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 interface RequestExtra {
@@ -88,13 +103,27 @@ export function mcpServerFactory(options: McpServerOptions): () => Server {
     }
     byName.set(entry.tool.name, entry);
   }
+  const unauthenticated = options.unauthenticatedScopes ?? [];
+  const problem = scopeListProblem(unauthenticated);
+  if (problem) throw new TypeError(`createMcpServer: unauthenticatedScopes ${problem}; got ${describeValue(unauthenticated)}.`);
+  const scopesOf = new Map(entries.map((entry) => [entry, McpConfig.resolveOverrideFor(entry.definition, 'scopes')]));
+  const scoped = [...scopesOf.values()].some((scopes) => scopes.length > 0);
   const listing = { tools: entries.map((entry) => entry.tool) };
   const invoker = new Invoker(options.invoker);
   const root = options.container ?? rootContainer;
 
+  /** Whether this request may see and call the tool: it holds every scope the tool declares. */
+  const allowed = (entry: McpToolEntry, extra: RequestExtra): boolean => {
+    const needed = scopesOf.get(entry)!;
+    if (needed.length === 0) return true;
+    const held = extra.authInfo ? extra.authInfo.scopes : unauthenticated;
+    return needed.every((scope) => held.includes(scope));
+  };
+
   const call = async (name: string, args: unknown, extra: RequestExtra): Promise<CallToolResult> => {
     const entry = byName.get(name);
-    if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    // A tool the caller may not see answers exactly as one that does not exist: nothing to probe.
+    if (!entry || !allowed(entry, extra)) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const request = new RequestContext(extra);
     const child = root.createChildContainer();
     // An abstract class is a fine token at run time; tsyringe's types only admit concrete ones.
@@ -115,10 +144,16 @@ export function mcpServerFactory(options: McpServerOptions): () => Server {
       { name: options.name, version: options.version },
       { capabilities: { tools: { listChanged: false } }, ...(options.instructions ? { instructions: options.instructions } : {}) },
     );
-    server.setRequestHandler(ListToolsRequestSchema, () => listing);
-    server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-      call(request.params.name, request.params.arguments, extra as unknown as RequestExtra),
+    server.setRequestHandler(ListToolsRequestSchema, (_request, extra) =>
+      scoped ? { tools: entries.filter((entry) => allowed(entry, extra as unknown as RequestExtra)).map((entry) => entry.tool) } : listing,
     );
+    // tools/call is answered here rather than through setRequestHandler: the SDK's Server parses its
+    // params first and answers a malformed call with its whole schema report, twice prefixed.
+    server.fallbackRequestHandler = async (request, extra) => {
+      if (request.method !== 'tools/call') throw new JsonRpcError(ErrorCode.MethodNotFound, 'Method not found');
+      const { name, args } = callParams(request);
+      return call(name, args, extra as unknown as RequestExtra);
+    };
     return server;
   };
 }
@@ -138,6 +173,20 @@ function failedContext(tool: ToolDefinition, error: unknown): CallToolResult {
     },
     (): CallToolResult => ({ isError: true, content: [{ type: 'text', text: tool.messages.error ?? 'Something went wrong' }] }),
   );
+}
+
+/** The name and arguments of a tools/call request, or a one-line -32602 saying what is wrong. */
+function callParams(request: JSONRPCRequest): { name: string; args: Record<string, unknown> | undefined } {
+  const params = request.params as Record<string, unknown> | undefined;
+  if (!isPlainObject(params) || typeof params.name !== 'string') {
+    throw new JsonRpcError(ErrorCode.InvalidParams, "Invalid tools/call request: params.name must be the tool's name (a string).");
+  }
+  const args = params.arguments;
+  if (args !== undefined && !isPlainObject(args)) {
+    const kind = args === null ? 'null' : Array.isArray(args) ? 'an array' : `a ${typeof args}`;
+    throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid tools/call request: arguments must be an object of named arguments, not ${kind}.`);
+  }
+  return { name: params.name, args };
 }
 
 function isEntry(value: ToolLike | McpToolEntry): value is McpToolEntry {
