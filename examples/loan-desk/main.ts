@@ -5,10 +5,14 @@
  *   npm start                       # http://127.0.0.1:3000/mcp
  *   npm start -- --port 0           # a free port
  *   npm start -- --stdio            # for desktop clients (the table goes to stderr)
+ *   npm start -- --auth             # every request needs a signed Bearer token (see mint-token.ts)
+ *
+ * Without --auth, calls are made as the fixed development identity (LOAN_DESK_OFFICER, default
+ * officer-on-duty); with it, as the token's subject.
  */
 import 'reflect-metadata';
 import { Tools } from 'toolwright';
-import { serveHttp, serveStdio } from 'toolwright/mcp';
+import { McpHttpAuth, serveHttp, serveStdio } from 'toolwright/mcp';
 import { loanDeskServer } from './server';
 import './tools';
 
@@ -45,8 +49,23 @@ async function main(): Promise<void> {
   }
   console.log(table());
   const port = Number(option('--port') ?? process.env.PORT ?? 3000);
-  const handle = await serveHttp(loanDeskServer, { port, host: option('--host') ?? '127.0.0.1' });
+  let url = '';
+  // Loaded only with --auth: the quick start needs no JWT library.
+  const auth: McpHttpAuth | undefined = process.argv.includes('--auth')
+    ? await (await import('./auth')).loanDeskAuth(() => url)
+    : undefined;
+  const handle = await serveHttp(loanDeskServer, { port, host: option('--host') ?? '127.0.0.1', auth });
+  url = handle.url;
   console.log(`\nloan-desk: serving MCP on ${handle.url} (Ctrl-C to stop)`);
+  if (auth) {
+    const { DEFAULT_AUDIENCE, keysDir } = await import('./auth');
+    const audience = handle.url === DEFAULT_AUDIENCE ? '' : ` --audience ${handle.url}`;
+    console.log(
+      `loan-desk: authentication on: every request needs a Bearer token signed with the development key in ${keysDir()}.\n` +
+        `  Mint one:  TOKEN=$(npm run -s loan-desk:token -- --sub officer-7 --scope "loans:read loans:write"${audience})\n` +
+        `  Then send: Authorization: Bearer $TOKEN`,
+    );
+  }
   const stop = () => void handle.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -1,9 +1,13 @@
 /**
  * The example application, started as a child process exactly as a client would start it: over
- * stdio (a desktop client's launch) and over Streamable HTTP (`npm start`).
+ * stdio (a desktop client's launch), over Streamable HTTP (`npm start`), and with signed tokens
+ * (`npm start -- --auth`, tokens minted by `npm run loan-desk:token`).
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -13,6 +17,28 @@ const node = ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/reg
 const ada = '6f1c9a52-3b0e-4c52-9a8e-1f2d3c4b5a60';
 const grace = '0b7e4d21-8c3a-4f19-b6d2-7e5a9c1f3d42';
 const alan = 'c3a5e7f9-1b2d-4e6f-8a0c-2d4f6b8e0a13';
+
+/** Starts the example with these arguments; resolves with the URL it prints and everything it printed. */
+function start(args: string[], env: Record<string, string> = {}): { child: ChildProcess; ready: Promise<{ url: string; out: () => string }> } {
+  const child = spawn(process.execPath, [...node, ...args], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  let out = '';
+  const ready = new Promise<{ url: string; out: () => string }>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /serving MCP on (http:\/\/\S+)/.exec(out);
+      if (match) setTimeout(() => resolve({ url: match[1], out: () => out }), 50); // the lines after it, too
+    });
+    child.once('exit', (code) => reject(new Error(`the example exited with ${code}: ${out}`)));
+  });
+  return { child, ready };
+}
+
+async function connect(url: string, headers: Record<string, string>): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  const client = new Client({ name: 'loan-desk-http', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, transport };
+}
 
 describe('the loan desk over stdio', () => {
   let client: Client;
@@ -80,37 +106,117 @@ describe('the loan desk over Streamable HTTP (npm start)', () => {
   let url: string;
 
   beforeAll(async () => {
-    child = spawn(process.execPath, [...node, '--port', '0'], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
-    url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout!.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const match = /serving MCP on (http:\/\/\S+)/.exec(out);
-        if (match) resolve(match[1]);
-      });
-      child.once('exit', (code) => reject(new Error(`the example exited with ${code}: ${out}`)));
-    });
+    const started = start(['--port', '0'], { LOAN_DESK_OFFICER: '' }); // unset: the default development identity
+    child = started.child;
+    url = (await started.ready).url;
   }, 30_000);
 
   afterAll(() => {
     child?.kill('SIGTERM');
   });
 
-  it('serves on 127.0.0.1 and takes the officer id from the request', async () => {
+  it('serves on 127.0.0.1 without a token, as the development identity; an x-officer-id header changes nothing', async () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-    const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { 'x-officer-id': 'officer-from-header' } } });
-    const client = new Client({ name: 'loan-desk-http', version: '1.0.0' });
-    await client.connect(transport);
+    const { client, transport } = await connect(url, { 'x-officer-id': 'mallory' });
     try {
       const approved = await client.callTool({ name: 'approve_loan', arguments: { loanId: grace, amount: 150000 } });
       expect(approved.structuredContent).toMatchObject({ tier: 'standard' });
       const status = await client.callTool({ name: 'loan_status', arguments: { loanId: grace } });
-      expect(status.structuredContent).toMatchObject({ state: 'approved', approvedBy: 'officer-from-header' });
+      expect(status.structuredContent).toMatchObject({ state: 'approved', approvedBy: 'officer-on-duty' });
       const list = await client.callTool({ name: 'list_loans', arguments: { state: 'pending' } });
       expect((list.structuredContent as { loans: Array<{ applicant: string }> }).loans.map((l) => l.applicant)).toEqual(['Ada Lovelace', 'Alan Turing']);
     } finally {
       await transport.terminateSession();
       await client.close();
+    }
+  });
+});
+
+describe('the loan desk with signed tokens (npm start -- --auth)', () => {
+  let child: ChildProcess;
+  let url: string;
+  let printed: string;
+  const tokens: Record<'writer' | 'reader' | 'elsewhere' | 'stranger', string> = { writer: '', reader: '', elsewhere: '', stranger: '' };
+  const keys = fs.mkdtempSync(path.join(os.tmpdir(), 'loan-desk-keys-'));
+  const env = { LOAN_DESK_KEYS_DIR: keys };
+
+  /** `npm run -s loan-desk:token -- …`, run as the README shows it. */
+  async function mint(args: string[], keysDir = keys): Promise<string> {
+    const { stdout } = await promisify(execFile)('npm', ['run', '-s', 'loan-desk:token', '--', ...args], {
+      cwd: repo,
+      env: { ...process.env, LOAN_DESK_KEYS_DIR: keysDir },
+    });
+    return stdout.trim();
+  }
+
+  beforeAll(async () => {
+    const started = start(['--auth', '--port', '0'], env);
+    child = started.child;
+    const ready = await started.ready;
+    url = ready.url;
+    printed = ready.out();
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), 'loan-desk-other-'));
+    [tokens.writer, tokens.reader, tokens.elsewhere, tokens.stranger] = await Promise.all([
+      mint(['--sub', 'officer-7', '--scope', 'loans:read loans:write', '--audience', url, '--expires', '10m']),
+      mint(['--sub', 'auditor-1', '--scope', 'loans:read', '--audience', url]),
+      mint(['--sub', 'officer-7', '--scope', 'loans:write', '--audience', 'http://127.0.0.1:1/mcp']),
+      mint(['--sub', 'officer-7', '--scope', 'loans:write', '--audience', url], other), // another development key
+    ]);
+    fs.rmSync(other, { recursive: true, force: true });
+  }, 90_000);
+
+  afterAll(() => {
+    child?.kill('SIGTERM');
+    fs.rmSync(keys, { recursive: true, force: true });
+  });
+
+  it('prints how to mint a token, and keeps its development key out of reach', () => {
+    expect(printed).toContain(`npm run -s loan-desk:token -- --sub officer-7 --scope "loans:read loans:write" --audience ${url}`);
+    expect(fs.statSync(path.join(keys, 'signing-key.json')).mode & 0o077).toBe(0);
+  });
+
+  it('refuses a request without a token, pointing to its metadata document', async () => {
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    expect(response.status).toBe(401);
+    const metadataUrl = /resource_metadata="([^"]+)"/.exec(response.headers.get('www-authenticate') ?? '')![1];
+    expect(await (await fetch(metadataUrl)).json()).toMatchObject({ resource: url, scopes_supported: ['loans:read', 'loans:write'] });
+  });
+
+  it('approves as the token’s subject; an x-officer-id header has no effect', async () => {
+    const { client, transport } = await connect(url, { Authorization: `Bearer ${tokens.writer}`, 'x-officer-id': 'mallory' });
+    try {
+      const approved = await client.callTool({ name: 'approve_loan', arguments: { loanId: ada, amount: 1000 } });
+      expect(approved.isError).toBeFalsy();
+      const status = await client.callTool({ name: 'loan_status', arguments: { loanId: ada } });
+      expect(status.structuredContent).toMatchObject({ state: 'approved', approvedBy: 'officer-7' });
+    } finally {
+      await transport.terminateSession();
+      await client.close();
+    }
+  });
+
+  it('a read-only token sees no write tools and cannot call them', async () => {
+    const { client, transport } = await connect(url, { Authorization: `Bearer ${tokens.reader}` });
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['check_credit', 'list_loans', 'loan_status']);
+      await expect(client.callTool({ name: 'cancel_loan', arguments: { loanId: alan } })).rejects.toThrow('MCP error -32602: Unknown tool: cancel_loan');
+      const status = await client.callTool({ name: 'loan_status', arguments: { loanId: alan } });
+      expect(status.structuredContent).toMatchObject({ state: 'pending' });
+    } finally {
+      await transport.terminateSession();
+      await client.close();
+    }
+  });
+
+  it('refuses a token for another server, and one signed with another key', async () => {
+    for (const token of [tokens.elsewhere, tokens.stranger]) {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
+        body: '{}',
+      });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toContain('error="invalid_token"');
     }
   });
 });

@@ -3,6 +3,7 @@ import { injectable } from 'tsyringe';
 import { AmbientContext, Expects, Exposes, Field, Tool, ToolVersion, fail } from 'toolwright';
 import { CreditBureau } from '../domain/credit-bureau';
 import { LoanRepository } from '../domain/loan-repository';
+import { LOANS_WRITE } from '../scopes';
 
 export class ApproveLoanInput {
   @Field({ description: 'The loan to approve' }) @IsUUID() loanId!: string;
@@ -41,7 +42,11 @@ class ApproveLoanBase {
   }
 }
 
-@Tool('mcp', 'openai', { description: 'Approve a pending loan (standard tier)', error: 'Could not approve the loan' })
+@Tool('mcp', 'openai', {
+  description: 'Approve a pending loan (standard tier)',
+  error: 'Could not approve the loan',
+  adapters: { mcp: { scopes: [LOANS_WRITE] } },
+})
 @ToolVersion(1)
 @Expects(ApproveLoanInput)
 @Exposes(Approval)
@@ -51,7 +56,11 @@ export class ApproveLoanV1 extends ApproveLoanBase {
   }
 }
 
-@Tool('mcp', 'openai', { description: 'Approve a pending loan, choosing the processing tier', error: 'Could not approve the loan' })
+@Tool('mcp', 'openai', {
+  description: 'Approve a pending loan, choosing the processing tier',
+  error: 'Could not approve the loan',
+  adapters: { mcp: { scopes: [LOANS_WRITE] } },
+})
 @ToolVersion(2)
 @Expects(ApproveLoanV2Input)
 @Exposes(Approval)

@@ -1,6 +1,7 @@
 import { injectable } from 'tsyringe';
 import { Expects, Exposes, FailsOn, Field, SemanticHints, Tool, fail } from 'toolwright';
 import { LoanRepository } from '../domain/loan-repository';
+import { LOANS_WRITE } from '../scopes';
 import { LoanIdInput } from './loan-service';
 
 export class LoanLockedError extends Error {}
@@ -10,7 +11,11 @@ export class Cancellation {
   @Field() cancelled!: boolean;
 }
 
-@Tool('mcp', 'openai', { description: 'Cancel a loan that is not yet approved', error: 'Could not cancel the loan' })
+@Tool('mcp', 'openai', {
+  description: 'Cancel a loan that is not yet approved',
+  error: 'Could not cancel the loan',
+  adapters: { mcp: { scopes: [LOANS_WRITE] } },
+})
 @SemanticHints('destructive')
 @FailsOn(LoanLockedError, 'the loan is locked by another officer')
 @Expects(LoanIdInput)

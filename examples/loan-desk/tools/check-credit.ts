@@ -2,6 +2,7 @@ import { IsString, MaxLength } from 'class-validator';
 import { injectable } from 'tsyringe';
 import { Description, Expects, Exposes, Field, Integer, SemanticHints, Tool } from 'toolwright';
 import { CreditBureau } from '../domain/credit-bureau';
+import { LOANS_READ } from '../scopes';
 
 export class CheckCreditInput {
   @Field({ description: 'Full name of the applicant' }) @IsString() @MaxLength(200) applicant!: string;
@@ -12,7 +13,7 @@ export class CreditReport {
   @Field({ enum: ['poor', 'fair', 'good', 'excellent'] }) band!: string;
 }
 
-@Tool('mcp', 'openai')
+@Tool('mcp', 'openai', { adapters: { mcp: { scopes: [LOANS_READ] } } })
 @Description('Credit score of an applicant')
 @SemanticHints('readOnly', 'idempotent')
 @Expects(CheckCreditInput)

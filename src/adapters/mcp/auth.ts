@@ -115,14 +115,20 @@ export function httpAuthGate(auth: McpHttpAuth, servedUrl: () => string): HttpAu
         const oauth = asOAuthError(error);
         if (oauth?.error === 'invalid_token') return challenge(res, 401, oauth, true);
         if (oauth?.error === 'insufficient_scope') return challenge(res, 403, oauth, true);
-        if (oauth && oauth.error !== 'server_error') return void sendJson(res, 400, oauth), null;
-        console.error('toolwright/mcp: auth.verifyAccessToken threw; answered 500 (throw InvalidTokenError for a token that is not valid):', error);
+        if (oauth && oauth.error !== 'server_error') return (void sendJson(res, 400, oauth), null);
+        console.error(
+          'toolwright/mcp: auth.verifyAccessToken threw; answered 500 (throw InvalidTokenError for a token that is not valid):',
+          error,
+        );
         return serverError(res);
       }
-      if (authInfo === undefined) return challenge(res, 401, new InvalidTokenError('The access token is not valid').toResponseObject(), true);
+      if (authInfo === undefined)
+        return challenge(res, 401, new InvalidTokenError('The access token is not valid').toResponseObject(), true);
       const problem = malformed(authInfo);
       if (problem) {
-        console.error(`toolwright/mcp: auth.verifyAccessToken returned ${problem}; answered 500. Return an AuthInfo { token, clientId, scopes, expiresAt }.`);
+        console.error(
+          `toolwright/mcp: auth.verifyAccessToken returned ${problem}; answered 500. Return an AuthInfo { token, clientId, scopes, expiresAt }.`,
+        );
         return serverError(res);
       }
       const invalid = (message: string) => challenge(res, 401, new InvalidTokenError(message).toResponseObject(), true);
@@ -184,9 +190,13 @@ function identity(authInfo: AuthInfo): string {
 /** A thrown SDK OAuthError (recognised by shape: the ESM and CommonJS copies are different classes). */
 function asOAuthError(error: unknown): OAuthErrorResponse | undefined {
   const candidate = error as { errorCode?: unknown; toResponseObject?: unknown } | null;
-  if (!(error instanceof Error) || typeof candidate?.errorCode !== 'string' || typeof candidate.toResponseObject !== 'function') return undefined;
+  if (!(error instanceof Error) || typeof candidate?.errorCode !== 'string' || typeof candidate.toResponseObject !== 'function')
+    return undefined;
   const response = (candidate.toResponseObject as () => unknown).call(error) as OAuthErrorResponse;
-  return { error: candidate.errorCode, error_description: typeof response?.error_description === 'string' ? response.error_description : error.message };
+  return {
+    error: candidate.errorCode,
+    error_description: typeof response?.error_description === 'string' ? response.error_description : error.message,
+  };
 }
 
 function malformed(authInfo: unknown): string | undefined {
@@ -194,7 +204,8 @@ function malformed(authInfo: unknown): string | undefined {
   const info = authInfo as Partial<AuthInfo>;
   if (typeof info.token !== 'string') return 'an AuthInfo without token (a string)';
   if (typeof info.clientId !== 'string') return 'an AuthInfo without clientId (a string)';
-  if (!Array.isArray(info.scopes) || !info.scopes.every((s) => typeof s === 'string')) return 'an AuthInfo without scopes (a list of strings)';
+  if (!Array.isArray(info.scopes) || !info.scopes.every((s) => typeof s === 'string'))
+    return 'an AuthInfo without scopes (a list of strings)';
   return undefined;
 }
 
@@ -236,7 +247,12 @@ function serveMetadataDocument(req: IncomingMessage, res: ServerResponse, docume
     return;
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    sendJson(res, 405, { error: 'method_not_allowed', error_description: `The method ${req.method} is not allowed for this endpoint` }, { ...cors, allow: 'GET, HEAD, OPTIONS' });
+    sendJson(
+      res,
+      405,
+      { error: 'method_not_allowed', error_description: `The method ${req.method} is not allowed for this endpoint` },
+      { ...cors, allow: 'GET, HEAD, OPTIONS' },
+    );
     return;
   }
   const body = JSON.stringify(document);
@@ -246,26 +262,36 @@ function serveMetadataDocument(req: IncomingMessage, res: ServerResponse, docume
 
 function checkAuthOptions(auth: McpHttpAuth): void {
   const where = 'serveHttp: auth';
-  if (!isPlainObject(auth)) throw new TypeError(`${where} must be an object { verifyAccessToken, resourceMetadata?, requiredScopes? }; got ${describeValue(auth)}.`);
+  if (!isPlainObject(auth))
+    throw new TypeError(
+      `${where} must be an object { verifyAccessToken, resourceMetadata?, requiredScopes? }; got ${describeValue(auth)}.`,
+    );
   checkKeys(auth, AUTH_KEYS, where);
   if (typeof auth.verifyAccessToken !== 'function') {
-    throw new TypeError(`${where}.verifyAccessToken must be a function (token, request) => AuthInfo; got ${describeValue(auth.verifyAccessToken)}.`);
+    throw new TypeError(
+      `${where}.verifyAccessToken must be a function (token, request) => AuthInfo; got ${describeValue(auth.verifyAccessToken)}.`,
+    );
   }
   checkScopes(auth.requiredScopes, `${where}.requiredScopes`);
   const metadata = auth.resourceMetadata;
   if (metadata === undefined) return;
-  if (!isPlainObject(metadata)) throw new TypeError(`${where}.resourceMetadata must be an object { authorizationServers, … }; got ${describeValue(metadata)}.`);
+  if (!isPlainObject(metadata))
+    throw new TypeError(`${where}.resourceMetadata must be an object { authorizationServers, … }; got ${describeValue(metadata)}.`);
   checkKeys(metadata, METADATA_KEYS, `${where}.resourceMetadata`);
   const servers = metadata.authorizationServers;
   if (!Array.isArray(servers) || servers.length === 0) {
-    throw new TypeError(`${where}.resourceMetadata.authorizationServers must list at least one issuer URL, e.g. ['https://auth.example.com']; got ${describeValue(servers)}.`);
+    throw new TypeError(
+      `${where}.resourceMetadata.authorizationServers must list at least one issuer URL, e.g. ['https://auth.example.com']; got ${describeValue(servers)}.`,
+    );
   }
   for (const server of servers) checkUrl(server, `${where}.resourceMetadata.authorizationServers`);
   if (metadata.resource !== undefined) {
     checkUrl(metadata.resource, `${where}.resourceMetadata.resource`);
-    if (new URL(metadata.resource).hash) throw new TypeError(`${where}.resourceMetadata.resource must not have a fragment; got ${describeValue(metadata.resource)}.`);
+    if (new URL(metadata.resource).hash)
+      throw new TypeError(`${where}.resourceMetadata.resource must not have a fragment; got ${describeValue(metadata.resource)}.`);
   }
-  if (metadata.resourceDocumentation !== undefined) checkUrl(metadata.resourceDocumentation, `${where}.resourceMetadata.resourceDocumentation`);
+  if (metadata.resourceDocumentation !== undefined)
+    checkUrl(metadata.resourceDocumentation, `${where}.resourceMetadata.resourceDocumentation`);
   if (metadata.resourceName !== undefined && (typeof metadata.resourceName !== 'string' || metadata.resourceName.trim() === '')) {
     throw new TypeError(`${where}.resourceMetadata.resourceName must be a non-empty string; got ${describeValue(metadata.resourceName)}.`);
   }
@@ -275,7 +301,9 @@ function checkAuthOptions(auth: McpHttpAuth): void {
 function checkKeys(value: object, known: readonly string[], where: string): void {
   const unknown = Object.keys(value).filter((key) => !known.includes(key));
   if (unknown.length > 0) {
-    throw new TypeError(`${where}: unknown option ${joinWords(unknown.map((k) => `'${k}'`))}. Known: ${joinWords(known.map((k) => `'${k}'`))}.`);
+    throw new TypeError(
+      `${where}: unknown option ${joinWords(unknown.map((k) => `'${k}'`))}. Known: ${joinWords(known.map((k) => `'${k}'`))}.`,
+    );
   }
 }
 

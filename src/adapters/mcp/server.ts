@@ -1,7 +1,16 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, ListToolsRequestSchema, type CallToolResult, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
-import { AmbientSource, describeValue, guardToolResponse, Invoker, InvokerOptions, isPlainObject, ToolDefinition, ToolLike } from '../../index';
+import {
+  AmbientSource,
+  describeValue,
+  guardToolResponse,
+  Invoker,
+  InvokerOptions,
+  isPlainObject,
+  ToolDefinition,
+  ToolLike,
+} from '../../index';
 import { scopeListProblem } from './auth';
 import { McpConfig } from './config';
 import { McpRequestContext, withMcpRequest } from './request-context';
@@ -184,7 +193,10 @@ function callParams(request: JSONRPCRequest): { name: string; args: Record<strin
   const args = params.arguments;
   if (args !== undefined && !isPlainObject(args)) {
     const kind = args === null ? 'null' : Array.isArray(args) ? 'an array' : `a ${typeof args}`;
-    throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid tools/call request: arguments must be an object of named arguments, not ${kind}.`);
+    throw new JsonRpcError(
+      ErrorCode.InvalidParams,
+      `Invalid tools/call request: arguments must be an object of named arguments, not ${kind}.`,
+    );
   }
   return { name: params.name, args };
 }
