@@ -172,8 +172,18 @@ export function isLoopbackHost(host: string): boolean {
   return false;
 }
 
-/** One warning when a server is reachable from other machines and checks nobody. */
-export function warnIfExposed(host: string, options: { auth?: unknown; allowedHosts?: readonly string[] }): void {
+/**
+ * One warning when a server is reachable from other machines and checks nobody; one when its
+ * resource identifier would be derived from a wildcard address no client can use.
+ */
+export function warnIfExposed(host: string, options: { auth?: McpHttpAuth; allowedHosts?: readonly string[] }): void {
+  const metadata = options.auth?.resourceMetadata;
+  if (metadata && metadata.resource === undefined && /^(0\.0\.0\.0|::|\[::\])$/.test(host)) {
+    console.warn(
+      `toolwright/mcp: serveHttp listens on ${host}, so the resource identifier it publishes would be http://${host}:…; ` +
+        "set auth.resourceMetadata.resource to the URL clients use, e.g. 'https://mcp.example.com/mcp'.",
+    );
+  }
   if (isLoopbackHost(host) || options.auth !== undefined || options.allowedHosts !== undefined) return;
   console.warn(
     `toolwright/mcp: serveHttp is listening on ${host}, which other machines can reach, without authentication: ` +

@@ -472,4 +472,15 @@ describe('the start-up warning for an exposed server', () => {
     }
     expect(warn).not.toHaveBeenCalled();
   });
+
+  it('warns when the published resource would be a wildcard address', async () => {
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const auth = { verifyAccessToken: () => undefined, resourceMetadata: { authorizationServers: [ISSUER] } };
+    await (await serveHttp(serverOptions, { port: 0, host: '0.0.0.0', auth })).close();
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0][0]).toContain('set auth.resourceMetadata.resource to the URL clients use');
+    warn.mockClear();
+    await (await serveHttp(serverOptions, { port: 0, host: '0.0.0.0', auth: { ...auth, resourceMetadata: { ...auth.resourceMetadata, resource: 'https://mcp.example.com/mcp' } } })).close();
+    expect(warn).not.toHaveBeenCalled();
+  });
 });
