@@ -115,7 +115,10 @@ export function httpAuthGate(auth: McpHttpAuth, servedUrl: () => string): HttpAu
         const oauth = asOAuthError(error);
         if (oauth?.error === 'invalid_token') return challenge(res, 401, oauth, true);
         if (oauth?.error === 'insufficient_scope') return challenge(res, 403, oauth, true);
-        if (oauth && oauth.error !== 'server_error') return (void sendJson(res, 400, oauth), null);
+        if (oauth && oauth.error !== 'server_error') {
+          sendJson(res, 400, oauth); // another OAuth error the verifier chose (invalid_request, …), as the SDK answers it
+          return null;
+        }
         console.error(
           'toolwright/mcp: auth.verifyAccessToken threw; answered 500 (throw InvalidTokenError for a token that is not valid):',
           error,
