@@ -8,6 +8,7 @@ import 'reflect-metadata';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { InvalidRequestError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { createLocalJWKSet, errors, exportJWK, generateKeyPair, jwtVerify, SignJWT, type CryptoKey } from 'jose';
 import { AmbientContext, Expects, Exposes, Tool } from 'toolwright';
 import {
@@ -334,11 +335,15 @@ describe('serveHttp auth: the verifier’s answers', () => {
     const handle = await serve({
       verifyAccessToken: (token) => {
         if (token === 'scope') throw new InsufficientScopeError('needs admin');
+        if (token === 'request') throw new InvalidRequestError('token bound to another client');
         throw new InvalidTokenError('bad "token"\r\nSet-Cookie: x=1');
       },
     });
     const scope = await post(handle.url, { authorization: 'Bearer scope' });
     expect(scope.status).toBe(403);
+    expect(scope.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", error_description="needs admin"');
+    const request = await post(handle.url, { authorization: 'Bearer request' });
+    expect([request.status, await request.json()]).toEqual([400, { error: 'invalid_request', error_description: 'token bound to another client' }]);
     const injected = await post(handle.url, { authorization: 'Bearer inject' });
     expect(injected.status).toBe(401);
     expect(injected.headers.get('set-cookie')).toBeNull();
