@@ -193,6 +193,14 @@ describe('environment options', () => {
     expect(Object.isFrozen(REFUSED_ENV_VARIABLES)).toBe(true);
   });
 
+  it("the README's table of refused names is the exported list, entry for entry", () => {
+    const readme = fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('| steers | refused names |'));
+    const rows = table.slice(0, table.indexOf('\n\n')).split('\n').slice(2);
+    const listed = rows.flatMap((row) => row.split('|')[2].match(/`[^`]+`/g)!.map((name) => name.slice(1, -1)));
+    expect(listed).toEqual([...REFUSED_ENV_VARIABLES]);
+  });
+
   it('environment(): the SDK default set, plus passEnv from this process, plus the config env; nothing else', async () => {
     const saved = { ...process.env };
     Object.assign(process.env, { HTTPS_PROXY: 'http://proxy:3128', GITHUB_TOKEN: 'ghp_secret', DATABASE_URL: 'postgres://u:p@h/db', HOME: '/home/me', PATH: '/usr/bin:/bin' });
