@@ -22,7 +22,8 @@ export type {
 } from './tool-calls';
 export { toMessages } from './messages';
 export type { ChatToolMessage, ResponsesFunctionCallOutput, ToMessagesOptions } from './messages';
-export { McpSecurityError, McpSecurityPolicy, SENSITIVE_ENV_PATTERNS } from './remote-mcp/security-policy';
+export { McpSecurityError, McpSecurityPolicy } from './remote-mcp/security-policy';
+export { REFUSED_ENV_VARIABLES } from './remote-mcp/refused-env';
 export type { McpSecurityPolicyOptions, McpTransportKind } from './remote-mcp/security-policy';
 export type { McpCommandConfig, McpServerConfig, McpUrlConfig } from './remote-mcp/server-config';
 export type { AddMcpServerOptions } from './remote-mcp/mount';

@@ -178,7 +178,10 @@ export class Toolbox {
    * cannot be mounted (an invalid or over-long name, a malformed schema, a name a local tool has)
    * leaves the toolbox unchanged and the error says which and why. `config` is `{ command, args?,
    * env?, cwd? }` (stdio) or `{ url, headers? }` (Streamable HTTP). The `security` policy decides
-   * what may be started or reached; omitted, nothing may. Returns the mounted names.
+   * what may be started or reached, and with what: a bare command is resolved on this process's
+   * PATH, loader variables in `env` and a `cwd` need the policy's allowEnv/allowCwd, and the
+   * process receives only the policy's environment allowlist. Omitted, nothing may be started or
+   * reached. Returns the mounted names.
    */
   addMcpServer(alias: string, config: unknown, options?: AddMcpServerOptions): Promise<string[]> {
     return addMcpServer(this, alias, config, options);

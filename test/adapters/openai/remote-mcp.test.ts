@@ -3,6 +3,7 @@
  * and Streamable HTTP, a third-party server from npm, and a small fixture server.
  */
 import 'reflect-metadata';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { Tool } from 'toolwright';
 import { serveHttp, McpHttpHandle } from 'toolwright/mcp';
@@ -45,7 +46,8 @@ describe('the loan desk, mounted', () => {
         cwd: repo,
         env: { LOAN_DESK_OFFICER: 'remote-officer' },
       },
-      commands,
+      // The desk's scripts are relative to the repository: a config cwd needs allowCwd.
+      { security: new McpSecurityPolicy({ allowCommands: true, commandAllowlist: ['node'], allowCwd: true }) },
     );
     expect(names).toEqual(['mcp__desk__approve_loan', 'mcp__desk__cancel_loan', 'mcp__desk__check_credit', 'mcp__desk__list_loans', 'mcp__desk__loan_status']);
     expect(toolbox.names()).toEqual(names);
@@ -84,6 +86,30 @@ describe('the loan desk, mounted', () => {
   });
 });
 
+// URL.hostname keeps IPv6 brackets ('[::1]'); the policy compares hosts without them.
+const hasIpv6Loopback = Object.values(os.networkInterfaces()).some((addresses) => addresses?.some((a) => a.address === '::1'));
+
+describe('a server on IPv6 loopback', () => {
+  (hasIpv6Loopback ? it : it.skip)(
+    hasIpv6Loopback ? "hostAllowlist ['::1'] admits http://[::1]:port over real HTTP" : 'skipped: this machine has no IPv6 loopback (::1)',
+    async () => {
+      const http = await serveHttp(loanDeskServer, { host: '::1', port: 0 });
+      const toolbox = new Toolbox();
+      try {
+        expect(http.url).toMatch(/^http:\/\/\[::1\]:\d+\/mcp$/);
+        const security = new McpSecurityPolicy({ allowUrls: true, allowPlainHttpOnLoopback: true, hostAllowlist: ['::1'] });
+        const names = await toolbox.addMcpServer('v6', { url: http.url }, { security });
+        expect(names).toContain('mcp__v6__check_credit');
+        const credit = await toolbox.invoke({ name: 'mcp__v6__check_credit', arguments: { applicant: 'Grace Hopper' } });
+        expect(credit).toMatchObject({ status: 'completed', data: { score: 768 } });
+      } finally {
+        await toolbox.close();
+        await http.close();
+      }
+    },
+  );
+});
+
 describe('a third-party server from npm', () => {
   it('mounts @modelcontextprotocol/server-everything over stdio, lists and calls it', async () => {
     const toolbox = new Toolbox();
@@ -105,20 +131,30 @@ describe('a third-party server from npm', () => {
 describe('the fixture server', () => {
   const fixtureConfig = (env: Record<string, string> = {}) => ({ command: 'node', args: [fixture], env });
 
-  it('a parent FAKE_API_KEY never arrives; the server’s own configured variable does', async () => {
-    process.env.FAKE_API_KEY = 'sk-should-not-leak';
-    process.env.SOME_DB_PASSWORD = 'hunter2';
+  it('the environment is an allowlist: the SDK default set, the config env and passEnv, exactly; no parent secret arrives', async () => {
+    const secrets = {
+      GITHUB_TOKEN: 'ghp_should_not_leak',
+      NPM_TOKEN: 'npm_should_not_leak',
+      HF_TOKEN: 'hf_should_not_leak',
+      DATABASE_URL: 'postgres://u:p@h/db',
+      SSH_AUTH_SOCK: '/tmp/ssh-agent.sock',
+      NODE_OPTIONS: '--max-old-space-size=4096',
+      HTTPS_PROXY: 'http://proxy.internal:3128',
+    };
+    const saved = { ...process.env };
+    Object.assign(process.env, secrets);
     const toolbox = new Toolbox();
     try {
-      await toolbox.addMcpServer('envcheck', fixtureConfig({ MY_SERVICE_TOKEN: 'configured' }), commands);
+      const security = new McpSecurityPolicy({ allowCommands: true, commandAllowlist: ['node'], passEnv: ['HTTPS_PROXY', 'NOT_SET_ANYWHERE'] });
+      await toolbox.addMcpServer('envcheck', fixtureConfig({ MY_SERVICE_TOKEN: 'configured' }), { security });
       const names = JSON.parse((await toolbox.invoke({ name: 'mcp__envcheck__env', arguments: {} })).output) as string[];
-      expect(names).not.toContain('FAKE_API_KEY');
-      expect(names).not.toContain('SOME_DB_PASSWORD');
-      expect(names).toContain('MY_SERVICE_TOKEN');
-      expect(names).toContain('PATH');
+      const sdkDefaults = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'].filter((name) => process.env[name] !== undefined);
+      expect(sdkDefaults).toContain('PATH');
+      expect(names).toEqual([...sdkDefaults, 'HTTPS_PROXY', 'MY_SERVICE_TOKEN'].sort());
+      expect(Object.keys(await security.environment({ MY_SERVICE_TOKEN: 'configured' })).sort()).toEqual(names);
     } finally {
-      delete process.env.FAKE_API_KEY;
-      delete process.env.SOME_DB_PASSWORD;
+      for (const name of Object.keys(secrets)) delete process.env[name];
+      Object.assign(process.env, saved);
       await toolbox.close();
     }
   });

@@ -1,42 +1,10 @@
 /**
- * One connection to a remote MCP server through the SDK's Client. The SDK is loaded only when a
- * server is mounted, so `toolwright/openai` needs it only for remote tools.
+ * One connection to a remote MCP server through the SDK's Client (loaded lazily, see ./sdk).
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { loadSdk } from './sdk';
 import type { McpServerConfig } from './server-config';
-
-interface Sdk {
-  Client: typeof import('@modelcontextprotocol/sdk/client/index.js').Client;
-  StdioClientTransport: typeof import('@modelcontextprotocol/sdk/client/stdio.js').StdioClientTransport;
-  StreamableHTTPClientTransport: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport;
-  ErrorCode: typeof import('@modelcontextprotocol/sdk/types.js').ErrorCode;
-}
-
-let sdk: Promise<Sdk> | undefined;
-
-function loadSdk(): Promise<Sdk> {
-  sdk ??= Promise.all([
-    import('@modelcontextprotocol/sdk/client/index.js'),
-    import('@modelcontextprotocol/sdk/client/stdio.js'),
-    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-    import('@modelcontextprotocol/sdk/types.js'),
-  ]).then(
-    ([client, stdio, http, types]) => ({
-      Client: client.Client,
-      StdioClientTransport: stdio.StdioClientTransport,
-      StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
-      ErrorCode: types.ErrorCode,
-    }),
-    (error: Error) => {
-      sdk = undefined;
-      throw new TypeError(
-        `Mounting remote MCP servers needs @modelcontextprotocol/sdk; install it (npm install @modelcontextprotocol/sdk). ${error.message}`,
-      );
-    },
-  );
-  return sdk;
-}
 
 const STDERR_LINES = 20;
 
@@ -48,7 +16,7 @@ export class RemoteConnection {
   constructor(
     readonly alias: string,
     private readonly config: McpServerConfig,
-    /** The process environment for a command server (already filtered by the policy). */
+    /** The whole environment of a command server's process (McpSecurityPolicy.environment). */
     private readonly env: Record<string, string> | undefined,
   ) {}
 

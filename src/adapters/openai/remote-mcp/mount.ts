@@ -2,8 +2,10 @@
  * Mounting a remote MCP server's tools into a toolbox: policy first, then connect, list, check
  * every tool, and mount all of them or none.
  */
+import { statSync } from 'node:fs';
 import { describeValue } from '../../../index';
 import type { ToolboxEntry } from '../entry';
+import { resolveCommand } from './command-path';
 import { RemoteConnection } from './connection';
 import { problemWith, qualifiedName, remoteEntry } from './remote-entries';
 import { McpSecurityPolicy } from './security-policy';
@@ -39,6 +41,16 @@ function policyOf(options: AddMcpServerOptions, where: string): McpSecurityPolic
   return options.security;
 }
 
+function checkDirectory(alias: string, cwd: string): void {
+  let directory = false;
+  try {
+    directory = statSync(cwd).isDirectory();
+  } catch {
+    // reported below
+  }
+  if (!directory) throw new TypeError(`MCP server '${alias}': its cwd ${describeValue(cwd)} is not a directory.`);
+}
+
 /** Checks alias, config and policy: nothing is started or reached before this passes. */
 function admit(
   target: MountTarget,
@@ -51,6 +63,11 @@ function admit(
   const checked = checkServerConfig(checkedAlias, config);
   const policy = policyOf(options, where);
   policy.check(checkedAlias, checked);
+  if ('command' in checked) {
+    // What is spawned is the file found now on this process's PATH, never one the config's env or cwd picks.
+    checked.command = resolveCommand(checkedAlias, checked.command);
+    if (checked.cwd !== undefined) checkDirectory(checkedAlias, checked.cwd);
+  }
   if (target.servers.has(checkedAlias) && !options.update) {
     throw new TypeError(
       `${where}: an MCP server is already mounted as '${checkedAlias}'. Pass { update: true } to replace it, or choose another alias.`,
@@ -66,7 +83,7 @@ async function connectAndMount(
   policy: McpSecurityPolicy,
   update: boolean,
 ): Promise<string[]> {
-  const connection = new RemoteConnection(alias, config, 'command' in config ? policy.environment(config.env) : undefined);
+  const connection = new RemoteConnection(alias, config, 'command' in config ? await policy.environment(config.env) : undefined);
   await connection.connect();
   try {
     const tools = await connection.listTools();

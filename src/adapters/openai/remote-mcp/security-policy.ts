@@ -1,44 +1,40 @@
 /**
- * Which remote MCP servers a toolbox may start or reach. Fail-closed: a policy allows nothing it
- * was not told to allow, and omitting the policy is the deny-all policy, never trust.
+ * Which remote MCP servers a toolbox may start or reach, and with what. Fail-closed: a policy
+ * allows nothing it was not told to allow, and omitting the policy is the deny-all policy, never
+ * trust. The policy decides, not the config: a config cannot pick the binary (commands are
+ * resolved on the parent's PATH), inject code through loader variables or a working directory,
+ * or receive the parent's secrets (the environment is an allowlist).
  */
+import { BlockList } from 'node:net';
 import { describeValue, isPlainObject, joinWords, ToolwrightError } from '../../../index';
+import { isBareCommand } from './command-path';
+import { REFUSED_ENV_VARIABLES, refusedEnvEntry } from './refused-env';
+import { loadSdk } from './sdk';
 import type { McpServerConfig } from './server-config';
-
-/** Environment variable name fragments never passed on to a server's process (case-insensitive). */
-export const SENSITIVE_ENV_PATTERNS: readonly string[] = Object.freeze([
-  'API_KEY',
-  'API_SECRET',
-  'API_TOKEN',
-  'ACCESS_TOKEN',
-  'AUTH_TOKEN',
-  'AWS_SECRET',
-  'AWS_SESSION_TOKEN',
-  'CREDENTIAL',
-  'DATABASE_URL',
-  'DB_PASSWORD',
-  'PASSWORD',
-  'PRIVATE_KEY',
-  'REFRESH_TOKEN',
-  'SECRET_KEY',
-  'SERVICE_TOKEN',
-]);
 
 export interface McpSecurityPolicyOptions {
   /** May a server be started as a local command (stdio)? Default false. */
   allowCommands?: boolean;
-  /** Only these commands, as bare names (`npx`, `node`, `uvx`); a path is refused. Default: any, once allowed. */
+  /** Only these commands, as bare names (`npx`, `node`); a path is refused. Default: any, once allowed. */
   commandAllowlist?: readonly string[];
+  /**
+   * Variables of REFUSED_ENV_VARIABLES (`NODE_OPTIONS`, `LD_PRELOAD`, `PATH`, or a listed pattern
+   * such as `GIT_*`) that a server config's `env` may set. Default: none.
+   */
+  allowEnv?: readonly string[];
+  /** May a server config set `cwd`? Default false. */
+  allowCwd?: boolean;
+  /**
+   * Variables of this process passed on to every command server, by exact name
+   * (`HTTPS_PROXY`). Nothing else of the parent's environment is, beyond the SDK's default set.
+   */
+  passEnv?: readonly string[];
   /** May a server be reached by URL (Streamable HTTP)? Default false. */
   allowUrls?: boolean;
-  /** Plain `http:` to 127.0.0.1, localhost or ::1 (default false: only `https:` and `wss:`). */
+  /** Plain `http:` to loopback (127.0.0.0/8, ::1, localhost); default false: only `https:` and `wss:`. */
   allowPlainHttpOnLoopback?: boolean;
-  /** Only these hosts (compared case-insensitively). Default: any, once URLs are allowed. */
+  /** Only these hosts (case-insensitive; `::1` and `[::1]` alike). Default: any, once URLs are allowed. */
   hostAllowlist?: readonly string[];
-  /** Name fragments of parent environment variables a server process never inherits. */
-  sensitiveEnvPatterns?: readonly string[];
-  /** Filter the inherited environment at all (default true). A server's own `env` is always passed. */
-  filterSensitiveEnv?: boolean;
 }
 
 export type McpTransportKind = 'command' | 'url';
@@ -56,16 +52,36 @@ export class McpSecurityError extends ToolwrightError {
   }
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 const OPTION_KEYS = [
   'allowCommands',
   'commandAllowlist',
+  'allowEnv',
+  'allowCwd',
+  'passEnv',
   'allowUrls',
   'allowPlainHttpOnLoopback',
   'hostAllowlist',
-  'sensitiveEnvPatterns',
-  'filterSensitiveEnv',
 ];
+const REMOVED_KEYS = ['sensitiveEnvPatterns', 'filterSensitiveEnv'];
+const BOOLEAN_KEYS = ['allowCommands', 'allowCwd', 'allowUrls', 'allowPlainHttpOnLoopback'] as const;
+
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/** A host as compared: lower-case, without IPv6 brackets or a trailing dot. */
+function normalHost(host: string): string {
+  return host
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
+}
+
+function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (/^[\d.]+$/.test(host)) return LOOPBACK.check(host, 'ipv4');
+  return host.includes(':') && LOOPBACK.check(host, 'ipv6');
+}
 
 function stringList(value: unknown, name: string): readonly string[] | undefined {
   if (value === undefined) return undefined;
@@ -75,29 +91,79 @@ function stringList(value: unknown, name: string): readonly string[] | undefined
   return Object.freeze([...value]);
 }
 
+/** A hostAllowlist entry in the form URL.hostname gives it (IPv6 and IPv4 canonicalised). */
+function allowedHost(entry: string): string {
+  const host = normalHost(entry.trim());
+  const bad = () =>
+    new TypeError(
+      `McpSecurityPolicy: the hostAllowlist takes host names or IP addresses (no scheme, port, path or wildcard); got '${entry}'.`,
+    );
+  if (/[\s/@*?#]/.test(host) || host === '') throw bad();
+  let parsed: string;
+  try {
+    parsed = new URL(`http://${host.includes(':') ? `[${host}]` : host}/`).hostname;
+  } catch {
+    throw bad();
+  }
+  return normalHost(parsed);
+}
+
+function envNames(value: unknown, name: 'allowEnv' | 'passEnv'): readonly string[] | undefined {
+  const names = stringList(value, name);
+  // allowEnv also takes a pattern exactly as REFUSED_ENV_VARIABLES lists it ('GIT_*').
+  const bad = names?.find(
+    (item) => /[=\0]/.test(item) || (item.includes('*') && (name === 'passEnv' || !REFUSED_ENV_VARIABLES.includes(item.toUpperCase()))),
+  );
+  if (bad !== undefined) {
+    throw new TypeError(
+      `McpSecurityPolicy: '${name}' takes environment variable names${name === 'allowEnv' ? " (or a pattern of REFUSED_ENV_VARIABLES, such as 'GIT_*')" : ''}; '${bad}' is not one.`,
+    );
+  }
+  if (name === 'allowEnv') {
+    const needless = names?.find((item) => refusedEnvEntry(item) === undefined);
+    if (needless !== undefined) {
+      throw new TypeError(
+        `McpSecurityPolicy: allowEnv lists '${needless}', which a server config may set anyway (allowEnv is for the refused variables, REFUSED_ENV_VARIABLES). ` +
+          `To pass this process's own value on to servers, use passEnv: ['${needless}'].`,
+      );
+    }
+  }
+  return names;
+}
+
 export class McpSecurityPolicy {
   readonly allowCommands: boolean;
   readonly commandAllowlist?: readonly string[];
+  /** Upper-cased names and patterns of REFUSED_ENV_VARIABLES a config may set. */
+  readonly allowEnv: readonly string[];
+  readonly allowCwd: boolean;
+  readonly passEnv: readonly string[];
   readonly allowUrls: boolean;
   readonly allowPlainHttpOnLoopback: boolean;
+  /** Normalised: lower-case, no brackets, no trailing dot. */
   readonly hostAllowlist?: readonly string[];
-  readonly sensitiveEnvPatterns: readonly string[];
-  readonly filterSensitiveEnv: boolean;
-  /** Set only by `trusted()`: plain http to any host, any command. */
+  /** Set only by `trusted()`: plain http to any host, any command, any env and cwd. */
   private readonly trustsEverything: boolean;
 
   constructor(options: McpSecurityPolicyOptions = {}, trustsEverything = false) {
     if (!isPlainObject(options)) throw new TypeError(`McpSecurityPolicy takes an options object; got ${describeValue(options)}.`);
+    const removed = Object.keys(options).find((key) => REMOVED_KEYS.includes(key));
+    if (removed !== undefined) {
+      throw new TypeError(
+        `McpSecurityPolicy: '${removed}' was removed: a server's environment is now an allowlist (the SDK's default variables, ` +
+          `the config's own env, and what the policy names), so there is nothing to filter. Use passEnv: ['NAME', …] to pass a variable of this process on.`,
+      );
+    }
     const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.includes(key));
     if (unknown.length > 0)
       throw new TypeError(`McpSecurityPolicy: unknown option '${unknown[0]}'. Known options: ${OPTION_KEYS.join(', ')}.`);
-    for (const key of ['allowCommands', 'allowUrls', 'allowPlainHttpOnLoopback', 'filterSensitiveEnv'] as const) {
+    for (const key of BOOLEAN_KEYS) {
       if (options[key] !== undefined && typeof options[key] !== 'boolean') {
         throw new TypeError(`McpSecurityPolicy: '${key}' must be true or false; got ${describeValue(options[key])}.`);
       }
     }
     const commands = stringList(options.commandAllowlist, 'commandAllowlist');
-    const withPath = commands?.find((command) => /[\\/]/.test(command));
+    const withPath = commands?.find((command) => !isBareCommand(command));
     if (withPath !== undefined) {
       throw new TypeError(
         `McpSecurityPolicy: the command allowlist takes bare names (such as 'npx' or 'node'); '${withPath}' has a path separator. ` +
@@ -106,18 +172,26 @@ export class McpSecurityPolicy {
     }
     this.allowCommands = options.allowCommands === true;
     this.commandAllowlist = commands;
+    this.allowEnv = Object.freeze((envNames(options.allowEnv, 'allowEnv') ?? []).map((name) => name.toUpperCase()));
+    this.allowCwd = options.allowCwd === true;
+    this.passEnv = envNames(options.passEnv, 'passEnv') ?? Object.freeze([]);
     this.allowUrls = options.allowUrls === true;
     this.allowPlainHttpOnLoopback = options.allowPlainHttpOnLoopback === true;
-    this.hostAllowlist = stringList(options.hostAllowlist, 'hostAllowlist')?.map((host) => host.toLowerCase());
-    this.sensitiveEnvPatterns = stringList(options.sensitiveEnvPatterns, 'sensitiveEnvPatterns') ?? SENSITIVE_ENV_PATTERNS;
-    this.filterSensitiveEnv = options.filterSensitiveEnv !== false;
+    const hosts = stringList(options.hostAllowlist, 'hostAllowlist');
+    this.hostAllowlist = hosts && Object.freeze(hosts.map(allowedHost));
     this.trustsEverything = trustsEverything;
     Object.freeze(this);
   }
 
-  /** The one explicit way to allow every command and every URL. Environment filtering stays on. */
-  static trusted(options: Pick<McpSecurityPolicyOptions, 'sensitiveEnvPatterns' | 'filterSensitiveEnv'> = {}): McpSecurityPolicy {
-    return new McpSecurityPolicy({ ...options, allowCommands: true, allowUrls: true, allowPlainHttpOnLoopback: true }, true);
+  /**
+   * The one explicit way to allow every command, URL, config `env` variable and `cwd`. The
+   * environment stays an allowlist: pass `passEnv` to hand variables of this process on.
+   */
+  static trusted(options: Pick<McpSecurityPolicyOptions, 'passEnv'> = {}): McpSecurityPolicy {
+    return new McpSecurityPolicy(
+      { ...options, allowCommands: true, allowUrls: true, allowPlainHttpOnLoopback: true, allowCwd: true },
+      true,
+    );
   }
 
   /** The deny-all policy: what omitting the policy means. */
@@ -127,38 +201,58 @@ export class McpSecurityPolicy {
 
   /** Throws McpSecurityError when the policy refuses the server; returns quietly otherwise. */
   check(server: string, config: McpServerConfig): void {
-    if ('command' in config) {
-      const deny = (rule: string, message: string): never => {
-        throw new McpSecurityError(server, 'command', rule, message);
-      };
-      if (!this.allowCommands) {
-        deny('allowCommands', `starting local commands is not allowed. Pass a policy with allowCommands: true (and a commandAllowlist).`);
-      }
-      if (this.commandAllowlist) {
-        if (/[\\/]/.test(config.command)) {
-          deny('commandAllowlist', `the command ${describeValue(config.command)} is a path, and the allowlist takes bare names only.`);
-        }
-        if (!this.commandAllowlist.includes(config.command)) {
-          deny(
-            'commandAllowlist',
-            `the command ${describeValue(config.command)} is not in the allowlist (${joinWords(this.commandAllowlist.map((c) => `'${c}'`))}).`,
-          );
-        }
-      }
-      return;
+    if ('command' in config) this.checkCommand(server, config);
+    else this.checkUrl(server, config.url);
+  }
+
+  private checkCommand(server: string, config: Extract<McpServerConfig, { command: string }>): void {
+    const deny = (rule: string, message: string): never => {
+      throw new McpSecurityError(server, 'command', rule, message);
+    };
+    if (!this.allowCommands) {
+      deny('allowCommands', `starting local commands is not allowed. Pass a policy with allowCommands: true (and a commandAllowlist).`);
     }
+    if (this.commandAllowlist) {
+      if (!isBareCommand(config.command)) {
+        deny('commandAllowlist', `the command ${describeValue(config.command)} is a path, and the allowlist takes bare names only.`);
+      }
+      if (!this.commandAllowlist.includes(config.command)) {
+        deny(
+          'commandAllowlist',
+          `the command ${describeValue(config.command)} is not in the allowlist (${joinWords(this.commandAllowlist.map((c) => `'${c}'`))}).`,
+        );
+      }
+    }
+    if (this.trustsEverything) return;
+    for (const name of Object.keys(config.env ?? {})) {
+      const entry = refusedEnvEntry(name);
+      if (entry !== undefined && !this.allowEnv.includes(name.toUpperCase()) && !this.allowEnv.includes(entry)) {
+        deny(
+          'allowEnv',
+          `its env sets ${name}, which ${entry === name.toUpperCase() ? 'can' : `(like every ${entry}) can`} change what runs or what it trusts. ` +
+            `Remove it from the config, or allow it by name with allowEnv: ['${name}'].`,
+        );
+      }
+    }
+    if (config.cwd !== undefined && !this.allowCwd) {
+      deny('allowCwd', `its config sets cwd ${describeValue(config.cwd)}. Remove it, or pass a policy with allowCwd: true.`);
+    }
+  }
+
+  private checkUrl(server: string, href: string): void {
     const deny = (rule: string, message: string): never => {
       throw new McpSecurityError(server, 'url', rule, message);
     };
     if (!this.allowUrls)
       deny('allowUrls', 'reaching servers by URL is not allowed. Pass a policy with allowUrls: true (and a hostAllowlist).');
-    const url = new URL(config.url);
-    const host = url.hostname.toLowerCase();
+    const url = new URL(href);
+    const host = normalHost(url.hostname);
+    const loopback = isLoopback(host);
     if (url.protocol === 'http:') {
-      if (!this.trustsEverything && !(this.allowPlainHttpOnLoopback && LOOPBACK.has(host))) {
+      if (!this.trustsEverything && !(this.allowPlainHttpOnLoopback && loopback)) {
         deny(
           'scheme',
-          LOOPBACK.has(host)
+          loopback
             ? `plain http is refused; use https, or allowPlainHttpOnLoopback: true for a server on this machine.`
             : `plain http to ${host} is refused; use https (plain http is allowed on loopback only, with allowPlainHttpOnLoopback).`,
         );
@@ -172,17 +266,18 @@ export class McpSecurityPolicy {
   }
 
   /**
-   * The environment of a server's process: the parent's, minus variables whose names contain a
-   * sensitive pattern, plus every variable the server's own config sets (always passed).
+   * The whole environment a command server's process receives: the SDK's default set
+   * (`getDefaultEnvironment()`: HOME, LOGNAME, PATH, SHELL, TERM, USER on POSIX), plus the
+   * variables of this process the policy names in `passEnv`, plus the config's own `env` (which
+   * `check` has admitted). Never anything else of this process's environment.
    */
-  environment(own: Readonly<Record<string, string>> = {}, parent: NodeJS.ProcessEnv = process.env): Record<string, string> {
-    const patterns = this.sensitiveEnvPatterns.map((pattern) => pattern.toUpperCase());
-    const env: Record<string, string> = {};
-    for (const [name, value] of Object.entries(parent)) {
-      if (value === undefined) continue;
-      if (this.filterSensitiveEnv && patterns.some((pattern) => name.toUpperCase().includes(pattern))) continue;
-      env[name] = value;
+  async environment(own: Readonly<Record<string, string>> = {}): Promise<Record<string, string>> {
+    const { getDefaultEnvironment } = await loadSdk();
+    const passed: Record<string, string> = {};
+    for (const name of this.passEnv) {
+      const value = process.env[name];
+      if (value !== undefined) passed[name] = value;
     }
-    return { ...env, ...own };
+    return { ...getDefaultEnvironment(), ...passed, ...own };
   }
 }

@@ -6,11 +6,15 @@ import { readFile } from 'node:fs/promises';
 import { describeValue, isPlainObject } from '../../../index';
 
 export interface McpCommandConfig {
-  /** The executable: a bare name found on PATH (`npx`, `node`) or a path. */
+  /**
+   * The executable: a bare name (`npx`, `node`), looked up on this process's PATH before anything
+   * starts, or a path (relative to this process's working directory, never to `cwd`).
+   */
   command: string;
   args?: string[];
-  /** Variables set for the server's process; always passed, whatever the policy filters. */
+  /** Variables set for the server's process; those of REFUSED_ENV_VARIABLES only with the policy's allowEnv. */
   env?: Record<string, string>;
+  /** The server's working directory; only with the policy's allowCwd. */
   cwd?: string;
 }
 
