@@ -55,11 +55,14 @@ beforeAll(async () => {
   tarball = packToolwright(root);
   const mcp = repoVersion('@modelcontextprotocol/sdk');
   const zod = repoVersion('zod');
-  [projects.app, projects['cv-0.14.0'], projects['cv-0.14.1']] = await Promise.all([
+  // allSettled: on a failure, every install has stopped before afterAll removes the directory.
+  const installs = await Promise.allSettled([
     createProject(root, 'app', [tarball, 'tsyringe@4.8.0', 'reflect-metadata@^0.2.0', 'class-validator@latest', 'class-transformer@^0.5.1', 'ai@^7', mcp, zod]),
     createProject(root, 'cv-0.14.0', [tarball, 'class-validator@0.14.0', 'class-transformer@0.5.1', 'reflect-metadata@0.1.13', 'tsyringe@^4']),
     createProject(root, 'cv-0.14.1', [tarball, 'class-validator@0.14.1', 'class-transformer@^0.5.1', 'reflect-metadata@^0.2.0', 'tsyringe@^4']),
   ]);
+  for (const install of installs) if (install.status === 'rejected') throw install.reason;
+  [projects.app, projects['cv-0.14.0'], projects['cv-0.14.1']] = installs.map((install) => (install as PromiseFulfilledResult<string>).value);
 }, 300_000);
 
 afterAll(() => {
