@@ -38,4 +38,31 @@ for (const [subpath, conditions] of Object.entries(pkg.exports)) {
   );
   fs.writeFileSync(esmTypes, `export * from '${relative(esmTypes, cjs)}';\n`);
 }
+
+// `typesVersions` is how TypeScript's node10 resolution (the default under "module": "commonjs")
+// finds a subpath's types, since it ignores "exports": each subpath must map to its require types.
+const mapped = (pkg.typesVersions && pkg.typesVersions['*']) || {};
+const subpaths = Object.entries(pkg.exports).filter(
+  ([subpath, conditions]) => subpath !== '.' && typeof conditions === 'object' && conditions.require,
+);
+const wrong = subpaths
+  .filter(([subpath, conditions]) => JSON.stringify(mapped[subpath.slice(2)]) !== JSON.stringify([conditions.require.types]))
+  .map(([subpath, conditions]) => `"${subpath.slice(2)}": ["${conditions.require.types}"]`);
+const stale = Object.keys(mapped).filter((key) => !subpaths.some(([subpath]) => subpath.slice(2) === key));
+const missing = Object.values(mapped)
+  .flat()
+  .filter((file) => !fs.existsSync(path.join(root, file)));
+if (wrong.length > 0 || stale.length > 0 || missing.length > 0) {
+  throw new Error(
+    'package.json "typesVersions" disagrees with "exports": ' +
+      [
+        wrong.length > 0 ? `expected ${wrong.join(', ')}` : '',
+        stale.length > 0 ? `no export for ${stale.join(', ')}` : '',
+        missing.length > 0 ? `missing after the build: ${missing.join(', ')}` : '',
+      ]
+        .filter(Boolean)
+        .join('; ') +
+      '.',
+  );
+}
 process.stderr.write('built dist/\n');

@@ -3,7 +3,7 @@
  * what each means for the field model. Constraints with a JSON Schema form become schema keywords
  * (with class-validator's own messages); the rest stay for runtime validation.
  */
-import { getFromContainer, getMetadataStorage, ValidationTypes } from 'class-validator';
+import { getFromContainer, getMetadataStorage, IsOptional, ValidationTypes } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import type { MessageFn } from './field-model';
 import type { FieldFormat } from './types';
@@ -146,11 +146,51 @@ const FIXED = {
 // Read once: the package's CommonJS index re-exports through getters, one call per read.
 const { CONDITIONAL_VALIDATION, NESTED_VALIDATION, WHITELIST, IS_DEFINED, CUSTOM_VALIDATION } = ValidationTypes;
 
+let isOptionalSource: string | null | undefined;
+
+/**
+ * The source text of the condition class-validator's own `@IsOptional()` registers, read once from
+ * the loaded copy by applying the decorator with the storage's `addValidationMetadata` briefly
+ * shadowed (nothing is stored). null when it cannot be read.
+ */
+function referenceIsOptionalSource(): string | null {
+  const storage = getMetadataStorage() as unknown as { addValidationMetadata(metadata: ValidationMetadata): void };
+  let captured: ValidationMetadata | undefined;
+  const shadowed = Object.prototype.hasOwnProperty.call(storage, 'addValidationMetadata');
+  const own = storage.addValidationMetadata;
+  storage.addValidationMetadata = (metadata) => {
+    captured = metadata;
+  };
+  try {
+    IsOptional()(class IsOptionalProbe {}.prototype, 'probe');
+  } catch {
+    return null;
+  } finally {
+    if (shadowed) storage.addValidationMetadata = own;
+    else delete (storage as Partial<typeof storage>).addValidationMetadata;
+  }
+  const condition = captured?.constraints?.[0];
+  return typeof condition === 'function' ? Function.prototype.toString.call(condition) : null;
+}
+
+/**
+ * Whether a conditional validation is `@IsOptional()`. class-validator 0.14.2 and later name it
+ * 'isOptional'; 0.14.0 and 0.14.1 register it exactly like `@ValidateIf` (same type, no name), told
+ * apart only by its condition: class-validator's own, compared by source with the loaded copy's.
+ */
+function isOptionalMetadata(metadata: ValidationMetadata): boolean {
+  if (metadata.name) return metadata.name === 'isOptional';
+  const condition: unknown = metadata.constraints?.[0];
+  if (typeof condition !== 'function' || metadata.constraints.length !== 1) return false;
+  if (isOptionalSource === undefined) isOptionalSource = referenceIsOptionalSource();
+  return isOptionalSource !== null && Function.prototype.toString.call(condition) === isOptionalSource;
+}
+
 function effectsOf(metadata: ValidationMetadata): Effects {
   const c = metadata.constraints ?? [];
   switch (metadata.type) {
     case CONDITIONAL_VALIDATION:
-      return metadata.name === 'isOptional' ? FIXED.optional : FIXED.conditional;
+      return isOptionalMetadata(metadata) ? FIXED.optional : FIXED.conditional;
     case NESTED_VALIDATION:
       return FIXED.nested;
     case WHITELIST:
@@ -261,7 +301,7 @@ export function mapValidator(metadata: ValidationMetadata, owner: Function): Map
 
 /** A readable name for a validator in warnings (`@Validate(IsPrime)`, `@ValidateIf`). */
 export function validatorLabel(metadata: ValidationMetadata): string {
-  if (metadata.type === CONDITIONAL_VALIDATION) return '@ValidateIf';
+  if (metadata.type === CONDITIONAL_VALIDATION) return isOptionalMetadata(metadata) ? '@IsOptional' : '@ValidateIf';
   const name = metadata.name || metadata.constraintCls?.name || metadata.type;
   return `@${name.charAt(0).toUpperCase()}${name.slice(1)}`;
 }

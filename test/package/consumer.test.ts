@@ -1,110 +1,103 @@
 /**
- * Packs toolwright (`npm pack`, which builds it), installs the tarball into a fresh project, and
- * compiles and runs a small consumer in both module systems: that is how users meet the package.
+ * The packed package as users meet it: `npm pack` (which builds it), then fresh projects install the
+ * tarball next to their own libraries, and consumers compile and run under every module setting.
+ *
+ * Three installs, made once and in parallel:
+ * - app: the application of the issue, pinning its own tsyringe@4.8.0, with the newest
+ *   class-validator, ai 7 and the MCP SDK: every module setting, one tsyringe, one singleton;
+ * - cv-0.14.0: class-validator 0.14.0 with the oldest reflect-metadata in range (0.1.13) and the
+ *   newest tsyringe (ai 6, the low end of its range, is what the rest of the suite runs);
+ * - cv-0.14.1: class-validator 0.14.1 and the required peers only (no optional peer installed).
  */
-import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { compile, createProject, installedPackages, ownClosure, packToolwright, repoVersion, run, runConsumer, SETTINGS, sizeOf } from './project';
 
-const repo = path.resolve(__dirname, '..', '..');
-const tsc = path.join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
-
-function run(command: string, args: string[], cwd: string): string {
-  return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });
-}
-
-const consumerSource = (importLine: string) => `${importLine}
-
-@Tool('mcp', { description: 'Approve a pending loan' })
-@ToolVersion(2)
-@SemanticHints('idempotent')
-class ApproveLoanV2 {
-  call() {
-    return {};
-  }
-}
-
-class LoanService {
-  @Tool('mcp')
-  status() {
-    return {};
-  }
-}
-
-Tools.registerAdapter('mcp');
-console.log(JSON.stringify(Tools.forAdapter('mcp').map((d) => [d.toolName('mcp'), d.version, d.hints, d.description ?? null])));
-void LoanService;
-void ApproveLoanV2;
-`;
-
-const compilerOptions = {
-  strict: true,
-  experimentalDecorators: true,
-  emitDecoratorMetadata: true,
-  target: 'ES2022',
-  skipLibCheck: true,
-  types: [],
+const TITLES = ['printer on fire', 'coffee machine empty', 'vpn down', 'badge reader'];
+const PEERS = ['class-transformer', 'class-validator', 'reflect-metadata', 'tsyringe'];
+const MEGABYTE = 1024 * 1024;
+/** ai 7 is ES modules only: TypeScript's node16 CommonJS refuses the app's own import of it (ai-sdk.ts). */
+const APP_FILES = {
+  node10: ['app.ts', 'ai-sdk.ts', 'schemas.ts'],
+  node16: ['app.ts', 'schemas.ts'],
+  nodenext: ['app.ts', 'ai-sdk.ts', 'schemas.ts'],
+  bundler: ['app.ts', 'ai-sdk.ts', 'schemas.ts'],
 };
 
-const expected = JSON.stringify([
-  ['approve_loan', 2, ['idempotent'], 'Approve a pending loan'],
-  ['status', 1, [], null],
-]);
+let root: string;
+let tarball: string;
+const projects: Record<'app' | 'cv-0.14.0' | 'cv-0.14.1', string> = { app: '', 'cv-0.14.0': '', 'cv-0.14.1': '' };
+
+// One compile and run per (project, setting, files), shared by the tests that read it.
+const runs = new Map<string, Promise<Record<string, { json: unknown; stderr: string }>>>();
+function consumer(project: keyof typeof projects, setting: keyof typeof SETTINGS, files: readonly string[]) {
+  const key = `${project}/${setting}/${files.join(',')}`;
+  if (!runs.has(key)) {
+    runs.set(
+      key,
+      compile(projects[project], `${setting}-${runs.size}`, SETTINGS[setting], files).then(async (where) => {
+        const results: Record<string, { json: unknown; stderr: string }> = {};
+        for (const file of files.filter((name) => name !== 'ai-sdk.ts')) results[file] = await runConsumer(where, file);
+        return results;
+      }),
+    );
+  }
+  return runs.get(key)!;
+}
+
+/** stderr without Node's notices about experimental features it uses on its own. */
+const warningsIn = (stderr: string) => stderr.split('\n').filter((line) => line.trim() !== '' && !/ExperimentalWarning|--trace-warnings/.test(line));
+
+beforeAll(async () => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-consumer-'));
+  tarball = packToolwright(root);
+  const mcp = repoVersion('@modelcontextprotocol/sdk');
+  const zod = repoVersion('zod');
+  // allSettled: on a failure, every install has stopped before afterAll removes the directory.
+  const installs = await Promise.allSettled([
+    createProject(root, 'app', [tarball, 'tsyringe@4.8.0', 'reflect-metadata@^0.2.0', 'class-validator@latest', 'class-transformer@^0.5.1', 'ai@^7', mcp, zod]),
+    createProject(root, 'cv-0.14.0', [tarball, 'class-validator@0.14.0', 'class-transformer@0.5.1', 'reflect-metadata@0.1.13', 'tsyringe@^4']),
+    createProject(root, 'cv-0.14.1', [tarball, 'class-validator@0.14.1', 'class-transformer@^0.5.1', 'reflect-metadata@^0.2.0', 'tsyringe@^4']),
+  ]);
+  for (const install of installs) if (install.status === 'rejected') throw install.reason;
+  [projects.app, projects['cv-0.14.0'], projects['cv-0.14.1']] = installs.map((install) => (install as PromiseFulfilledResult<string>).value);
+}, 300_000);
+
+afterAll(() => {
+  if (root) fs.rmSync(root, { recursive: true, force: true });
+});
+
+const installed = (project: string, name: string) =>
+  (JSON.parse(fs.readFileSync(path.join(project, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 
 describe('the packed package', () => {
-  let project: string;
-
-  beforeAll(() => {
-    project = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-consumer-'));
-    run('npm', ['pack', '--pack-destination', project], repo);
-    const tarball = path.join(project, fs.readdirSync(project).find((file) => file.endsWith('.tgz'))!);
-    fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
-    // The optional peers of the adapter entry points, at the versions the suite tests.
-    const version = (name: string) => `${name}@${require(path.join(repo, 'node_modules', name, 'package.json')).version}`;
-    const peers = ['@modelcontextprotocol/sdk', 'ai', 'zod'].map(version);
-    run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, ...peers], project);
-  }, 240_000);
-
-  afterAll(() => {
-    fs.rmSync(project, { recursive: true, force: true });
-  });
-
   it('ships the built entry points and no sources or tests', () => {
-    const installed = path.join(project, 'node_modules', 'toolwright');
-    expect(fs.existsSync(path.join(installed, 'dist', 'index.js'))).toBe(true);
-    expect(fs.existsSync(path.join(installed, 'dist', 'esm', 'index.mjs'))).toBe(true);
-    expect(fs.existsSync(path.join(installed, 'src'))).toBe(false);
-    expect(fs.existsSync(path.join(installed, 'test'))).toBe(false);
+    const dir = path.join(projects.app, 'node_modules', 'toolwright');
+    for (const file of ['dist/index.js', 'dist/esm/index.mjs', 'dist/adapters/mcp/index.d.ts', 'dist/esm/ai.d.mts', 'README.md']) {
+      expect(fs.existsSync(path.join(dir, file))).toBe(true);
+    }
+    expect(fs.existsSync(path.join(dir, 'src'))).toBe(false);
+    expect(fs.existsSync(path.join(dir, 'test'))).toBe(false);
   });
 
-  it('works from require() in a CommonJS TypeScript project', () => {
-    const dir = path.join(project, 'cjs');
-    fs.mkdirSync(dir);
-    fs.writeFileSync(path.join(dir, 'main.ts'), consumerSource("import 'reflect-metadata';\nimport { SemanticHints, Tool, ToolVersion, Tools } from 'toolwright';"));
-    fs.writeFileSync(
-      path.join(dir, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { ...compilerOptions, module: 'commonjs', moduleResolution: 'node10', outDir: 'out' }, files: ['main.ts'] }),
-    );
-    run(process.execPath, [tsc, '-p', 'tsconfig.json'], dir);
-    expect(run(process.execPath, ['out/main.js'], dir).trim()).toBe(expected);
-  });
+  it.each(Object.keys(SETTINGS) as Array<keyof typeof SETTINGS>)('compiles and runs every entry point: %s', async (setting) => {
+    const { 'app.ts': app, 'schemas.ts': schemas } = await consumer('app', setting, APP_FILES[setting]);
+    expect(app.json).toEqual({
+      counts: [{ count: 1 }, { count: 2 }, { count: 3 }, { count: 4 }],
+      listed: { titles: TITLES },
+      sameStore: true,
+      appSees: TITLES,
+      aiTools: ['list_tickets', 'open_ticket'],
+      isolatedRegistryIsEmpty: true,
+    });
+    expect(warningsIn(app.stderr)).toEqual([]);
+    expect(schemas.json).toMatchObject({ valid: { title: 'VPN down', priority: 'high' } });
+  }, 120_000);
 
-  it('works from import in an ES module TypeScript project (node16 resolution)', () => {
-    const dir = path.join(project, 'esm');
-    fs.mkdirSync(dir);
-    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
-    fs.writeFileSync(path.join(dir, 'main.ts'), consumerSource("import 'reflect-metadata';\nimport { SemanticHints, Tool, ToolVersion, Tools } from 'toolwright';"));
-    fs.writeFileSync(
-      path.join(dir, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { ...compilerOptions, module: 'node16', moduleResolution: 'node16', outDir: 'out' }, files: ['main.ts'] }),
-    );
-    run(process.execPath, [tsc, '-p', 'tsconfig.json'], dir);
-    expect(run(process.execPath, ['out/main.js'], dir).trim()).toBe(expected);
-  });
-
-  it('import and require share one registry, and every entry point resolves in both systems', () => {
-    const file = path.join(project, 'shared.mjs');
+  it('import and require share one registry, and every entry point resolves in both systems', async () => {
+    const file = path.join(projects.app, 'shared.mjs');
     fs.writeFileSync(
       file,
       [
@@ -131,6 +124,77 @@ describe('the packed package', () => {
         '}));',
       ].join('\n'),
     );
-    expect(JSON.parse(run(process.execPath, [file], project))).toEqual({ sameRegistry: true, sameTool: true, testing: true, names: true, mcp: true, openai: true, ai: true });
+    const { stdout } = await run(process.execPath, [file], projects.app);
+    expect(JSON.parse(stdout)).toEqual({ sameRegistry: true, sameTool: true, testing: true, names: true, mcp: true, openai: true, ai: true });
+  });
+});
+
+describe('shared libraries are shared', () => {
+  it('the app pins tsyringe@4.8.0 and there is one copy, the one toolwright loads', async () => {
+    expect(installed(projects.app, 'tsyringe')).toBe('4.8.0');
+    const { stdout } = await run('npm', ['ls', 'tsyringe', '--all', '--parseable'], projects.app);
+    expect(stdout.trim().split('\n')).toEqual([path.join(projects.app, 'node_modules', 'tsyringe')]);
+    const fromToolwright = createRequire(path.join(projects.app, 'node_modules', 'toolwright', 'dist', 'index.js'));
+    for (const peer of PEERS) {
+      expect(fromToolwright.resolve(peer)).toBe(createRequire(path.join(projects.app, 'index.js')).resolve(peer));
+    }
+    expect(fs.existsSync(path.join(projects.app, 'node_modules', 'toolwright', 'node_modules'))).toBe(false);
+  });
+
+  // The app consumer (run under every setting above) resolves TicketStore, a @singleton(), in the app's
+  // container and through invoke (with and without `container`), MCP, a toolbox and the AI SDK: one
+  // store sees all four tickets, and `container` type-checks wherever toolwright takes it.
+  it('a @singleton() is one instance for tools and for the app', async () => {
+    const { 'app.ts': app } = await consumer('app', 'node10', APP_FILES.node10);
+    expect(app.json).toMatchObject({ sameStore: true, appSees: TITLES, listed: { titles: TITLES } });
+  }, 120_000);
+});
+
+describe('class-validator matrix: 0.14.0, 0.14.1 and the latest', () => {
+  it('installs the versions it claims to test', () => {
+    expect(installed(projects['cv-0.14.0'], 'class-validator')).toBe('0.14.0');
+    expect(installed(projects['cv-0.14.1'], 'class-validator')).toBe('0.14.1');
+    expect(installed(projects.app, 'class-validator')).toMatch(/^0\.1[5-9]\./);
+    expect(installed(projects['cv-0.14.0'], 'reflect-metadata')).toBe('0.1.13');
+    expect(installed(projects.app, 'ai')).toMatch(/^7\./);
+  });
+
+  it('the same DTOs derive identical schemas, enforce the same constraints, and warn only about @ValidateIf', async () => {
+    const [latest, v140, v141] = await Promise.all([
+      consumer('app', 'node10', APP_FILES.node10),
+      consumer('cv-0.14.0', 'node10', ['schemas.ts']),
+      consumer('cv-0.14.1', 'node10', ['schemas.ts']),
+    ]);
+    const schemas = latest['schemas.ts'].json as { input: { properties: Record<string, unknown>; required: string[] } };
+    expect(schemas.input.properties).toMatchObject({
+      priority: { type: 'string', enum: ['low', 'normal', 'high'] },
+      tags: { type: 'array', items: { type: 'string' }, maxItems: 3 },
+      contact: { type: 'string', enum: ['email', 'phone'] },
+      severity: { type: 'integer', minimum: 1, maximum: 5 },
+      address: { type: 'object', properties: { kind: { type: 'string', enum: ['home', 'work'] } }, required: ['city'] },
+    });
+    expect(schemas.input.required).toEqual(['title']);
+    expect(schemas).toMatchObject({ invalid: ['address.kind', 'contact', 'priority', 'severity', 'tags'] });
+    expect(v140['schemas.ts'].json).toEqual(schemas);
+    expect(v141['schemas.ts'].json).toEqual(schemas);
+    for (const result of [latest, v140, v141]) {
+      const warnings = warningsIn(result['schemas.ts'].stderr);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain('FileTicketInput.postalNote uses @ValidateIf');
+    }
+  }, 180_000);
+});
+
+describe('nothing in the install that nothing uses', () => {
+  it('brings no compiler, no ts-node and no Node typings, and under 5 MB of its own beyond its peers', () => {
+    for (const project of Object.values(projects)) {
+      const names = new Set(installedPackages(project).values());
+      for (const unwanted of ['typescript', 'typescript-json-schema', 'ts-node', '@types/node']) expect(names.has(unwanted)).toBe(false);
+    }
+    const own = ownClosure(projects['cv-0.14.1'], 'toolwright');
+    const ownNames = [...own].map((dir) => path.basename(dir));
+    for (const peer of PEERS) expect(ownNames).not.toContain(peer);
+    const weight = [...own].reduce((total, dir) => total + sizeOf(dir, { nested: false }), 0);
+    expect(weight).toBeLessThan(5 * MEGABYTE);
   });
 });
