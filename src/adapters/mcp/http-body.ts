@@ -13,9 +13,8 @@ export function jsonRpcError(
   options: { id?: JsonRpcId; headers?: OutgoingHttpHeaders } = {},
 ): void {
   if (res.headersSent || res.destroyed) return;
-  res
-    .writeHead(status, { 'content-type': 'application/json', ...options.headers })
-    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: options.id ?? null }));
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: options.id ?? null });
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...options.headers }).end(body);
 }
 
 export interface BodyLimits {
