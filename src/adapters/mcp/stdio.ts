@@ -6,6 +6,7 @@ import { DEFAULT_LIMITS, positiveInteger, TOO_LARGE } from './limits';
 import { mcpServerFactory, McpServerOptions } from './server';
 
 const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
 const log = (line: string) => console.error(`toolwright/mcp: ${line}`);
 
 /**
@@ -65,8 +66,11 @@ export class BoundedStdioTransport implements Transport {
       const end = data.indexOf(NEWLINE);
       const piece = end === -1 ? data : data.subarray(0, end);
       if (!this.discarding) {
-        if (this.size + piece.length > this.maxMessageBytes) this.refuseOversized();
-        else {
+        // One byte of slack for the '\r' of a '\r\n' line end, which is not part of the message.
+        if (this.size + piece.length > this.maxMessageBytes + 1) {
+          this.discarding = true;
+          this.refuseOversized();
+        } else {
           this.parts.push(piece);
           this.size += piece.length;
         }
@@ -81,7 +85,6 @@ export class BoundedStdioTransport implements Transport {
   };
 
   private refuseOversized(): void {
-    this.discarding = true;
     this.parts = [];
     this.size = 0;
     log(`a stdin message over ${this.maxMessageBytes} bytes (maxMessageBytes) was discarded and answered -32600.`);
@@ -93,7 +96,9 @@ export class BoundedStdioTransport implements Transport {
   }
 
   private line(bytes: Buffer): void {
-    const text = bytes.toString('utf8').replace(/\r$/, '');
+    if (bytes[bytes.length - 1] === CARRIAGE_RETURN) bytes = bytes.subarray(0, -1);
+    if (bytes.length > this.maxMessageBytes) return this.refuseOversized();
+    const text = bytes.toString('utf8');
     if (text.trim() === '') return;
     let value: unknown;
     try {
