@@ -4,6 +4,9 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { jsonRpcError } from './http-body';
 
+/** A server at its session limit logs at most one line a minute. */
+const REPORT_EVERY_MS = 60_000;
+
 export interface SessionLimits {
   maxSessions: number;
   sessionIdleTimeoutMs: number;
@@ -32,7 +35,10 @@ export class SessionTable {
   private readonly sessions = new Map<string, Session>();
   /** Initialize requests in progress: they count against `maxSessions` before their id exists. */
   private opening = 0;
-  private saturated = false;
+  /** 503s since the last log line, which is written at most once every REPORT_EVERY_MS. */
+  private refused = 0;
+  private reportedAt = -Infinity;
+  private closed = false;
 
   constructor(
     private readonly limits: SessionLimits,
@@ -62,11 +68,14 @@ export class SessionTable {
   async open(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const { maxSessions } = this.limits;
     if (this.sessions.size + this.opening >= maxSessions) {
-      if (!this.saturated) {
-        this.saturated = true;
+      this.refused++;
+      const now = Date.now();
+      if (now - this.reportedAt >= REPORT_EVERY_MS) {
         console.error(
-          `toolwright/mcp: ${maxSessions} sessions are open (maxSessions); new sessions get 503 until one ends (DELETE) or idles out (sessionIdleTimeoutMs).`,
+          `toolwright/mcp: ${maxSessions} sessions are open (maxSessions); ${this.refused} new session(s) refused with 503 since the last report. Sessions end on DELETE or after sessionIdleTimeoutMs idle.`,
         );
+        this.reportedAt = now;
+        this.refused = 0;
       }
       return jsonRpcError(
         res,
@@ -81,6 +90,7 @@ export class SessionTable {
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
+        if (this.closed) return void transport.close();
         session = { transport, server, open: 0, idleSince: Date.now() };
         this.sessions.set(id, session);
         this.track(session, res);
@@ -93,7 +103,6 @@ export class SessionTable {
       }
       const id = transport.sessionId;
       if (id && this.sessions.get(id) === session) this.sessions.delete(id);
-      if (this.sessions.size < maxSessions) this.saturated = false;
       void server.close();
     };
     this.opening++;
@@ -109,6 +118,7 @@ export class SessionTable {
 
   /** Closes every session and clears their timers. */
   async closeAll(): Promise<void> {
+    this.closed = true;
     const all = [...this.sessions.values()];
     this.sessions.clear();
     for (const session of all) {

@@ -140,3 +140,24 @@ describe('request bodies', () => {
     expect(jsonBody(response).error).toEqual({ code: -32700, message: 'Parse error: the request body is not valid JSON.' });
   });
 });
+
+describe('requestTimeoutMs and long responses', () => {
+  it('bounds the request only: an open event stream and a session used across the limit keep working', async () => {
+    const handle = await serveHttp(options, { port: 0, requestTimeoutMs: 150 });
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const client = new Client({ name: 'slow', version: '1.0.0' });
+    const errors: Error[] = [];
+    client.onerror = (error) => errors.push(error);
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(handle.url)));
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      expect((await client.callTool({ name: 'ping', arguments: {} })).structuredContent).toEqual({ pong: true });
+      expect(errors).toEqual([]);
+      expect(handle.sessions()).toBe(1);
+    } finally {
+      await client.close();
+      await handle.close();
+    }
+  });
+});

@@ -83,7 +83,7 @@ describe('maxSessions', () => {
     });
     await expect(connect(handle.url)).rejects.toThrow(/503|maxSessions/);
     expect(handle.sessions()).toBe(3);
-    expect(logged.mock.calls.filter(([line]) => String(line).includes('(maxSessions)'))).toHaveLength(1); // once per saturation, not per refusal
+    expect(logged.mock.calls.filter(([line]) => String(line).includes('(maxSessions)'))).toHaveLength(1); // at most one line a minute, not one per refusal
 
     for (const { client } of clients) expect((await client.callTool({ name: 'ping', arguments: {} })).structuredContent).toEqual({ pong: true });
 
