@@ -47,7 +47,9 @@ export interface McpHttpHandle {
 /**
  * Serves the tools over Streamable HTTP. Session mode (default) keeps one SDK server per session;
  * stateless mode builds one per request. Bound to 127.0.0.1 by default; a server on loopback
- * refuses requests whose Host or Origin is not loopback (DNS rebinding).
+ * refuses requests whose Host or Origin is not loopback (DNS rebinding), and `allowedHosts` /
+ * `allowedOrigins` set the rule for any bind address (hosts.ts). Sessions, bodies and request time
+ * are bounded (limits.ts has the defaults; README, "Limits").
  */
 export async function serveHttp(options: McpServerOptions, http: HttpServeOptions = {}): Promise<McpHttpHandle> {
   const { host, port, path, stateless, maxBodyBytes, requestTimeoutMs, ...limits } = resolveHttpOptions(http);
