@@ -6,11 +6,13 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-const ALL = ['schema', 'invoke', 'render', 'mcp'];
+const ALL = ['schema', 'invoke', 'render', 'mcp', 'mcp-sessions'];
+/** Benchmarks whose script is not bench/<name>/run.ts. */
+const SCRIPTS: Record<string, string> = { 'mcp-sessions': 'mcp/sessions.ts' };
 const names = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ALL;
 const repo = path.resolve(__dirname, '..');
 for (const name of names) {
-  const script = path.join(__dirname, name, 'run.ts');
+  const script = path.join(__dirname, SCRIPTS[name] ?? path.join(name, 'run.ts'));
   if (!fs.existsSync(script)) continue;
   process.stderr.write(`bench/${name}…\n`);
   execFileSync(process.execPath, ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', script], {

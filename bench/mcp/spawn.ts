@@ -25,8 +25,13 @@ export class Session {
   private readonly ready: Promise<unknown>;
   private pending?: { resolve: (value: unknown) => void; reject: (error: Error) => void };
 
-  constructor(script: string, args: string[]) {
-    this.child = fork(script, args, { cwd: repo, execArgv: loaders, env: env(), stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  constructor(script: string, args: string[], flags: string[] = []) {
+    this.child = fork(script, args, {
+      cwd: repo,
+      execArgv: [...flags, ...loaders],
+      env: env(),
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
     this.ready = new Promise((resolve, reject) => (this.pending = { resolve, reject }));
     this.child.on('message', (message: { ok: boolean; value?: unknown; error?: string }) => {
       const pending = this.pending;

@@ -1,9 +1,9 @@
-import { isIP } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { InsufficientScopeError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthErrorResponse, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { describeValue, isPlainObject, joinWords } from '../../index';
+import { isLoopbackHost } from './hosts';
 
 /**
  * Bearer-token authentication for `serveHttp` (the MCP authorization spec, 2025-06-18 and
@@ -164,15 +164,6 @@ export function protectedResourceMetadataUrl(resource: string): string {
   const url = new URL(resource);
   const path = url.pathname !== '/' ? url.pathname : '';
   return new URL(`/.well-known/oauth-protected-resource${path}`, url).href;
-}
-
-/** 127.0.0.0/8, ::1 (also IPv4-mapped) and localhost: only this machine can connect. */
-export function isLoopbackHost(host: string): boolean {
-  const name = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  if (name === 'localhost' || name.endsWith('.localhost')) return true;
-  if (isIP(name) === 4) return name.startsWith('127.');
-  if (isIP(name) === 6) return name === '::1' || /^(0{1,4}:){7}0{0,3}1$/.test(name) || /^::ffff:127\./.test(name);
-  return false;
 }
 
 /**

@@ -14,7 +14,7 @@ export type { McpCallOptions, McpToolEntry, WrapOptions } from './wrap';
 export { createMcpServer, mcpServerFactory } from './server';
 export type { McpServerOptions } from './server';
 export { serveHttp, serveStdio } from './serve';
-export type { HttpServeOptions, McpHttpHandle, McpStdioHandle } from './serve';
+export type { HttpServeOptions, McpHttpHandle, McpStdioHandle, StdioServeOptions } from './serve';
 export { McpRequestContext, mcpRequest } from './request-context';
 export type { AuthInfo, McpHttpAuth, McpResourceMetadata } from './auth';
 export { InsufficientScopeError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';

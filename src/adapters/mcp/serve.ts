@@ -1,24 +1,17 @@
-import { randomUUID } from 'node:crypto';
-import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { describeValue } from '../../index';
 import { httpAuthGate, McpHttpAuth, warnIfExposed } from './auth';
+import { hostGuard } from './hosts';
+import { jsonRpcError, readJsonBody } from './http-body';
+import { DEFAULT_LIMITS, positiveInteger } from './limits';
 import { mcpServerFactory, McpServerOptions } from './server';
+import { SessionTable } from './sessions';
 
-export interface McpStdioHandle {
-  readonly server: Server;
-  close(): Promise<void>;
-}
-
-/** Serves the tools over stdio (the process's stdin and stdout): what desktop clients launch. */
-export async function serveStdio(options: McpServerOptions): Promise<McpStdioHandle> {
-  const server = mcpServerFactory(options)();
-  await server.connect(new StdioServerTransport());
-  return { server, close: () => server.close() };
-}
+export { serveStdio } from './stdio';
+export type { McpStdioHandle, StdioServeOptions } from './stdio';
 
 export interface HttpServeOptions {
   /** Default 127.0.0.1: only this machine can connect. */
@@ -29,15 +22,24 @@ export interface HttpServeOptions {
   path?: string;
   /** No sessions: a fresh server for every request (default false: one server per session). */
   stateless?: boolean;
-  /** Largest request body accepted, in bytes (default 4 MiB). */
+  /** Largest request body accepted, in bytes (default 4 MiB); a larger one gets 413. */
   maxBodyBytes?: number;
   /**
    * Bearer-token authentication (the MCP authorization spec): every request to `path` needs a
    * valid token; the Protected Resource Metadata document is served when `resourceMetadata` is set.
    */
   auth?: McpHttpAuth;
-  /** The Host names this server answers to: see the host checks. */
+  // Limits and host rules (README, "Limits").
+  /** A session with no request for this long is closed (default 15 minutes); an open GET stream keeps it active. */
+  sessionIdleTimeoutMs?: number;
+  /** Open sessions at most (default 10,000); beyond it an initialize request gets 503 with `Retry-After`. */
+  maxSessions?: number;
+  /** Time for the request headers, and then for the body, to arrive (default 30 s); a late body gets 408. */
+  requestTimeoutMs?: number;
+  /** Host names (optionally `name:port`) the server answers, whatever it is bound to; for proxies and non-loopback hosts. */
   allowedHosts?: readonly string[];
+  /** Browser origins (`https://app.example.com`) allowed to call; a request with another Origin gets 403. */
+  allowedOrigins?: readonly string[];
 }
 
 export interface McpHttpHandle {
@@ -48,65 +50,33 @@ export interface McpHttpHandle {
   close(): Promise<void>;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
-
-function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
-  if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
-}
-
-async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw Object.assign(new Error(`request body over ${limit} bytes`), { status: 413 });
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  try {
-    return text === '' ? undefined : JSON.parse(text);
-  } catch {
-    throw Object.assign(new Error('request body is not JSON'), { status: 400, code: -32700 });
-  }
-}
-
 /**
  * Serves the tools over Streamable HTTP. Session mode (default) keeps one SDK server per session;
  * stateless mode builds one per request. Bound to 127.0.0.1 by default; a server on loopback
- * refuses requests whose Host or Origin is not loopback (DNS rebinding).
+ * refuses requests whose Host or Origin is not loopback (DNS rebinding), and `allowedHosts` /
+ * `allowedOrigins` set the rule for any bind address (hosts.ts). Sessions, bodies and request time
+ * are bounded (limits.ts has the defaults; README, "Limits").
  */
 export async function serveHttp(options: McpServerOptions, http: HttpServeOptions = {}): Promise<McpHttpHandle> {
-  const { host = '127.0.0.1', port = 3000, path = '/mcp', stateless = false, maxBodyBytes = 4 * 1024 * 1024 } = http;
+  const { host, port, path, stateless, maxBodyBytes, requestTimeoutMs, ...limits } = resolveHttpOptions(http);
   const makeServer = mcpServerFactory(options);
   let servedUrl = '';
   const gate = http.auth !== undefined ? httpAuthGate(http.auth, () => servedUrl) : undefined;
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
+  const sessions = new SessionTable(limits, makeServer);
+  const refusal = hostGuard(host, http);
   let actualPort = port;
-
-  const loopbackOnly = LOOPBACK.has(host);
-  const allowed = (req: IncomingMessage): boolean => {
-    if (!loopbackOnly) return true;
-    const hostHeader = req.headers.host ?? '';
-    const hostName = hostHeader.replace(/:\d+$/, '');
-    if (!LOOPBACK.has(hostName)) return false;
-    const origin = req.headers.origin;
-    if (origin === undefined) return true;
-    try {
-      return LOOPBACK.has(new URL(origin).hostname) || LOOPBACK.has(`[${new URL(origin).hostname}]`);
-    } catch {
-      return false;
-    }
-  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (gate?.serveMetadata(req, res, url.pathname)) return;
     if (url.pathname !== path) return void res.writeHead(404).end();
-    if (!allowed(req)) return jsonRpcError(res, 403, -32000, 'Forbidden: this server only answers requests addressed to localhost.');
+    const forbidden = refusal(req);
+    if (forbidden) return jsonRpcError(res, 403, -32000, forbidden);
     const authInfo = gate ? await gate.authenticate(req, res) : undefined;
     if (authInfo === null) return; // answered: 401, 403 or 500
-    const body = req.method === 'POST' ? await readJson(req, maxBodyBytes) : undefined;
+    const read = req.method === 'POST' ? await readJsonBody(req, res, { maxBodyBytes, requestTimeoutMs }) : { body: undefined };
+    if (!read) return; // answered (413, 408, 400), or the client is gone
+    const { body } = read;
 
     if (stateless) {
       const server = makeServer();
@@ -121,40 +91,36 @@ export async function serveHttp(options: McpServerOptions, http: HttpServeOption
     }
 
     const sessionId = req.headers['mcp-session-id'];
-    const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
-    if (existing && gate && !gate.owns(existing.transport, authInfo)) {
-      // Another client's session: answered as an unknown one, so a session id confirms nothing.
+    if (typeof sessionId === 'string') {
+      // Another client's session is answered as an unknown one, so a session id confirms nothing.
+      const transport = sessions.transport(sessionId);
+      if (transport && (!gate || gate.owns(transport, authInfo)) && (await sessions.serve(sessionId, req, res, body))) return;
       return jsonRpcError(res, 404, -32001, 'Session not found: start a new session with an initialize request.');
     }
-    if (existing) return existing.transport.handleRequest(req, res, body);
-    if (typeof sessionId === 'string')
-      return jsonRpcError(res, 404, -32001, 'Session not found: start a new session with an initialize request.');
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return jsonRpcError(res, 400, -32000, 'Bad Request: no valid session id; start a session with an initialize request.');
     }
-    const server = makeServer();
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, { transport, server }),
-    });
-    if (gate && authInfo) gate.claim(transport, authInfo);
-    transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
-      void server.close();
-    };
-    await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    await sessions.open(req, res, body, gate && authInfo ? (transport) => gate.claim(transport, authInfo) : undefined);
   };
 
-  const httpServer = createServer((req, res) => {
-    handle(req, res).catch((error: Error & { status?: number; code?: number }) => {
-      jsonRpcError(res, error.status ?? 500, error.code ?? -32603, error.status ? error.message : 'Internal error');
-      if (!error.status) console.error('toolwright/mcp: the HTTP handler failed:', error);
-    });
-  });
+  // Headers get requestTimeoutMs; readJsonBody gives the body as long again. Node's own whole-request
+  // bound (checked every connectionsCheckingInterval) catches bodies nothing reads (a 404, say).
+  const httpServer = createServer(
+    {
+      headersTimeout: requestTimeoutMs,
+      requestTimeout: 2 * requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(30_000, Math.ceil(requestTimeoutMs / 2)),
+    },
+    (req, res) => {
+      handle(req, res).catch((error: unknown) => {
+        jsonRpcError(res, 500, -32603, 'Internal error');
+        console.error('toolwright/mcp: the HTTP handler failed:', error);
+      });
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
-    httpServer.listen(port, host, () => {
+    httpServer.listen(port, host.replace(/^\[(.*)\]$/, '$1'), () => {
       httpServer.off('error', reject);
       actualPort = (httpServer.address() as AddressInfo).port;
       resolve();
@@ -167,13 +133,36 @@ export async function serveHttp(options: McpServerOptions, http: HttpServeOption
     url: servedUrl,
     sessions: () => sessions.size,
     async close() {
-      for (const { transport, server } of [...sessions.values()]) {
-        await transport.close();
-        await server.close();
-      }
-      sessions.clear();
+      await sessions.closeAll();
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },
+  };
+}
+
+/** Every HTTP option checked and defaulted: a TypeError naming the option otherwise. */
+function resolveHttpOptions(http: HttpServeOptions) {
+  const where = 'serveHttp';
+  if (typeof http !== 'object' || http === null)
+    throw new TypeError(`${where}: the second argument must be an options object; got ${describeValue(http)}.`);
+  const { host = '127.0.0.1', port = 3000, path = '/mcp', stateless = false } = http;
+  if (typeof host !== 'string' || host.trim() === '')
+    throw new TypeError(`${where}: 'host' must be a host name or address, e.g. '127.0.0.1'; got ${describeValue(host)}.`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new TypeError(`${where}: 'port' must be a whole number from 0 (any free port) to 65535; got ${describeValue(port)}.`);
+  if (typeof path !== 'string' || !path.startsWith('/'))
+    throw new TypeError(`${where}: 'path' must start with '/', e.g. '/mcp'; got ${describeValue(path)}.`);
+  if (typeof stateless !== 'boolean') throw new TypeError(`${where}: 'stateless' must be true or false; got ${describeValue(stateless)}.`);
+  const limit = (option: keyof typeof DEFAULT_LIMITS) =>
+    positiveInteger(where, option, http[option as keyof HttpServeOptions], DEFAULT_LIMITS[option]);
+  return {
+    host,
+    port,
+    path,
+    stateless,
+    maxBodyBytes: limit('maxBodyBytes'),
+    requestTimeoutMs: limit('requestTimeoutMs'),
+    maxSessions: limit('maxSessions'),
+    sessionIdleTimeoutMs: limit('sessionIdleTimeoutMs'),
   };
 }

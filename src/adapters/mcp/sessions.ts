@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { jsonRpcError } from './http-body';
+
+/** A server at its session limit logs at most one line a minute. */
+const REPORT_EVERY_MS = 60_000;
+
+export interface SessionLimits {
+  maxSessions: number;
+  sessionIdleTimeoutMs: number;
+}
+
+interface Session {
+  readonly transport: StreamableHTTPServerTransport;
+  readonly server: Server;
+  /** Requests of this session whose response is still open (an open GET stream counts). */
+  open: number;
+  /** Armed while `open` is 0; when it fires the session is closed. */
+  timer?: NodeJS.Timeout;
+  idleSince: number;
+  closed?: boolean;
+}
+
+/**
+ * The open sessions of a Streamable HTTP server, bounded in number and in idle time. A session is
+ * active while any of its requests has an open response (including a GET event stream); once the
+ * last one ends, it has `sessionIdleTimeoutMs` until the next request or it is closed and its SDK
+ * server freed. Beyond `maxSessions`, an initialize request gets 503 with `Retry-After`; existing
+ * sessions are not affected. Any close of a session's transport (DELETE, idle expiry, server close)
+ * removes it. Iteration order is least recently active first.
+ */
+export class SessionTable {
+  private readonly sessions = new Map<string, Session>();
+  /** Initialize requests in progress: they count against `maxSessions` before their id exists. */
+  private opening = 0;
+  /** 503s since the last log line, which is written at most once every REPORT_EVERY_MS. */
+  private refused = 0;
+  private reportedAt = -Infinity;
+  private closed = false;
+
+  constructor(
+    private readonly limits: SessionLimits,
+    private readonly makeServer: () => Server,
+  ) {}
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /** The transport of an open session, or undefined. */
+  transport(id: string): StreamableHTTPServerTransport | undefined {
+    return this.sessions.get(id)?.transport;
+  }
+
+  /** Serves a request of an existing session; false when there is no such session. */
+  async serve(id: string, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<boolean> {
+    const session = this.sessions.get(id);
+    if (!session) return false;
+    this.sessions.delete(id);
+    this.sessions.set(id, session); // most recently active last
+    this.track(session, res);
+    await session.transport.handleRequest(req, res, body);
+    return true;
+  }
+
+  /**
+   * Starts a session with an initialize request, or answers 503 when the table is full. `claim`
+   * sees the new session's transport before it answers (authentication binds it to its caller).
+   */
+  async open(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    claim?: (transport: StreamableHTTPServerTransport) => void,
+  ): Promise<void> {
+    const { maxSessions } = this.limits;
+    if (this.sessions.size + this.opening >= maxSessions) {
+      this.refused++;
+      const now = Date.now();
+      if (now - this.reportedAt >= REPORT_EVERY_MS) {
+        console.error(
+          `toolwright/mcp: ${maxSessions} sessions are open (maxSessions); ${this.refused} new session(s) refused with 503 since the last report. Sessions end on DELETE or after sessionIdleTimeoutMs idle.`,
+        );
+        this.reportedAt = now;
+        this.refused = 0;
+      }
+      return jsonRpcError(
+        res,
+        503,
+        -32000,
+        `Service Unavailable: this server has reached its limit of ${maxSessions} open sessions (maxSessions). Retry later; clients should end sessions they no longer need with DELETE.`,
+        { id: requestId(body), headers: { 'retry-after': String(this.retryAfterSeconds()) } },
+      );
+    }
+    const server = this.makeServer();
+    let session: Session | undefined;
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        if (this.closed) return void transport.close();
+        session = { transport, server, open: 0, idleSince: Date.now() };
+        this.sessions.set(id, session);
+        this.track(session, res);
+      },
+    });
+    claim?.(transport);
+    transport.onclose = () => {
+      if (session) {
+        session.closed = true;
+        clearTimeout(session.timer);
+      }
+      const id = transport.sessionId;
+      if (id && this.sessions.get(id) === session) this.sessions.delete(id);
+      void server.close();
+    };
+    this.opening++;
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    } finally {
+      this.opening--;
+      // An initialize the transport refused (a bad Accept header, say) leaves no session behind.
+      if (!session) void transport.close();
+    }
+  }
+
+  /** Closes every session and clears their timers. */
+  async closeAll(): Promise<void> {
+    this.closed = true;
+    const all = [...this.sessions.values()];
+    this.sessions.clear();
+    for (const session of all) {
+      clearTimeout(session.timer);
+      await session.transport.close();
+      await session.server.close();
+    }
+  }
+
+  /** Keeps the session active while this response is open; arms its idle timer when the last one ends. */
+  private track(session: Session, res: ServerResponse): void {
+    session.open++;
+    clearTimeout(session.timer);
+    session.timer = undefined;
+    res.once('close', () => {
+      if (--session.open > 0 || session.closed) return;
+      session.idleSince = Date.now();
+      session.timer = setTimeout(() => void session.transport.close(), this.limits.sessionIdleTimeoutMs);
+      session.timer.unref();
+    });
+  }
+
+  /** Seconds until the least recently active session would idle out (at least 1). */
+  private retryAfterSeconds(): number {
+    const { sessionIdleTimeoutMs } = this.limits;
+    const oldest = this.sessions.values().next().value as Session | undefined;
+    const ms = oldest && oldest.open === 0 ? oldest.idleSince + sessionIdleTimeoutMs - Date.now() : sessionIdleTimeoutMs;
+    return Math.max(1, Math.ceil(ms / 1000));
+  }
+}
+
+/** The id of a JSON-RPC request body, for an error answered before the SDK sees it. */
+function requestId(body: unknown): string | number | null {
+  const id = (body as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
