@@ -11,7 +11,8 @@ export type Settlement =
   | { readonly kind: 'timed-out' }
   | { readonly kind: 'cancelled'; readonly reason: unknown };
 
-const NEVER_ABORTED = new AbortController().signal;
+/** The signal of a call nothing can cancel. */
+export const NEVER_ABORTED = new AbortController().signal;
 
 /**
  * Starts `run` with the signal the tool receives: the caller's own signal when there is no limit
@@ -32,12 +33,6 @@ export function settle(
     pending = Promise.resolve(run(signal));
   } catch (error) {
     return Promise.resolve({ kind: 'threw', error });
-  }
-  if (!deadline && !caller) {
-    return pending.then(
-      (value): Settlement => ({ kind: 'returned', value }),
-      (error: unknown): Settlement => ({ kind: 'threw', error }),
-    );
   }
   return new Promise<Settlement>((resolve) => {
     let timer: ReturnType<typeof setTimeout> | undefined;

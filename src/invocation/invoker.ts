@@ -13,7 +13,7 @@ import { renderContract } from '../serialization/render';
 import { describeValue, isPlainObject } from '../util/describe-value';
 import { DEFAULT_MAX_INPUT_DEPTH, formatCount, isTimeoutMs, MAX_INPUT_DEPTH, TIMEOUT_RULE } from '../util/limits';
 import { AmbientSource, currentAmbient, readAmbient } from './ambient';
-import { settle } from './deadline';
+import { NEVER_ABORTED, settle } from './deadline';
 import { InputProblems } from './input-problems';
 import { inputShapeProblem } from './input-shape';
 import { contractInstantiator, fieldPreparer, FieldPreparer } from './prepare';
@@ -170,12 +170,8 @@ export class Invoker {
    */
   async invoke<T = unknown>(tool: ToolLike, args?: unknown, call: CallOptions = {}): Promise<Result<T>> {
     const definition = Tools.resolve(tool);
-    try {
-      return await this.run<T>(definition, args, call);
-    } catch (error) {
-      // The last guard: whatever an argument, a container or a tool did, the call ends as a Result.
-      return this.exception(definition, error, args);
-    }
+    // The last guard: whatever an argument, a container or a tool did, the call ends as a Result.
+    return this.run<T>(definition, args, call).catch((error: unknown) => this.exception(definition, error, args));
   }
 
   private async run<T>(definition: ToolDefinition, args: unknown, call: CallOptions): Promise<Result<T>> {
@@ -197,10 +193,11 @@ export class Invoker {
     if (shape) return this.inputFailure(definition, [shape], args);
 
     // 2–3. Ambient keys a caller sent are dropped; undeclared keys are refused (or dropped).
-    const problems = new InputProblems();
+    // Gathered only when there is a problem: a valid call allocates nothing for them.
+    let problems: InputProblems | undefined;
     if (this.options.rejectUndeclaredInputs) {
       for (const key of Object.keys(args)) {
-        if (!plan.declared.has(key) && !DROPPED_KEYS.has(key)) problems.unknown(key);
+        if (!plan.declared.has(key) && !DROPPED_KEYS.has(key)) (problems ??= new InputProblems()).unknown(key);
       }
     }
 
@@ -210,8 +207,8 @@ export class Invoker {
     for (const field of plan.fields) field(args, prepared, nullMeansAbsent);
 
     // 5. Validation compiled from the same field model as the schema.
-    if (!plan.validator.check(prepared)) plan.validator.explain(prepared, problems);
-    if (!problems.empty) return this.inputProblems(definition, problems, args);
+    if (!plan.validator.check(prepared)) plan.validator.explain(prepared, (problems ??= new InputProblems()));
+    if (problems) return this.inputProblems(definition, problems, args);
 
     // Ambient values come from trusted context only; problems there are the server's, not the caller's.
     const ambient = currentAmbient(call.ambientContext);
@@ -246,6 +243,7 @@ export class Invoker {
     for (const [name, value] of ambientValues) input[name] = value;
 
     if (plan.residual) {
+      problems = new InputProblems();
       await residualErrors(plan.input, input, problems);
       if (!problems.empty) return this.inputProblems(definition, problems, args);
     }
@@ -260,16 +258,26 @@ export class Invoker {
       return this.fromThrown(definition, error, undefined, args);
     }
     const timeoutMs = definition.timeoutMs ?? this.options.defaultTimeoutMs ?? configuredTimeoutMs();
-    const settled = await settle(
-      (signal) => instance[definition.method](input, { signal, tool: definition }),
-      caller,
-      timeoutMs,
-      () => this.timeoutError(definition, timeoutMs!),
-    );
-    if (settled.kind === 'timed-out') return this.timedOut(definition, timeoutMs!);
-    if (settled.kind === 'cancelled') return this.cancelled(definition, settled.reason);
-    if (settled.kind === 'threw') return this.fromThrown(definition, settled.error, caller, args);
-    const value = settled.value;
+    let value: unknown;
+    if (timeoutMs === undefined && caller === undefined) {
+      // Nothing can end the call early: no timer, no listener, just the call.
+      try {
+        value = await instance[definition.method](input, { signal: NEVER_ABORTED, tool: definition });
+      } catch (error) {
+        return this.fromThrown(definition, error, undefined, args);
+      }
+    } else {
+      const settled = await settle(
+        (signal) => instance[definition.method](input, { signal, tool: definition }),
+        caller,
+        timeoutMs,
+        () => this.timeoutError(definition, timeoutMs!),
+      );
+      if (settled.kind === 'timed-out') return this.timedOut(definition, timeoutMs!);
+      if (settled.kind === 'cancelled') return this.cancelled(definition, settled.reason);
+      if (settled.kind === 'threw') return this.fromThrown(definition, settled.error, caller, args);
+      value = settled.value;
+    }
 
     // 7. The returned value must keep the tool's own @Exposes contract.
     const result = Result.success(definition, value as T);
