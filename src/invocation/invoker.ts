@@ -25,7 +25,10 @@ import { ContractValidator, contractValidator } from './validation';
 
 /** What a tool receives beside its input. */
 export interface ToolContext {
-  /** Aborted when the caller cancels; pass it on to fetch, timers and database drivers. */
+  /**
+   * Aborted when the caller cancels or the time limit passes (its reason a ToolTimeoutError); pass
+   * it on to fetch, timers and database drivers.
+   */
   readonly signal: AbortSignal;
   /** The tool being called. */
   readonly tool: ToolDefinition;

@@ -215,6 +215,39 @@ describe('unknown keys and long problem lists are answered in bounded size', () 
   });
 });
 
+describe('in-process arguments that cannot be read', () => {
+  it('a Proxy or a throwing getter as arguments is an exception outcome, never a rejection', async () => {
+    const thrower = () => {
+      throw new Error('getter secret');
+    };
+    const proxy = new Proxy({}, { getPrototypeOf: thrower, ownKeys: thrower, get: thrower });
+    const getter = Object.defineProperty({}, 'label', { enumerable: true, get: thrower });
+    for (const args of [proxy, getter, { child: getter }]) {
+      const result = await invoke(WalkTree, args);
+      expect(result.outcome).toBe('exception');
+      expect(result.error).toBe('Could not walk the tree');
+    }
+    expect(reported).toHaveLength(3);
+    expect(ran).toBe(0);
+  });
+});
+
+describe('over MCP, a wide call gets a small answer', () => {
+  it('10,000 unknown arguments: five named, the rest counted, in the text and in _meta.fieldErrors', async () => {
+    const { client, close } = await connectInMemory({ name: 'wide', version: '1', tools: [WalkTree] });
+    try {
+      const args: Record<string, unknown> = {};
+      for (let i = 0; i < 10_000; i++) args[`x${i}`] = 'y'.repeat(10);
+      const answer = await client.callTool({ name: 'walk_tree', arguments: args });
+      expect(answer.content).toEqual([{ type: 'text', text: 'Could not walk the tree: unknown inputs: x0, x1, x2, x3, x4 and 9,995 more' }]);
+      expect((answer._meta as { fieldErrors: unknown[] }).fieldErrors).toHaveLength(6);
+      expect(JSON.stringify(answer).length).toBeLessThan(1_000);
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe('strings that are not Unicode are refused at the input boundary', () => {
   @Tool({ name: 'echo' }) @Expects({ text: String, extra: { type: Object, optional: true } }) @Exposes({ text: String })
   class Echo {

@@ -3,7 +3,7 @@
  * `message`, `name`, `toString` or `Symbol.toPrimitive` throw: each is an exception outcome with the
  * generic message, on every transport, and its text never reaches the caller.
  */
-import { configure, ExceptionHandler, FailsOn, fail, Invoker, invoke, isOwnedFailure, Tool } from 'toolwright';
+import { configure, describeValue, ExceptionHandler, FailsOn, fail, Invoker, invoke, isOwnedFailure, Tool } from 'toolwright';
 import { toAiSdkTools, ToolCallFailedError } from 'toolwright/ai';
 import { Toolbox } from 'toolwright/openai';
 import { format } from 'node:util';
@@ -160,6 +160,16 @@ describe.each(HOSTILE)('%s', (_label, make) => {
 });
 
 describe('checks that meet hostile values', () => {
+  it('describeValue (used in every error message) never throws and stays one short line', () => {
+    expect(describeValue(trapEverything())).toBe('a value that cannot be described');
+    expect(describeValue(revoked())).toBe('a value that cannot be described');
+    expect(describeValue('x'.repeat(100_000))).toBe(`'${'x'.repeat(199)}…'`);
+    expect(describeValue(Array.from({ length: 1_000 }, (_, i) => i))).toBe('[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, … 990 more]');
+    let deep: unknown[] = [];
+    for (let i = 0; i < 10_000; i++) deep = [deep];
+    expect(describeValue(deep)).toBe('[[[[…]]]]');
+  });
+
   it('a @FailsOn rule whose instanceof throws is skipped, not fatal', async () => {
     next = () => new Error('plain');
     const result = await new Invoker({ onException: quiet }).invoke(Explode);
