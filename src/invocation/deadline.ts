@@ -12,7 +12,7 @@ export type Settlement =
   | { readonly kind: 'cancelled'; readonly reason: unknown };
 
 /** The signal of a call nothing can cancel. */
-export const NEVER_ABORTED = new AbortController().signal;
+export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 
 /**
  * Starts `run` with the signal the tool receives: the caller's own signal when there is no limit
