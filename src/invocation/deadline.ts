@@ -8,7 +8,7 @@
 export type Settlement =
   | { readonly kind: 'returned'; readonly value: unknown }
   | { readonly kind: 'threw'; readonly error: unknown }
-  | { readonly kind: 'timed-out' }
+  | { readonly kind: 'timed-out'; readonly reason: unknown }
   | { readonly kind: 'cancelled'; readonly reason: unknown };
 
 /** The signal of a call nothing can cancel. */
@@ -50,8 +50,9 @@ export function settle(
     if (caller?.aborted) onAbort(); // aborted while the tool started, before the listener was there
     if (deadline) {
       timer = setTimeout(() => {
-        finish({ kind: 'timed-out' });
-        deadline.abort(timeoutReason());
+        const reason = timeoutReason();
+        finish({ kind: 'timed-out', reason });
+        deadline.abort(reason);
       }, timeoutMs);
     }
   });

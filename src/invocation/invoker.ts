@@ -276,7 +276,7 @@ export class Invoker {
         timeoutMs,
         () => this.timeoutError(definition, timeoutMs!),
       );
-      if (settled.kind === 'timed-out') return this.timedOut(definition, timeoutMs!);
+      if (settled.kind === 'timed-out') return this.timedOut(definition, settled.reason as ToolTimeoutError);
       if (settled.kind === 'cancelled') return this.cancelled(definition, settled.reason);
       if (settled.kind === 'threw') return this.fromThrown(definition, settled.error, caller, args);
       value = settled.value;
@@ -314,9 +314,11 @@ export class Invoker {
     return withoutStack(() => new ToolTimeoutError(`${tool.toolName()} took longer than ${formatCount(timeoutMs)} ms`, timeoutMs));
   }
 
-  /** A timeout is a failure the caller reads, like a cancellation: not the caller's input, and not a bug to report. */
-  private timedOut(tool: ToolDefinition, timeoutMs: number): Result<never> {
-    const error = this.timeoutError(tool, timeoutMs);
+  /**
+   * A timeout is a failure the caller reads, like a cancellation: not the caller's input, and not a
+   * bug to report. `error` is the very reason the tool's signal was aborted with.
+   */
+  private timedOut(tool: ToolDefinition, error: ToolTimeoutError): Result<never> {
     return Result.failure(tool, failureMessage(tool, error.message), error);
   }
 
