@@ -66,6 +66,7 @@ export {
   OutputContractError,
   UnserializableValueError,
   ToolCancelledError,
+  ToolTimeoutError,
 } from './errors/errors';
 export type { FieldError } from './errors/errors';
 

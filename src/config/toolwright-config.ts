@@ -1,5 +1,6 @@
 import type { ToolDefinition } from '../registry/tool-definition';
 import { describeValue } from '../util/describe-value';
+import { isTimeoutMs, TIMEOUT_RULE } from '../util/limits';
 
 /** What an exception report knows: the tool, and the arguments as the caller sent them. */
 export interface ExceptionContext {
@@ -16,13 +17,25 @@ export interface ToolwrightSettings {
    * Default: logs to stderr.
    */
   onException?: ExceptionHandler;
+  /**
+   * The time limit of every call that sets none closer to the tool (`@Tool({ timeoutMs })`, then
+   * `InvokerOptions.defaultTimeoutMs`), in milliseconds. Default: none.
+   */
+  defaultTimeoutMs?: number;
 }
 
+/** Logs to stderr; a value that cannot even be printed (its getters or Proxy traps throw) is named, not printed. */
 const defaultHandler: ExceptionHandler = (error, { tool }) => {
-  console.error(`toolwright: ${tool.toolName()} (${tool.id}) raised an exception:`, error);
+  const headline = `toolwright: ${tool.toolName()} (${tool.id}) raised an exception:`;
+  try {
+    console.error(headline, error);
+  } catch {
+    console.error(headline, 'a thrown value that cannot be printed');
+  }
 };
 
 let handler: ExceptionHandler = defaultHandler;
+let defaultTimeoutMs: number | undefined;
 
 /** Process-wide settings. `configure({ onException: undefined })` restores the default. */
 export function configure(settings: ToolwrightSettings): void {
@@ -33,6 +46,18 @@ export function configure(settings: ToolwrightSettings): void {
     }
     handler = next ?? defaultHandler;
   }
+  if ('defaultTimeoutMs' in settings) {
+    const next = settings.defaultTimeoutMs;
+    if (next !== undefined && !isTimeoutMs(next)) {
+      throw new TypeError(`configure: defaultTimeoutMs must be ${TIMEOUT_RULE} (or undefined for none); got ${describeValue(next)}.`);
+    }
+    defaultTimeoutMs = next;
+  }
+}
+
+/** The process-wide default time limit of a call, if any. */
+export function configuredTimeoutMs(): number | undefined {
+  return defaultTimeoutMs;
 }
 
 /** Reports an exception once; a failing handler never breaks the call that reported. */
@@ -40,7 +65,11 @@ export function reportException(error: unknown, context: ExceptionContext, overr
   try {
     (override ?? handler)(error, context);
   } catch (handlerError) {
-    console.error('toolwright: the onException handler itself threw:', handlerError);
+    try {
+      console.error('toolwright: the onException handler itself threw:', handlerError);
+    } catch {
+      console.error('toolwright: the onException handler itself threw a value that cannot be printed.');
+    }
   }
 }
 

@@ -7,6 +7,7 @@ import { getFromContainer, getMetadataStorage, IsOptional, ValidationTypes } fro
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import type { MessageFn } from './field-model';
 import type { FieldFormat } from './types';
+import { shorten } from '../util/limits';
 
 export type { ValidationMetadata };
 
@@ -56,7 +57,7 @@ export function classValidatorMessage(metadata: ValidationMetadata, owner: Funct
     const showValue = value !== undefined && value !== null && ['string', 'boolean', 'number'].includes(typeof value);
     return (template as string).replace(TOKENS, (token: string, name: string, index?: string) => {
       if (index !== undefined) return Number(index) - 1 < constraints.length ? constraintToString(constraints[Number(index) - 1]) : token;
-      if (name === 'value') return showValue ? String(value) : token;
+      if (name === 'value') return showValue ? shorten(String(value)) : token; // a caller's value: quoted, bounded
       if (name === 'property') return property;
       return owner.name;
     });

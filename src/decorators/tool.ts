@@ -5,6 +5,7 @@ import { sanitizeToolName } from '../naming/tool-name';
 import { versionSuffixMismatch } from '../naming/version-suffix';
 import { checkToolBag } from '../config/tool-bags';
 import { describeValue, isPlainObject, joinWords } from '../util/describe-value';
+import { isTimeoutMs, TIMEOUT_RULE } from '../util/limits';
 
 /** Per-adapter options on a tool: a name for that adapter and the adapter's own settings. */
 export interface AdapterToolOptions {
@@ -29,6 +30,11 @@ export interface ToolOptions {
   adapters?: Readonly<Record<string, AdapterToolOptions>>;
   /** Class tools: the entry method (default `call`). */
   method?: string;
+  /**
+   * The call's time limit in milliseconds: past it the tool's signal is aborted and the call
+   * answers "… took longer than N ms" at once. Wins over every default (`defaultTimeoutMs`).
+   */
+  timeoutMs?: number;
 }
 
 export type ToolArgument = string | false | ToolOptions;
@@ -48,9 +54,11 @@ export interface ToolDeclaration {
   /** Class tools: the entry method. */
   readonly method?: string;
   readonly adapters: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** The call's time limit in milliseconds, if declared. */
+  readonly timeoutMs?: number;
 }
 
-const OPTION_KEYS = ['name', 'description', 'title', 'error', 'success', 'except', 'adapters', 'method'];
+const OPTION_KEYS = ['name', 'description', 'title', 'error', 'success', 'except', 'adapters', 'method', 'timeoutMs'];
 const ADAPTER_KEY = /^[A-Za-z][A-Za-z0-9_-]*$/;
 
 export type ToolDecorator = {
@@ -211,5 +219,12 @@ function finish(parsed: ParsedArguments, site: Site, where: string): ToolDeclara
     success: optionalText(where, 'success', options.success),
     method,
     adapters: Object.freeze(adapters),
+    ...timeoutOption(where, options.timeoutMs),
   });
+}
+
+function timeoutOption(where: string, value: unknown): { timeoutMs?: number } {
+  if (value === undefined) return {};
+  if (!isTimeoutMs(value)) throw new TypeError(`${where}: @Tool option 'timeoutMs' must be ${TIMEOUT_RULE}; got ${describeValue(value)}.`);
+  return { timeoutMs: value };
 }

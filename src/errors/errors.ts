@@ -60,3 +60,18 @@ export class UnserializableValueError extends ToolwrightError {
 export class ToolCancelledError extends ToolwrightError {
   override readonly code = 'TOOL_CANCELLED';
 }
+
+/**
+ * A call ran past its time limit (`@Tool({ timeoutMs })`, `defaultTimeoutMs`): the tool's signal
+ * was aborted with this error and the call answered without waiting for the tool.
+ */
+export class ToolTimeoutError extends ToolwrightError {
+  override readonly code = 'TOOL_TIMEOUT';
+  constructor(
+    message: string,
+    /** The limit that passed, in milliseconds. */
+    readonly timeoutMs: number,
+  ) {
+    super(message);
+  }
+}

@@ -10,7 +10,12 @@ type ErrorClass = abstract new (...args: never[]) => Error;
 
 /** True for every error toolwright (or a marked adapter error class) throws on purpose. */
 export function isToolwrightError(value: unknown): value is Error {
-  return typeof value === 'object' && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
+  if (typeof value !== 'object' || value === null) return false;
+  try {
+    return (value as { [BRAND]?: unknown })[BRAND] === true;
+  } catch {
+    return false; // a Proxy whose get trap throws, a revoked Proxy: not one of ours
+  }
 }
 
 export class ToolwrightError extends Error {
@@ -37,7 +42,11 @@ export class ToolwrightError extends Error {
   static override [Symbol.hasInstance](value: unknown): boolean {
     // `instanceof ToolwrightError` means "in the family"; subclasses keep ordinary instanceof.
     if (this === ToolwrightError) return isToolwrightError(value);
-    return Function.prototype[Symbol.hasInstance].call(this, value);
+    try {
+      return Function.prototype[Symbol.hasInstance].call(this, value);
+    } catch {
+      return false; // a Proxy whose getPrototypeOf trap throws, a revoked Proxy
+    }
   }
 }
 Object.defineProperty(ToolwrightError.prototype, BRAND, { value: true, enumerable: false });

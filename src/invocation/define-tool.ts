@@ -23,6 +23,8 @@ export interface InlineToolOptions {
   success?: string;
   hints?: readonly string[];
   version?: number;
+  /** The call's time limit in milliseconds, as `@Tool({ timeoutMs })`. */
+  timeoutMs?: number;
 }
 
 /** The class `defineTool` builds: a class tool whose `call` runs your function. */
@@ -30,7 +32,7 @@ export interface InlineTool<I, O> {
   new (): { call(input: I, context: ToolContext): Promise<O> };
 }
 
-const OPTION_KEYS = ['name', 'description', 'title', 'expects', 'exposes', 'error', 'success', 'hints', 'version'];
+const OPTION_KEYS = ['name', 'description', 'title', 'expects', 'exposes', 'error', 'success', 'hints', 'version', 'timeoutMs'];
 
 /**
  * Builds a one-off tool from inline shapes and a function, without a class file. It behaves
@@ -68,7 +70,9 @@ export function defineTool<I = Record<string, unknown>, O = unknown>(
   if (options.exposes !== undefined) Exposes(options.exposes)(made);
   if (options.hints !== undefined) SemanticHints(...options.hints)(made);
   if (options.version !== undefined) ToolVersion(options.version)(made);
-  const { name, description, title, error, success } = options;
-  Tool(Object.fromEntries(Object.entries({ name, description, title, error, success }).filter(([, v]) => v !== undefined)))(made);
+  const { name, description, title, error, success, timeoutMs } = options;
+  Tool(Object.fromEntries(Object.entries({ name, description, title, error, success, timeoutMs }).filter(([, v]) => v !== undefined)))(
+    made,
+  );
   return made as InlineTool<I, O>;
 }

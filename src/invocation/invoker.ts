@@ -5,23 +5,30 @@
 import type { DependencyContainer } from 'tsyringe';
 import { describeMismatch } from '../contract/conforms';
 import type { Contract, FieldModel } from '../contract/field-model';
-import { ExceptionHandler, reportException } from '../config/toolwright-config';
-import { AmbientContextError, FieldError, InputValidationError, ToolCancelledError } from '../errors/errors';
+import { configuredTimeoutMs, ExceptionHandler, reportException } from '../config/toolwright-config';
+import { AmbientContextError, FieldError, InputValidationError, ToolCancelledError, ToolTimeoutError } from '../errors/errors';
 import { Tools, ToolLike } from '../registry/tool-registry';
 import type { ToolDefinition } from '../registry/tool-definition';
 import { renderContract } from '../serialization/render';
-import { isPlainObject, joinWords } from '../util/describe-value';
+import { describeValue, isPlainObject } from '../util/describe-value';
+import { DEFAULT_MAX_INPUT_DEPTH, formatCount, isTimeoutMs, MAX_INPUT_DEPTH, TIMEOUT_RULE } from '../util/limits';
 import { AmbientSource, currentAmbient, readAmbient } from './ambient';
-import { ToolFailure } from './failure';
+import { NEVER_ABORTED, settle } from './deadline';
+import { InputProblems } from './input-problems';
+import { inputShapeProblem } from './input-shape';
 import { contractInstantiator, fieldPreparer, FieldPreparer } from './prepare';
 import { hasResidual, residualErrors } from './residual';
 import { resolveTool } from './resolve-tool';
 import { failureMessage, Result } from './result';
+import { deliberateFailure, isAbortError, isInstance } from './thrown';
 import { ContractValidator, contractValidator } from './validation';
 
 /** What a tool receives beside its input. */
 export interface ToolContext {
-  /** Aborted when the caller cancels; pass it on to fetch, timers and database drivers. */
+  /**
+   * Aborted when the caller cancels or the time limit passes (its reason a ToolTimeoutError); pass
+   * it on to fetch, timers and database drivers.
+   */
   readonly signal: AbortSignal;
   /** The tool being called. */
   readonly tool: ToolDefinition;
@@ -36,6 +43,17 @@ export interface InvokerOptions {
   userFacingInputErrors?: boolean;
   /** Overrides the process-wide `configure({ onException })` for calls through this invoker. */
   onException?: ExceptionHandler;
+  /**
+   * The time limit, in milliseconds, of calls to tools that declare none (`@Tool({ timeoutMs })`
+   * wins); past it the tool's signal is aborted and the call answers "… took longer than N ms".
+   * Default: `configure({ defaultTimeoutMs })`, else none.
+   */
+  defaultTimeoutMs?: number;
+  /**
+   * How deep input may nest: objects and arrays inside one another, counting the arguments object
+   * (default 64). Deeper input is refused before anything else reads it.
+   */
+  maxInputDepth?: number;
 }
 
 export interface CallOptions {
@@ -55,7 +73,6 @@ export interface CallOptions {
 }
 
 const DROPPED_KEYS = new Set(['ambientContext', 'ambient_context']);
-const NEVER_ABORTED = new AbortController().signal;
 
 interface AmbientField {
   readonly field: FieldModel;
@@ -117,16 +134,32 @@ function withoutStack<E extends Error>(make: () => E): E {
   }
 }
 
-/** "a must be x and b must be y": each field's problem, in one sentence. */
-function sentence(errors: readonly FieldError[]): string {
-  return joinWords(errors.map((error) => error.message));
+/** The limits of an Invoker's options, checked when it is built. */
+function checkLimits(options: InvokerOptions): void {
+  const { defaultTimeoutMs, maxInputDepth } = options;
+  if (defaultTimeoutMs !== undefined && !isTimeoutMs(defaultTimeoutMs)) {
+    throw new TypeError(`Invoker: defaultTimeoutMs must be ${TIMEOUT_RULE}; got ${describeValue(defaultTimeoutMs)}.`);
+  }
+  if (
+    maxInputDepth !== undefined &&
+    !(typeof maxInputDepth === 'number' && Number.isInteger(maxInputDepth) && maxInputDepth >= 1 && maxInputDepth <= MAX_INPUT_DEPTH)
+  ) {
+    throw new TypeError(`Invoker: maxInputDepth must be a whole number from 1 to ${MAX_INPUT_DEPTH}; got ${describeValue(maxInputDepth)}.`);
+  }
 }
 
 export class Invoker {
-  private readonly options: Required<Pick<InvokerOptions, 'rejectUndeclaredInputs' | 'userFacingInputErrors'>> & InvokerOptions;
+  private readonly options: Required<Pick<InvokerOptions, 'rejectUndeclaredInputs' | 'userFacingInputErrors' | 'maxInputDepth'>> &
+    InvokerOptions;
 
   constructor(options: InvokerOptions = {}) {
-    this.options = { rejectUndeclaredInputs: true, userFacingInputErrors: true, ...options };
+    checkLimits(options);
+    this.options = {
+      ...options,
+      rejectUndeclaredInputs: options.rejectUndeclaredInputs ?? true,
+      userFacingInputErrors: options.userFacingInputErrors ?? true,
+      maxInputDepth: options.maxInputDepth ?? DEFAULT_MAX_INPUT_DEPTH,
+    };
   }
 
   /** Was this a failure of the caller's input (as opposed to the tool saying no, or a bug)? */
@@ -140,6 +173,11 @@ export class Invoker {
    */
   async invoke<T = unknown>(tool: ToolLike, args?: unknown, call: CallOptions = {}): Promise<Result<T>> {
     const definition = Tools.resolve(tool);
+    // The last guard: whatever an argument, a container or a tool did, the call ends as a Result.
+    return this.run<T>(definition, args, call).catch((error: unknown) => this.exception(definition, error, args));
+  }
+
+  private async run<T>(definition: ToolDefinition, args: unknown, call: CallOptions): Promise<Result<T>> {
     let plan: Plan;
     try {
       plan = planFor(definition);
@@ -153,11 +191,16 @@ export class Invoker {
       return this.inputFailure(definition, [{ field: 'base', message: 'arguments must be an object' }], args);
     }
 
+    // Bounded depth and valid Unicode, checked without recursion before any step that recurses.
+    const shape = inputShapeProblem(args, this.options.maxInputDepth);
+    if (shape) return this.inputFailure(definition, [shape], args);
+
     // 2–3. Ambient keys a caller sent are dropped; undeclared keys are refused (or dropped).
-    const errors: FieldError[] = [];
-    for (const key of Object.keys(args)) {
-      if (!plan.declared.has(key) && !DROPPED_KEYS.has(key) && this.options.rejectUndeclaredInputs) {
-        errors.push({ field: key, message: `unknown input: ${key}` });
+    // Gathered only when there is a problem: a valid call allocates nothing for them.
+    let problems: InputProblems | undefined;
+    if (this.options.rejectUndeclaredInputs) {
+      for (const key of Object.keys(args)) {
+        if (!plan.declared.has(key) && !DROPPED_KEYS.has(key)) (problems ??= new InputProblems()).unknown(key);
       }
     }
 
@@ -167,8 +210,8 @@ export class Invoker {
     for (const field of plan.fields) field(args, prepared, nullMeansAbsent);
 
     // 5. Validation compiled from the same field model as the schema.
-    if (!plan.validator.check(prepared)) errors.push(...plan.validator.explain(prepared));
-    if (errors.length > 0) return this.inputFailure(definition, errors, args);
+    if (!plan.validator.check(prepared)) plan.validator.explain(prepared, (problems ??= new InputProblems()));
+    if (problems) return this.inputProblems(definition, problems, args);
 
     // Ambient values come from trusted context only; problems there are the server's, not the caller's.
     const ambient = currentAmbient(call.ambientContext);
@@ -203,22 +246,40 @@ export class Invoker {
     for (const [name, value] of ambientValues) input[name] = value;
 
     if (plan.residual) {
-      const residual = await residualErrors(plan.input, input);
-      if (residual.length > 0) return this.inputFailure(definition, residual, args);
+      problems = new InputProblems();
+      await residualErrors(plan.input, input, problems);
+      if (!problems.empty) return this.inputProblems(definition, problems, args);
     }
 
-    // 6. Resolve through DI and call, with a context carrying the AbortSignal.
-    const signal = call.signal ?? NEVER_ABORTED;
-    if (signal.aborted) return this.cancelled(definition, signal.reason);
-    let value: unknown;
+    // 6. Resolve through DI and call, with a context carrying the AbortSignal, under the time limit.
+    const caller = call.signal;
+    if (caller?.aborted) return this.cancelled(definition, caller.reason);
+    let instance: Record<string, (input: unknown, context: ToolContext) => unknown>;
     try {
-      const instance = resolveTool(definition, call.container ?? this.options.container) as Record<
-        string,
-        (input: unknown, context: ToolContext) => unknown
-      >;
-      value = await instance[definition.method](input, { signal, tool: definition });
+      instance = resolveTool(definition, call.container ?? this.options.container) as typeof instance;
     } catch (error) {
-      return this.fromThrown(definition, error, signal, args);
+      return this.fromThrown(definition, error, undefined, args);
+    }
+    const timeoutMs = definition.timeoutMs ?? this.options.defaultTimeoutMs ?? configuredTimeoutMs();
+    let value: unknown;
+    if (timeoutMs === undefined && caller === undefined) {
+      // Nothing can end the call early: no timer, no listener, just the call.
+      try {
+        value = await instance[definition.method](input, { signal: NEVER_ABORTED, tool: definition });
+      } catch (error) {
+        return this.fromThrown(definition, error, undefined, args);
+      }
+    } else {
+      const settled = await settle(
+        (signal) => instance[definition.method](input, { signal, tool: definition }),
+        caller,
+        timeoutMs,
+        () => this.timeoutError(definition, timeoutMs!),
+      );
+      if (settled.kind === 'timed-out') return this.timedOut(definition, settled.reason as ToolTimeoutError);
+      if (settled.kind === 'cancelled') return this.cancelled(definition, settled.reason);
+      if (settled.kind === 'threw') return this.fromThrown(definition, settled.error, caller, args);
+      value = settled.value;
     }
 
     // 7. The returned value must keep the tool's own @Exposes contract.
@@ -233,8 +294,13 @@ export class Invoker {
     return result;
   }
 
-  private inputFailure(tool: ToolDefinition, errors: readonly FieldError[], args: unknown): Result<never> {
-    const error = withoutStack(() => new InputValidationError(failureMessage(tool, sentence(errors)), errors));
+  private inputProblems(tool: ToolDefinition, problems: InputProblems, args: unknown): Result<never> {
+    return this.inputFailure(tool, problems.fieldErrors(), args, problems.sentence());
+  }
+
+  private inputFailure(tool: ToolDefinition, errors: readonly FieldError[], args: unknown, sentence?: string): Result<never> {
+    const reason = sentence ?? errors.map((error) => error.message).join(' and ');
+    const error = withoutStack(() => new InputValidationError(failureMessage(tool, reason), errors));
     if (!this.options.userFacingInputErrors) return this.exception(tool, error, args, errors);
     return Result.failure(tool, error.message, error, errors);
   }
@@ -244,11 +310,25 @@ export class Invoker {
     return Result.failure(tool, error.message, error);
   }
 
-  private fromThrown(tool: ToolDefinition, error: unknown, signal: AbortSignal, args: unknown): Result<never> {
-    if (error instanceof ToolFailure) return Result.failure(tool, failureMessage(tool, error.reason, error.standalone), error);
-    const rule = tool.failsOn.find((candidate) => error instanceof (candidate.errorClass as Function));
+  private timeoutError(tool: ToolDefinition, timeoutMs: number): ToolTimeoutError {
+    return withoutStack(() => new ToolTimeoutError(`${tool.toolName()} took longer than ${formatCount(timeoutMs)} ms`, timeoutMs));
+  }
+
+  /**
+   * A timeout is a failure the caller reads, like a cancellation: not the caller's input, and not a
+   * bug to report. `error` is the very reason the tool's signal was aborted with.
+   */
+  private timedOut(tool: ToolDefinition, error: ToolTimeoutError): Result<never> {
+    return Result.failure(tool, failureMessage(tool, error.message), error);
+  }
+
+  /** Every look at the thrown value is guarded: a hostile one is an exception outcome like any other. */
+  private fromThrown(tool: ToolDefinition, error: unknown, signal: AbortSignal | undefined, args: unknown): Result<never> {
+    const failure = deliberateFailure(error);
+    if (failure) return Result.failure(tool, failureMessage(tool, failure.reason, failure.standalone), error);
+    const rule = tool.failsOn.find((candidate) => isInstance(error, candidate.errorClass as Function));
     if (rule) return Result.failure(tool, failureMessage(tool, rule.message), error);
-    if (signal.aborted && (error === signal.reason || (error as Error)?.name === 'AbortError')) return this.cancelled(tool, error);
+    if (signal?.aborted && (error === signal.reason || isAbortError(error))) return this.cancelled(tool, error);
     return this.exception(tool, error, args);
   }
 

@@ -6,7 +6,7 @@ import { getFromContainer, ValidationTypes } from 'class-validator';
 import { contractOf } from '../contract/build-contract';
 import { classValidatorMessage, ValidationMetadata } from '../contract/class-validator-source';
 import type { Contract, TypeNode } from '../contract/field-model';
-import type { FieldError } from '../errors/errors';
+import type { InputProblems } from './input-problems';
 
 interface ValidatorConstraint {
   validate(value: unknown, args: unknown): boolean | Promise<boolean>;
@@ -35,7 +35,7 @@ async function check(
   object: object,
   value: unknown,
   path: string,
-  errors: FieldError[],
+  errors: InputProblems,
 ): Promise<void> {
   const args = { value, constraints: metadata.constraints, targetName: owner.name, object, property: path };
   let ok = true;
@@ -50,10 +50,10 @@ async function check(
       }
     }
   }
-  if (!ok) errors.push({ field: path, message: classValidatorMessage(metadata, owner)(path, value) });
+  if (!ok) errors.add(path, classValidatorMessage(metadata, owner)(path, value));
 }
 
-async function walk(contract: Contract, instance: Record<string, unknown>, prefix: string, errors: FieldError[]): Promise<void> {
+async function walk(contract: Contract, instance: Record<string, unknown>, prefix: string, errors: InputProblems): Promise<void> {
   for (const field of contract.inputFields) {
     const value = instance[field.name];
     const path = prefix ? `${prefix}.${field.name}` : field.name;
@@ -73,7 +73,7 @@ async function walk(contract: Contract, instance: Record<string, unknown>, prefi
   }
 }
 
-async function walkNode(node: TypeNode, value: unknown, path: string, errors: FieldError[]): Promise<void> {
+async function walkNode(node: TypeNode, value: unknown, path: string, errors: InputProblems): Promise<void> {
   if (value === null || value === undefined) return;
   if (node.kind === 'object' && node.target && hasResidual(node.target)) {
     await walk(contractOf(node.target), value as Record<string, unknown>, path, errors);
@@ -82,9 +82,7 @@ async function walkNode(node: TypeNode, value: unknown, path: string, errors: Fi
   }
 }
 
-/** Runs the run-time-only constraints of a contract on a built instance; returns the problems. */
-export async function residualErrors(contract: Contract, instance: object): Promise<FieldError[]> {
-  const errors: FieldError[] = [];
-  await walk(contract, instance as Record<string, unknown>, '', errors);
-  return errors;
+/** Runs the run-time-only constraints of a contract on a built instance; adds the problems. */
+export async function residualErrors(contract: Contract, instance: object, problems: InputProblems): Promise<void> {
+  await walk(contract, instance as Record<string, unknown>, '', problems);
 }

@@ -82,5 +82,9 @@ export function failureMessage(tool: ToolDefinition, reason: string | undefined,
 
 /** True for a deliberate failure (`fail()`) or a user-facing input error: its message is meant for the caller. */
 export function isOwnedFailure(error: unknown): boolean {
-  return error instanceof ToolFailure || error instanceof InputValidationError;
+  try {
+    return error instanceof ToolFailure || error instanceof InputValidationError;
+  } catch {
+    return false; // a Proxy whose traps throw is nobody's deliberate failure
+  }
 }

@@ -8,7 +8,7 @@ import addFormats from 'ajv-formats';
 import { contractOf } from '../contract/build-contract';
 import { constraintOf, Contract, FieldModel, TypeNode } from '../contract/field-model';
 import { messages } from '../contract/messages';
-import type { FieldError } from '../errors/errors';
+import type { InputProblems } from './input-problems';
 import { sharedContractSchema, SchemaDirection } from '../schema/build-schema';
 
 function makeAjv(allErrors: boolean): Ajv2020 {
@@ -45,8 +45,8 @@ const thorough = makeAjv(true);
 export interface ContractValidator {
   /** True when the value conforms. */
   readonly check: (value: unknown) => boolean;
-  /** Every problem with a value that failed `check`, in the field model's words. */
-  readonly explain: (value: unknown) => FieldError[];
+  /** Adds every problem with a value that failed `check`, in the field model's words. */
+  readonly explain: (value: unknown, problems: InputProblems) => void;
 }
 
 const cache = new Map<string, WeakMap<Function, ContractValidator>>();
@@ -63,10 +63,10 @@ export function contractValidator(target: Function, direction: SchemaDirection):
     const contract = contractOf(target);
     validator = {
       check: (value) => check(value) as boolean,
-      explain: (value) => {
+      explain: (value, problems) => {
         detailed ??= compile(thorough, schema);
         detailed(value);
-        return explainErrors(contract, detailed.errors ?? [], direction);
+        explainErrors(contract, detailed.errors ?? [], direction, problems);
       },
     };
     byTarget.set(target, validator);
@@ -117,15 +117,8 @@ function constraintMessage(node: TypeNode | undefined, keyword: string): ((prope
 }
 
 /** ajv errors → one message per field and problem, in the field model's words. */
-export function explainErrors(contract: Contract, errors: ErrorObject[], direction: SchemaDirection): FieldError[] {
-  const found: FieldError[] = [];
-  const seen = new Set<string>();
-  const push = (field: string, message: string) => {
-    const key = `${field}\u0000${message}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    found.push({ field: field || 'base', message });
-  };
+export function explainErrors(contract: Contract, errors: ErrorObject[], direction: SchemaDirection, problems: InputProblems): void {
+  const push = (field: string, message: string) => problems.add(field, message);
   for (const error of errors) {
     // Errors inside a branch of anyOf say why each alternative failed; the anyOf error itself says it plainly.
     if (error.keyword !== 'anyOf' && error.schemaPath.includes('/anyOf/')) continue;
@@ -141,8 +134,7 @@ export function explainErrors(contract: Contract, errors: ErrorObject[], directi
       }
       case 'additionalProperties': {
         const extra = (error.params as { additionalProperty: string }).additionalProperty;
-        const field = joinPath(path, extra);
-        push(field, `unknown input: ${field}`);
+        problems.unknown(joinPath(path, extra));
         break;
       }
       case 'type':
@@ -167,5 +159,4 @@ export function explainErrors(contract: Contract, errors: ErrorObject[], directi
       }
     }
   }
-  return found;
 }

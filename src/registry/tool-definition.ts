@@ -93,6 +93,11 @@ export class ToolDefinition {
     return { error: declaration?.error, success: declaration?.success };
   }
 
+  /** The call's time limit in milliseconds (`@Tool({ timeoutMs })`), or undefined for none declared. */
+  get timeoutMs(): number | undefined {
+    return this.declaration?.timeoutMs;
+  }
+
   /** `@FailsOn` rules, the tool's own before its superclasses'. */
   get failsOn(): readonly FailsOnRule[] {
     if (this.kind === 'method') return getOwnFact<FailsOnRule[]>(KEYS.failsOn, this.site) ?? [];

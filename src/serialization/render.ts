@@ -24,6 +24,9 @@ export interface Rendering {
 /** Deeper than this, a walk is re-run with exact cycle tracking (a cycle only ever shows as depth). */
 const CYCLE_SUSPICION_DEPTH = 200;
 
+/** Deeper than this, a value is refused: rendering it (and any client parsing it) would exhaust the stack. */
+export const MAX_RENDER_DEPTH = 1_000;
+
 class State {
   readonly stack: Array<string | number> = [];
   readonly mismatches: FieldError[] = [];
@@ -45,6 +48,14 @@ class State {
     throw new UnserializableValueError(`${path} ${what}, which has no JSON form.`, path);
   }
 
+  /** The path of a too-deep value would be a thousand segments long: name its start only. */
+  refuseDeep(): never {
+    const start = new State(this.rejectOpaque);
+    start.stack.push(...this.stack.slice(0, 3));
+    const path = start.path();
+    throw new UnserializableValueError(`${path}… is nested deeper than ${MAX_RENDER_DEPTH} levels, which no JSON answer should be.`, path);
+  }
+
   mismatch(message: string): undefined {
     this.mismatches.push({ field: this.path(), message });
     return undefined;
@@ -54,6 +65,7 @@ class State {
     if (++this.depth > CYCLE_SUSPICION_DEPTH && !this.ancestors) throw SUSPECTED_CYCLE;
     if (this.ancestors) {
       if (this.ancestors.has(value)) this.refuse('refers back to itself (a cycle)');
+      if (this.depth > MAX_RENDER_DEPTH) this.refuseDeep();
       this.ancestors.add(value);
     }
   }

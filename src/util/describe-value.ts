@@ -1,20 +1,48 @@
-/** Renders a value for an error message: strings quoted, functions by name, the rest compactly. */
+import { shorten } from './limits';
+
+/** Longer strings and lists are shortened in a description: a message stays one short line. */
+const DESCRIBED_TEXT = 200;
+const DESCRIBED_ITEMS = 10;
+const DESCRIBED_DEPTH = 3;
+
+/**
+ * Renders a value for an error message: strings quoted, functions by name, the rest compactly.
+ * Bounded (long strings, long or deep lists are shortened) and never throws, whatever the value
+ * (a Proxy whose traps throw, getters that throw).
+ */
 export function describeValue(value: unknown): string {
-  if (typeof value === 'string') return `'${value}'`;
-  if (typeof value === 'function') return value.name ? value.name : 'an anonymous function';
-  if (typeof value === 'symbol') return value.toString();
+  try {
+    return describe(value, 0);
+  } catch {
+    return 'a value that cannot be described';
+  }
+}
+
+function describe(value: unknown, depth: number): string {
+  if (typeof value === 'string') return `'${shortText(value)}'`;
+  if (typeof value === 'function') return typeof value.name === 'string' && value.name ? shortText(value.name) : 'an anonymous function';
+  if (typeof value === 'symbol') return shortText(value.toString());
   if (typeof value === 'bigint') return `${value}n`;
   if (value === null || typeof value !== 'object') return String(value);
-  if (Array.isArray(value)) return `[${value.map(describeValue).join(', ')}]`;
+  if (Array.isArray(value)) {
+    if (depth >= DESCRIBED_DEPTH) return '[…]';
+    const items = value.slice(0, DESCRIBED_ITEMS).map((item) => describe(item, depth + 1));
+    if (value.length > DESCRIBED_ITEMS) items.push(`… ${value.length - DESCRIBED_ITEMS} more`);
+    return `[${items.join(', ')}]`;
+  }
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
   const ctor = (value as object).constructor;
-  if (ctor && ctor !== Object && typeof ctor === 'function' && ctor.name) return `a ${ctor.name}`;
+  if (ctor && ctor !== Object && typeof ctor === 'function' && ctor.name) return `a ${shortText(ctor.name)}`;
   try {
     const json = JSON.stringify(value);
     return json.length > 80 ? `${json.slice(0, 77)}...` : json;
   } catch {
     return 'an object';
   }
+}
+
+function shortText(text: string): string {
+  return shorten(text, DESCRIBED_TEXT);
 }
 
 /** "a, b and c" */

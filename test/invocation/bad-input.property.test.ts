@@ -1,12 +1,13 @@
 /**
  * Bad input, proven: arbitrary JSON thrown at a tool never makes invoke reject, the tool never
  * runs with input that breaks its contract, and Object.prototype is never touched. Concurrent
- * calls in different ambient scopes never see each other's values.
+ * calls in different ambient scopes never see each other's values. Input nested thousands deep or
+ * thousands of keys wide, and a tool throwing hostile values, never make it reject either.
  */
 import fc from 'fast-check';
 import { ArrayMaxSize, IsEmail, IsIn, IsInt, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { Type } from 'class-transformer';
-import { AmbientContext, configure, Expects, Field, invoke, Tool, withAmbientContext } from 'toolwright';
+import { AmbientContext, configure, Expects, Field, invoke, Invoker, Tool, withAmbientContext } from 'toolwright';
 
 class Address {
   @IsString() @MaxLength(40) city!: string;
@@ -67,6 +68,7 @@ const leaf = fc.oneof(
   fc.string({ maxLength: 20 }),
   fc.constantFrom('42', ' 42 ', 'true', 'off', '', 'a@b.co', 'pro', '2024-01-01T00:00:00Z'),
   fc.string({ minLength: 5_000, maxLength: 20_000 }),
+  fc.constantFrom('\uD800', 'a\uDC00b', '\uDBFF'), // lone surrogates, as JSON "\ud800" delivers them
 );
 const { value: wireValue } = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, tie('array'), tie('object')),
@@ -92,6 +94,25 @@ const nearlyValid = fieldKeys.chain((field) => fc.record({ field: fc.constant(fi
   else base[field] = replacement;
   return base;
 });
+/**
+ * Far deeper than any stack allows recursion over: objects or arrays thousands deep, as JSON text
+ * (the text itself: JSON.stringify of such a value would overflow the stack first).
+ */
+const veryDeepText = fc
+  .record({ depth: fc.integer({ min: 60, max: 5_000 }), array: fc.boolean(), under: fc.constantFrom('address', 'tags', 'junk', '') })
+  .map(({ depth, array, under }) => {
+    const inner = (array ? '[' : '{"address":').repeat(depth) + '1' + (array ? ']' : '}').repeat(depth);
+    return under
+      ? `{"name":"Ada","email":"ada@example.com","plan":"pro","age":36,"tags":["x"],"address":{"city":"London"},"${under}":${inner}}`
+      : inner;
+  });
+/** Wide: thousands of unknown keys, or a long array of bad items, beside valid fields. */
+const wide = fc.record({ count: fc.integer({ min: 1, max: 5_000 }), keys: fc.boolean() }).map(({ count, keys }) => {
+  const base: Record<string, unknown> = { name: 'Ada', email: 'ada@example.com', plan: 'pro', age: 36, tags: ['x'], address: { city: 'London' } };
+  if (keys) for (let i = 0; i < count; i++) base[`extra${i}`] = i;
+  else base.tags = Array.from({ length: count }, (_, i) => i);
+  return base;
+});
 /** Deep nesting, beyond what the contract allows anywhere. */
 const deep = fc.integer({ min: 50, max: 400 }).map((depth) => {
   let value: unknown = 'bottom';
@@ -107,9 +128,9 @@ describe('arbitrary input never breaks invoke', () => {
     const prototypeKeys = Object.getOwnPropertyNames(Object.prototype).sort();
     const outcomes = { success: 0, failure: 0 };
     await fc.assert(
-      fc.asyncProperty(fc.oneof(wireValue, nearlyValid, deep), async (value) => {
+      fc.asyncProperty(fc.oneof(fc.oneof(wireValue, { arbitrary: nearlyValid, weight: 3 }, deep, wide).map((value) => JSON.stringify(value) ?? 'null'), veryDeepText), async (text) => {
         // As a wire payload arrives: JSON text parsed, so "__proto__" is an own key.
-        const args = JSON.parse(JSON.stringify(value) ?? 'null');
+        const args = JSON.parse(text);
         received.length = 0;
         const result = await invoke(Signup, args, { ambientContext: { tenantId: 'tenant-1' } });
         expect(['success', 'failure']).toContain(result.outcome);
@@ -120,6 +141,10 @@ describe('arbitrary input never breaks invoke', () => {
         } else {
           expect(received).toHaveLength(0);
           expect(result.error).toEqual(expect.any(String));
+          // The answer is bounded whatever the input's size: a few problems named, the rest counted.
+          expect(result.error!.length).toBeLessThan(10_000);
+          expect(result.fieldErrors.length).toBeLessThanOrEqual(27);
+          expect(result.error).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
         }
         expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(prototypeKeys);
         expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -136,6 +161,55 @@ describe('arbitrary input never breaks invoke', () => {
     const result = await invoke(Signup, { name: 'Ada', email: 'ada@example.com', plan: 'pro', age: '36', tags: ['x'], address: { city: 'London' } }, { ambientContext: { tenantId: 'tenant-1' } });
     expect(result.ok).toBe(true);
     expect(keepsContract(received[0])).toBe(true);
+  });
+});
+
+describe('hostile values thrown by a tool never break invoke', () => {
+  const SECRET = 'hostile-secret';
+  const thrower = (): never => {
+    throw new Error(SECRET);
+  };
+  const everyTrap = { get: thrower, getPrototypeOf: thrower, has: thrower, ownKeys: thrower, getOwnPropertyDescriptor: thrower, apply: thrower };
+  const hostile = fc.oneof(
+    fc.constant(() => new Proxy(new Error(SECRET), everyTrap)),
+    fc.constant(() => new Proxy(function target() {}, everyTrap)),
+    fc.constant(() => {
+      const { proxy, revoke } = Proxy.revocable({}, {});
+      revoke();
+      return proxy;
+    }),
+    fc.constantFrom('message', 'name', 'stack', 'constructor', 'reason', 'standalone').map((key) => () => {
+      const error = new Error(SECRET);
+      Object.defineProperty(error, key, { get: thrower });
+      Object.defineProperty(error, Symbol.toPrimitive, { value: thrower });
+      return error;
+    }),
+    fc.constant(() => ({ toString: thrower, valueOf: thrower, get then() { return thrower(); } })),
+    wireValue.map((value) => () => value), // plain junk: strings, numbers, null, objects
+  );
+
+  it('the outcome is an exception with the generic message; the thrown text never reaches the caller', async () => {
+    let next: () => unknown = () => undefined;
+    @Tool() class Hostile {
+      async call(_input: unknown, { signal }: { signal: AbortSignal }) {
+        if (signal.aborted) throw next();
+        throw next();
+      }
+    }
+    const invoker = new Invoker({ onException: () => undefined });
+    await fc.assert(
+      fc.asyncProperty(hostile, fc.boolean(), async (make, aborted) => {
+        next = make;
+        const controller = new AbortController();
+        const pending = invoker.invoke(Hostile, {}, { signal: controller.signal });
+        if (aborted) controller.abort();
+        const result = await pending;
+        expect(result.outcome).toBe(aborted ? 'failure' : 'exception');
+        expect(result.error).toBe(aborted ? 'The call was cancelled.' : 'Something went wrong');
+        expect(JSON.stringify(result.toJSON())).not.toContain(SECRET);
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 

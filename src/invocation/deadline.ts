@@ -1,0 +1,59 @@
+/**
+ * Runs a tool under its time limit and its caller's signal. The call answers at the deadline or at
+ * the caller's abort whether or not the tool stops: a tool that never settles never holds a call.
+ * The timer is cleared as soon as the call settles, however it settles.
+ */
+
+/** How a running tool ended, as far as the call is concerned. */
+export type Settlement =
+  | { readonly kind: 'returned'; readonly value: unknown }
+  | { readonly kind: 'threw'; readonly error: unknown }
+  | { readonly kind: 'timed-out'; readonly reason: unknown }
+  | { readonly kind: 'cancelled'; readonly reason: unknown };
+
+/** The signal of a call nothing can cancel. */
+export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
+
+/**
+ * Starts `run` with the signal the tool receives: the caller's own signal when there is no limit
+ * (so the tool sees exactly what its caller passed), or one that aborts at either the caller's
+ * abort or the deadline (with `timeoutReason()` as its reason).
+ */
+export function settle(
+  run: (signal: AbortSignal) => unknown,
+  caller: AbortSignal | undefined,
+  timeoutMs: number | undefined,
+  timeoutReason: () => unknown,
+): Promise<Settlement> {
+  const deadline = timeoutMs === undefined ? undefined : new AbortController();
+  const signal = deadline ? (caller ? AbortSignal.any([caller, deadline.signal]) : deadline.signal) : (caller ?? NEVER_ABORTED);
+  let pending: Promise<unknown>;
+  try {
+    // Promise.resolve never throws: a returned value whose `then` getter throws becomes a rejection.
+    pending = Promise.resolve(run(signal));
+  } catch (error) {
+    return Promise.resolve({ kind: 'threw', error });
+  }
+  return new Promise<Settlement>((resolve) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onAbort = () => finish({ kind: 'cancelled', reason: caller!.reason });
+    const finish = (settlement: Settlement) => {
+      clearTimeout(timer);
+      caller?.removeEventListener('abort', onAbort);
+      resolve(settlement); // the first settlement wins; a late one (a tool finishing after its deadline) is dropped
+    };
+    pending.then(
+      (value) => finish({ kind: 'returned', value }),
+      (error: unknown) => finish({ kind: 'threw', error }),
+    );
+    caller?.addEventListener('abort', onAbort, { once: true });
+    if (caller?.aborted) onAbort(); // aborted while the tool started, before the listener was there
+    if (deadline) {
+      timer = setTimeout(() => {
+        const reason = timeoutReason();
+        finish({ kind: 'timed-out', reason });
+        deadline.abort(reason);
+      }, timeoutMs);
+    }
+  });
+}

@@ -1,0 +1,62 @@
+/**
+ * The problems with one call's input, gathered with a bound: however many unknown keys or broken
+ * array items a caller sends, the answer names a few and counts the rest, so its size never grows
+ * with the input.
+ */
+import type { FieldError } from '../errors/errors';
+import { formatCount, LISTED_INPUT_PROBLEMS, NAMED_UNKNOWN_KEYS, shorten } from '../util/limits';
+import { joinWords } from '../util/describe-value';
+
+export class InputProblems {
+  private readonly unknownNamed: string[] = [];
+  private unknownCount = 0;
+  private readonly listed: FieldError[] = [];
+  private problemCount = 0;
+  private readonly seen = new Set<string>();
+
+  get empty(): boolean {
+    return this.unknownCount === 0 && this.problemCount === 0;
+  }
+
+  /** An undeclared key, by its path (`colour`, `address.zip`). */
+  unknown(path: string): void {
+    if (this.unknownCount++ < NAMED_UNKNOWN_KEYS) this.unknownNamed.push(shorten(path));
+  }
+
+  /** Any other problem; the same problem twice counts once. */
+  add(field: string, message: string): void {
+    const key = `${field}\u0000${message}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    if (this.problemCount++ < LISTED_INPUT_PROBLEMS) this.listed.push({ field: field || 'base', message });
+  }
+
+  /**
+   * One entry per named problem, then one per count: `{ field: 'base', message: 'and 299,995 more
+   * unknown inputs' }`.
+   */
+  fieldErrors(): FieldError[] {
+    const errors: FieldError[] = this.unknownNamed.map((field) => ({ field, message: `unknown input: ${field}` }));
+    const moreUnknown = this.unknownCount - this.unknownNamed.length;
+    if (moreUnknown > 0) errors.push({ field: 'base', message: `and ${formatCount(moreUnknown)} more unknown inputs` });
+    errors.push(...this.listed);
+    const moreProblems = this.problemCount - this.listed.length;
+    if (moreProblems > 0) errors.push({ field: 'base', message: `and ${formatCount(moreProblems)} more problems` });
+    return errors;
+  }
+
+  /**
+   * "unknown input: a and amount must be…"; past the cap, "unknown inputs: a, b, c, d, e and
+   * 299,995 more and …".
+   */
+  sentence(): string {
+    const parts: string[] = [];
+    const moreUnknown = this.unknownCount - this.unknownNamed.length;
+    if (moreUnknown > 0) parts.push(`unknown inputs: ${this.unknownNamed.join(', ')} and ${formatCount(moreUnknown)} more`);
+    else for (const name of this.unknownNamed) parts.push(`unknown input: ${name}`);
+    for (const error of this.listed) parts.push(error.message);
+    const moreProblems = this.problemCount - this.listed.length;
+    if (moreProblems > 0) parts.push(`${formatCount(moreProblems)} more problems`);
+    return joinWords(parts);
+  }
+}

@@ -1,0 +1,212 @@
+/**
+ * Time limits: `@Tool({ timeoutMs })`, `InvokerOptions.defaultTimeoutMs`, `configure({
+ * defaultTimeoutMs })`. Past the limit the tool's signal is aborted and the call answers a failure
+ * at once, whether or not the tool stops, on every transport alike.
+ */
+import {
+  configure,
+  defineTool,
+  describeTool,
+  invoke,
+  Invoker,
+  Tool,
+  ToolCancelledError,
+  ToolTimeoutError,
+} from 'toolwright';
+import { toAiSdkTools, ToolCallFailedError } from 'toolwright/ai';
+import { Toolbox } from 'toolwright/openai';
+import { connectInMemory } from '../helpers/mcp';
+
+const reported: unknown[] = [];
+beforeAll(() => configure({ onException: (error) => reported.push(error) }));
+afterAll(() => configure({ onException: undefined }));
+beforeEach(() => (reported.length = 0));
+
+/** What the last call of a tool saw of its signal. */
+let lastSignal: AbortSignal | undefined;
+
+/** Never settles, and ignores its signal. */
+@Tool({ name: 'hang', timeoutMs: 30, error: 'Could not fetch the report' })
+class Hang {
+  call(_input: unknown, { signal }: { signal: AbortSignal }) {
+    lastSignal = signal;
+    return new Promise(() => undefined);
+  }
+}
+
+/** Never settles on its own; declares no limit. */
+@Tool({ name: 'wait' })
+class Wait {
+  call(_input: unknown, { signal }: { signal: AbortSignal }) {
+    lastSignal = signal;
+    return new Promise(() => undefined);
+  }
+}
+
+/** Answers at once. */
+@Tool({ name: 'quick', timeoutMs: 60_000 })
+class Quick {
+  call(_input: unknown, { signal }: { signal: AbortSignal }) {
+    lastSignal = signal;
+    return 'done';
+  }
+}
+
+function activeTimers(): number {
+  return process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+}
+
+describe('@Tool({ timeoutMs })', () => {
+  it('a tool that never settles, ignoring its signal, still answers at the deadline', async () => {
+    const result = await invoke(Hang);
+    expect(result.outcome).toBe('failure');
+    expect(result.error).toBe('Could not fetch the report: hang took longer than 30 ms');
+    expect(result.exception).toBeInstanceOf(ToolTimeoutError);
+    expect(result.exception).toMatchObject({ code: 'TOOL_TIMEOUT', timeoutMs: 30 });
+    // The tool's signal was aborted, with the timeout as its reason.
+    expect(lastSignal?.aborted).toBe(true);
+    expect(lastSignal?.reason).toBe(result.exception);
+    // A timeout is a failure the caller reads, like a cancellation: never reported as a bug.
+    expect(reported).toEqual([]);
+  });
+
+  it('the timer is cleared when the tool settles: no timer outlives the call', async () => {
+    const before = activeTimers();
+    const results = await Promise.all(Array.from({ length: 20 }, () => invoke(Quick)));
+    expect(results.every((result) => result.value === 'done')).toBe(true);
+    expect(activeTimers()).toBe(before);
+  });
+
+  it('a tool that settles in time keeps its value; a late one is dropped, not reported', async () => {
+    let finish: (value: string) => void = () => undefined;
+    @Tool({ name: 'late', timeoutMs: 20 }) class Late {
+      call() {
+        return new Promise<string>((resolve) => (finish = resolve));
+      }
+    }
+    const result = await invoke(Late);
+    expect(result.error).toBe('late took longer than 20 ms');
+    finish('too late');
+    @Tool({ name: 'late_failure', timeoutMs: 20 }) class LateFailure {
+      call(_input: unknown, { signal }: { signal: AbortSignal }) {
+        return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted midway'))));
+      }
+    }
+    expect((await invoke(LateFailure)).error).toBe('late_failure took longer than 20 ms');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(reported).toEqual([]);
+  });
+
+  it('the caller’s own signal still cancels, and the tool sees both through one signal', async () => {
+    const controller = new AbortController();
+    const pending = invoke(Hang, {}, { signal: controller.signal });
+    controller.abort('user pressed stop');
+    const result = await pending;
+    expect(result).toMatchObject({ outcome: 'failure', error: 'The call was cancelled.' });
+    expect(result.exception).toBeInstanceOf(ToolCancelledError);
+    expect(lastSignal).not.toBe(controller.signal);
+    expect(lastSignal?.aborted).toBe(true);
+    expect(lastSignal?.reason).toBe('user pressed stop');
+  });
+
+  it('without a limit, a cancelled call answers at once even when the tool ignores its signal', async () => {
+    const controller = new AbortController();
+    const pending = invoke(Wait, {}, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 5);
+    expect(await pending).toMatchObject({ outcome: 'failure', error: 'The call was cancelled.' });
+    expect(lastSignal).toBe(controller.signal); // no limit: the tool gets the caller's own signal
+  });
+
+  it('is recorded on the definition, and works on inline tools', async () => {
+    expect(describeTool(Hang).timeoutMs).toBe(30);
+    expect(describeTool(Wait).timeoutMs).toBeUndefined();
+    const inline = defineTool({ name: 'inline_hang', timeoutMs: 15 }, () => new Promise(() => undefined));
+    expect((await invoke(inline)).error).toBe('inline_hang took longer than 15 ms');
+  });
+
+  it.each([0, -5, 1.5, 2 ** 31, Infinity, NaN, '100'])('timeoutMs %p is refused at decoration, naming the class', (timeoutMs) => {
+    expect(() => {
+      @Tool({ timeoutMs: timeoutMs as number }) class Slow {
+        call() {}
+      }
+      return Slow;
+    }).toThrow(
+      new TypeError(
+        `Slow: @Tool option 'timeoutMs' must be a whole number of milliseconds from 1 to 2147483647; got ${typeof timeoutMs === 'string' ? `'${timeoutMs}'` : timeoutMs}.`,
+      ),
+    );
+  });
+});
+
+describe('defaultTimeoutMs', () => {
+  afterEach(() => configure({ defaultTimeoutMs: undefined }));
+
+  it('an invoker’s default applies to tools that declare none; the tool’s own value wins', async () => {
+    const invoker = new Invoker({ defaultTimeoutMs: 20 });
+    expect((await invoker.invoke(Wait)).error).toBe('wait took longer than 20 ms');
+    // Hang declares 30: the invoker's longer default does not stretch it.
+    const patient = new Invoker({ defaultTimeoutMs: 60_000 });
+    expect((await patient.invoke(Hang)).error).toBe('Could not fetch the report: hang took longer than 30 ms');
+    // invoke() takes the same option.
+    expect((await invoke(Wait, {}, { defaultTimeoutMs: 25 })).error).toBe('wait took longer than 25 ms');
+  });
+
+  it('configure({ defaultTimeoutMs }) applies process-wide, below the invoker’s and the tool’s own', async () => {
+    configure({ defaultTimeoutMs: 15 });
+    expect((await invoke(Wait)).error).toBe('wait took longer than 15 ms');
+    expect((await new Invoker({ defaultTimeoutMs: 25 }).invoke(Wait)).error).toBe('wait took longer than 25 ms');
+    expect((await invoke(Hang)).error).toBe('Could not fetch the report: hang took longer than 30 ms');
+    configure({ defaultTimeoutMs: undefined });
+    const controller = new AbortController();
+    const pending = invoke(Wait, {}, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 40);
+    expect((await pending).error).toBe('The call was cancelled.'); // no limit any more
+  });
+
+  it('bad values are refused with the option named', () => {
+    expect(() => new Invoker({ defaultTimeoutMs: 0 })).toThrow(
+      new TypeError('Invoker: defaultTimeoutMs must be a whole number of milliseconds from 1 to 2147483647; got 0.'),
+    );
+    expect(() => configure({ defaultTimeoutMs: -1 })).toThrow(
+      new TypeError('configure: defaultTimeoutMs must be a whole number of milliseconds from 1 to 2147483647 (or undefined for none); got -1.'),
+    );
+  });
+});
+
+describe('every transport behaves alike (the invoker does it)', () => {
+  it('MCP: the SDK Client gets the failure as a tool error at the deadline', async () => {
+    const { client, close } = await connectInMemory({ name: 'slow', version: '1', tools: [Hang, Wait], invoker: { defaultTimeoutMs: 20 } });
+    try {
+      expect(await client.callTool({ name: 'hang', arguments: {} })).toEqual({
+        isError: true,
+        content: [{ type: 'text', text: 'Could not fetch the report: hang took longer than 30 ms' }],
+      });
+      expect(await client.callTool({ name: 'wait', arguments: {} })).toEqual({
+        isError: true,
+        content: [{ type: 'text', text: 'wait took longer than 20 ms' }],
+      });
+    } finally {
+      await close();
+    }
+    expect(reported).toEqual([]);
+  });
+
+  it('Toolbox: the record fails with the same words; a default through the toolbox’s invoker', async () => {
+    const toolbox = new Toolbox([Hang, Wait], { invoker: new Invoker({ defaultTimeoutMs: 20 }) });
+    const records = await toolbox.invokeAll([
+      { id: 'a', name: 'hang', arguments: '{}' },
+      { id: 'b', name: 'wait', arguments: '{}' },
+    ]);
+    expect(records.map(({ status, output }) => ({ status, output }))).toEqual([
+      { status: 'failed', output: 'Could not fetch the report: hang took longer than 30 ms' },
+      { status: 'failed', output: 'wait took longer than 20 ms' },
+    ]);
+  });
+
+  it('AI SDK: execute throws the failure the model reads', async () => {
+    const tools = toAiSdkTools(new Toolbox([Hang]));
+    const error = await Promise.resolve(tools.hang.execute!({}, { toolCallId: 't1', messages: [] })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ToolCallFailedError);
+    expect((error as Error).message).toBe('Could not fetch the report: hang took longer than 30 ms');
+  });
+});
