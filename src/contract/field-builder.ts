@@ -21,6 +21,7 @@ import {
   TypeNode,
 } from './field-model';
 import { messages } from './messages';
+import { missingTypeMetadata } from './type-metadata';
 import {
   BUILT_INS,
   CONSTRAINT_OPTIONS,
@@ -291,6 +292,8 @@ class FieldBuilder {
       );
     }
     if (design === undefined) {
+      const setup = missingTypeMetadata(this.owner);
+      if (setup) this.fail(`the type of this property is not visible: ${setup}`);
       this.fail(
         "reflection cannot see this property's type (a circular reference, or a class declared after it is used). Declare it with @Field({ type: () => MyClass }).",
       );

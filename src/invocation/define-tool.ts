@@ -64,7 +64,7 @@ export function defineTool<I = Record<string, unknown>, O = unknown>(
     },
   }[className];
   defineFact(KEYS.inline, true, { target: made });
-  if (options.expects !== undefined) Expects(options.expects)(made);
+  Expects(options.expects ?? {})(made); // left out: a tool without input, declared as such
   if (options.exposes !== undefined) Exposes(options.exposes)(made);
   if (options.hints !== undefined) SemanticHints(...options.hints)(made);
   if (options.version !== undefined) ToolVersion(options.version)(made);

@@ -1,4 +1,5 @@
 import { checkToolBag } from '../config/tool-bags';
+import { checkClassToolInput } from '../contract/tool-contracts';
 import type { ToolDeclaration } from '../decorators/tool';
 import { catalogMark, catalogSince } from '../metadata/catalog';
 import { KEYS } from '../metadata/keys';
@@ -238,6 +239,7 @@ export class ToolRegistry {
 
   /** Enumeration-time checks of one member's declaration. */
   private checkMember(definition: ToolDefinition, key: string): void {
+    if (definition.kind === 'class') checkClassToolInput(definition.site, definition.method);
     for (const bag of definition.adapterBags(key)) checkToolBag(key, bag, definition.id);
     if (definition.hasExplicitName(key)) return;
     const { suffixVersion } = definition.derivedName();

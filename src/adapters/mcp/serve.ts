@@ -6,6 +6,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { mcpServerFactory, McpServerOptions } from './server';
+import { listenError } from './listen-error';
 
 export interface McpStdioHandle {
   readonly server: Server;
@@ -135,9 +136,10 @@ export async function serveHttp(options: McpServerOptions, http: HttpServeOption
     });
   });
   await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
+    const refuse = (error: unknown) => reject(listenError(error, host, port));
+    httpServer.once('error', refuse);
     httpServer.listen(port, host, () => {
-      httpServer.off('error', reject);
+      httpServer.off('error', refuse);
       actualPort = (httpServer.address() as AddressInfo).port;
       resolve();
     });
