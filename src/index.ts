@@ -62,6 +62,7 @@ export { defineTool } from './invocation/define-tool';
 export type { InlineTool, InlineToolOptions } from './invocation/define-tool';
 export { configure } from './config/toolwright-config';
 export type { ExceptionContext, ExceptionHandler, ToolwrightSettings } from './config/toolwright-config';
+export type { ToolwrightWarning, WarningHandler } from './util/warnings';
 export {
   InputValidationError,
   AmbientContextError,

@@ -11,6 +11,12 @@ import type { Contract } from './field-model';
 import type { ContractRef, FieldDeclaration, FieldOptions, InlineShape } from './types';
 
 const synthesized = new WeakMap<object, Function>();
+const shapeClasses = new WeakSet<Function>();
+
+/** Was this class made from an inline shape (`@Exposes({ … })`)? */
+export function isInlineShapeClass(target: Function): boolean {
+  return shapeClasses.has(target);
+}
 
 /** The class an inline shape stands for, made once per shape object. */
 export function classForShape(shape: InlineShape, name: string): Function {
@@ -32,6 +38,7 @@ export function classForShape(shape: InlineShape, name: string): Function {
   });
   Reflect.defineMetadata(KEYS.fields, fields, made);
   synthesized.set(shape, made);
+  shapeClasses.add(made);
   target = made;
   return target;
 }
