@@ -54,6 +54,8 @@ export { inputSchema, outputSchema, schemaOf } from './schema/schemas';
 export type { JsonSchema, SchemaDialect, SchemaDirection, SchemaOptions } from './schema/build-schema';
 export { invoke, Invoker } from './invocation/invoker';
 export type { CallOptions, InvokerOptions, ToolContext } from './invocation/invoker';
+export type { ToolOutput } from './invocation/tool-output';
+export type { ContractType, ShapeType, TypeOfSpec } from './contract/contract-type';
 export { Result, isOwnedFailure } from './invocation/result';
 export type { Outcome } from './invocation/result';
 export { withAmbientContext } from './invocation/ambient';

@@ -17,6 +17,7 @@ import { contractInstantiator, fieldPreparer, FieldPreparer } from './prepare';
 import { hasResidual, residualErrors } from './residual';
 import { resolveTool } from './resolve-tool';
 import { failureMessage, Result } from './result';
+import type { InvokeOutput } from './tool-output';
 import { ContractValidator, contractValidator } from './validation';
 
 /** What a tool receives beside its input. */
@@ -138,7 +139,11 @@ export class Invoker {
    * Calls a tool with untrusted arguments. Resolves to a Result for success, a business failure,
    * invalid input and a bug alike; it rejects only when `tool` is not a tool at all.
    */
-  async invoke<T = unknown>(tool: ToolLike, args?: unknown, call: CallOptions = {}): Promise<Result<T>> {
+  async invoke<T = never, Tool extends ToolLike = ToolLike>(
+    tool: Tool,
+    args?: unknown,
+    call: CallOptions = {},
+  ): Promise<Result<InvokeOutput<T, Tool>>> {
     const definition = Tools.resolve(tool);
     let plan: Plan;
     try {
@@ -222,7 +227,7 @@ export class Invoker {
     }
 
     // 7. The returned value must keep the tool's own @Exposes contract.
-    const result = Result.success(definition, value as T);
+    const result = Result.success(definition, value as InvokeOutput<T, Tool>);
     if (plan.output) {
       try {
         result.rendered = renderContract(plan.output, value, {}, () => `${definition.toolName()} (${definition.id})`);
@@ -264,8 +269,12 @@ const defaultInvoker = new Invoker();
  * Calls a tool with untrusted arguments, through the same contract a model sees:
  * `invoke(ApproveLoanV2, { loanId, amount: '500' }, { ambientContext: { officerId } })`.
  */
-export function invoke<T = unknown>(tool: ToolLike, args?: unknown, options: InvokerOptions & CallOptions = {}): Promise<Result<T>> {
+export function invoke<T = never, Tool extends ToolLike = ToolLike>(
+  tool: Tool,
+  args?: unknown,
+  options: InvokerOptions & CallOptions = {},
+): Promise<Result<InvokeOutput<T, Tool>>> {
   const { ambientContext, container, signal, nullMeansAbsent, ...invokerOptions } = options;
   const invoker = Object.keys(invokerOptions).length === 0 ? defaultInvoker : new Invoker(invokerOptions);
-  return invoker.invoke<T>(tool, args, { ambientContext, container, signal, nullMeansAbsent });
+  return invoker.invoke<T, Tool>(tool, args, { ambientContext, container, signal, nullMeansAbsent });
 }
