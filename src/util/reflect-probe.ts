@@ -9,16 +9,24 @@ const reflect = Reflect as unknown as { getMetadata?: unknown };
 /** Was reflect-metadata (or another Reflect.metadata polyfill) loaded before toolwright? */
 export const reflectMetadataLoadedBefore = typeof reflect.getMetadata === 'function';
 
-/** The classes class-validator already knew before toolwright was loaded (when it can tell). */
+/**
+ * The classes class-validator already knew before toolwright was loaded: none when it had no
+ * storage yet (no class-validator decorator had run), `unknown` when its storage cannot be read.
+ */
 const storage = (globalThis as { classValidatorMetadataStorage?: { validationMetadatas?: unknown } }).classValidatorMetadataStorage;
-const early = storage?.validationMetadatas instanceof Map ? new Set<unknown>(storage.validationMetadatas.keys()) : undefined;
+const early: ReadonlySet<unknown> | 'unknown' =
+  storage === undefined
+    ? new Set()
+    : storage.validationMetadatas instanceof Map
+      ? new Set<unknown>(storage.validationMetadatas.keys())
+      : 'unknown';
 
 /**
- * Could this class have been declared before any Reflect.metadata existed? True when toolwright
- * loaded reflect-metadata itself and the class was known to class-validator before that, or when
- * that cannot be told.
+ * Could this class have been declared before any Reflect.metadata existed? Only when toolwright
+ * loaded reflect-metadata itself, and class-validator knew the class before that (or cannot say).
+ * A class with toolwright's own decorators was necessarily declared after toolwright was loaded.
  */
 export function declaredBeforeReflectMetadata(target: Function): boolean {
   if (reflectMetadataLoadedBefore) return false;
-  return early === undefined || early.has(target);
+  return early === 'unknown' || early.has(target);
 }

@@ -31,7 +31,7 @@ function extractBlocks(markdown: string): Block[] {
   const lines = markdown.split('\n');
   const blocks: Block[] = [];
   for (let i = 0; i < lines.length; i++) {
-    if (!/^```ts\s*$/.test(lines[i])) continue;
+    if (!/^```(?:ts|typescript)\s*$/.test(lines[i])) continue;
     const start = i + 1;
     let end = start;
     while (end < lines.length && !/^```\s*$/.test(lines[end])) end++;

@@ -115,7 +115,15 @@ describe('setup mistakes say what to do', () => {
     });
 
     it('imported first, the same program works', async () => {
-      expect(JSON.parse(await run('early'))).toEqual({ name: { type: 'string', minLength: 1 }, times: { type: 'number' } });
+      expect(JSON.parse(await run('early')).properties).toEqual({ name: { type: 'string', minLength: 1 }, times: { type: 'number' } });
+    });
+
+    it('a class declared after toolwright loaded it, without metadata, is blamed on emitDecoratorMetadata instead', async () => {
+      expect(await run('emit-off')).toBe(
+        'error: Order.quantity: the type of this property is not visible: Order has no TypeScript type metadata on any property: it was ' +
+          'compiled without emitDecoratorMetadata (or, for this one property, its type is a class declared after it is used). Fix: set ' +
+          '"experimentalDecorators": true and "emitDecoratorMetadata": true in the compilerOptions of your tsconfig.json.',
+      );
     });
   });
 
