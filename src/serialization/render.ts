@@ -374,6 +374,13 @@ function reportUndeclared(contract: Contract, declared: ReadonlySet<string>, sou
   }
 }
 
+/** Does a plain object have more than `count` keys? Counts without allocating, stops early. */
+function moreKeysThan(source: object, count: number): boolean {
+  let keys = 0;
+  for (const _key in source) if (++keys > count) return true;
+  return false;
+}
+
 function buildContractRenderer(contract: Contract): (value: object, state: State) => unknown {
   const fields = contract.fields.map((field) => ({
     name: field.name,
@@ -406,7 +413,7 @@ function buildContractRenderer(contract: Contract): (value: object, state: State
       }
       state.stack.pop();
     }
-    if (!plain || Object.keys(source).length > present) reportUndeclared(contract, declared, source, state);
+    if (!plain || moreKeysThan(source, present)) reportUndeclared(contract, declared, source, state);
     state.leave(value);
     return out;
   };
