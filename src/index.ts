@@ -57,7 +57,7 @@ export type { CallOptions, InvokerOptions, ToolContext } from './invocation/invo
 export type { ToolOutput } from './invocation/tool-output';
 export type { ContractType, ShapeType, TypeOfSpec } from './contract/contract-type';
 export { Result, isOwnedFailure } from './invocation/result';
-export type { Outcome } from './invocation/result';
+export type { Outcome, SettledResult } from './invocation/result';
 export { withAmbientContext } from './invocation/ambient';
 export type { AmbientSource } from './invocation/ambient';
 export { defineTool } from './invocation/define-tool';

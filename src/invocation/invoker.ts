@@ -16,7 +16,7 @@ import { ToolFailure } from './failure';
 import { contractInstantiator, fieldPreparer, FieldPreparer } from './prepare';
 import { hasResidual, residualErrors } from './residual';
 import { resolveTool } from './resolve-tool';
-import { failureMessage, Result } from './result';
+import { failureMessage, Result, SettledResult } from './result';
 import type { InvokeOutput } from './tool-output';
 import { ContractValidator, contractValidator } from './validation';
 
@@ -139,11 +139,12 @@ export class Invoker {
    * Calls a tool with untrusted arguments. Resolves to a Result for success, a business failure,
    * invalid input and a bug alike; it rejects only when `tool` is not a tool at all.
    */
-  async invoke<T = never, Tool extends ToolLike = ToolLike>(
+  invoke<T = never, Tool extends ToolLike = ToolLike>(
     tool: Tool,
     args?: unknown,
-    call: CallOptions = {},
-  ): Promise<Result<InvokeOutput<T, Tool>>> {
+    call?: CallOptions,
+  ): Promise<SettledResult<InvokeOutput<T, Tool>>>;
+  async invoke(tool: ToolLike, args?: unknown, call: CallOptions = {}): Promise<Result<unknown>> {
     const definition = Tools.resolve(tool);
     let plan: Plan;
     try {
@@ -227,7 +228,7 @@ export class Invoker {
     }
 
     // 7. The returned value must keep the tool's own @Exposes contract.
-    const result = Result.success(definition, value as InvokeOutput<T, Tool>);
+    const result = Result.success(definition, value);
     if (plan.output) {
       try {
         result.rendered = renderContract(plan.output, value, {}, () => `${definition.toolName()} (${definition.id})`);
@@ -273,7 +274,7 @@ export function invoke<T = never, Tool extends ToolLike = ToolLike>(
   tool: Tool,
   args?: unknown,
   options: InvokerOptions & CallOptions = {},
-): Promise<Result<InvokeOutput<T, Tool>>> {
+): Promise<SettledResult<InvokeOutput<T, Tool>>> {
   const { ambientContext, container, signal, nullMeansAbsent, ...invokerOptions } = options;
   const invoker = Object.keys(invokerOptions).length === 0 ? defaultInvoker : new Invoker(invokerOptions);
   return invoker.invoke<T, Tool>(tool, args, { ambientContext, container, signal, nullMeansAbsent });

@@ -14,7 +14,7 @@ import {
   Integer,
   invoke,
   Invoker,
-  Result,
+  SettledResult,
   Tool,
   ToolOutput,
 } from 'toolwright';
@@ -56,22 +56,28 @@ class Runner {
 
 export async function invokeInfersTheEntryMethodsAwaitedReturnType() {
   const quote = await invoke(GetQuote, { symbol: 'ACME' });
-  type _quote = Expect<Equal<typeof quote, Result<Quote>>>;
+  type _quote = Expect<Equal<typeof quote, SettledResult<Quote>>>;
   type _value = Expect<Equal<typeof quote.value, Quote | undefined>>;
   const pong = await invoke(Ping);
-  type _pong = Expect<Equal<typeof pong, Result<'pong'>>>;
+  type _pong = Expect<Equal<typeof pong, SettledResult<'pong'>>>;
   const viaInvoker = await new Invoker().invoke(GetQuote, {});
-  type _invoker = Expect<Equal<typeof viaInvoker, Result<Quote>>>;
+  type _invoker = Expect<Equal<typeof viaInvoker, SettledResult<Quote>>>;
 
   // Another entry method name, a ToolDefinition: unknown, and an explicit type still wins.
   const run = await invoke(Runner, { q: 'x' });
-  type _run = Expect<Equal<typeof run, Result<unknown>>>;
+  type _run = Expect<Equal<typeof run, SettledResult<unknown>>>;
   const definition = await invoke(describeTool(GetQuote), {});
-  type _definition = Expect<Equal<typeof definition, Result<unknown>>>;
+  type _definition = Expect<Equal<typeof definition, SettledResult<unknown>>>;
   const explicit = await invoke<string>(describeTool(Runner), { q: 'x' });
-  type _explicit = Expect<Equal<typeof explicit, Result<string>>>;
+  type _explicit = Expect<Equal<typeof explicit, SettledResult<string>>>;
   type _output = Expect<Equal<ToolOutput<typeof GetQuote>, Quote>>;
 
+  // `ok` narrows: the value on success, the user-facing error otherwise.
+  if (quote.ok) {
+    type _narrowed = Expect<Equal<typeof quote.value, Quote>>;
+  } else {
+    type _error = Expect<Equal<typeof quote.error, string>>;
+  }
   // @ts-expect-error: the value is a Quote, not a string
   const wrong: string | undefined = quote.value;
   return [wrong];
@@ -128,7 +134,7 @@ export async function defineToolInfersTheInputFromTheInlineShape() {
     },
   );
   const result = await invoke(search, { q: 'x' });
-  type _result = Expect<Equal<typeof result, Result<{ hits: string[]; length: number }>>>;
+  type _result = Expect<Equal<typeof result, SettledResult<{ hits: string[]; length: number }>>>;
 
   // A DTO class, a thunk to one, and no contract at all.
   const fromClass = defineTool({ name: 'from_class', expects: Quote }, (input) => input.price);
