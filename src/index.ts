@@ -1,3 +1,5 @@
+// First: records whether reflect-metadata was loaded before toolwright (for setup-mistake messages).
+import './util/reflect-probe';
 import 'reflect-metadata';
 
 // Decorators
@@ -52,14 +54,17 @@ export { inputSchema, outputSchema, schemaOf } from './schema/schemas';
 export type { JsonSchema, SchemaDialect, SchemaDirection, SchemaOptions } from './schema/build-schema';
 export { invoke, Invoker } from './invocation/invoker';
 export type { CallOptions, InvokerOptions, ToolContext } from './invocation/invoker';
+export type { ToolOutput } from './invocation/tool-output';
+export type { ContractType, ShapeType, TypeOfSpec } from './contract/contract-type';
 export { Result, isOwnedFailure } from './invocation/result';
-export type { Outcome } from './invocation/result';
+export type { Outcome, SettledResult } from './invocation/result';
 export { withAmbientContext } from './invocation/ambient';
 export type { AmbientSource } from './invocation/ambient';
 export { defineTool } from './invocation/define-tool';
 export type { InlineTool, InlineToolOptions } from './invocation/define-tool';
 export { configure } from './config/toolwright-config';
 export type { ExceptionContext, ExceptionHandler, ToolwrightSettings } from './config/toolwright-config';
+export type { ToolwrightWarning, WarningHandler } from './util/warnings';
 export {
   InputValidationError,
   AmbientContextError,

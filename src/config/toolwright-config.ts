@@ -1,6 +1,7 @@
 import type { ToolDefinition } from '../registry/tool-definition';
 import { describeValue } from '../util/describe-value';
 import { isTimeoutMs, TIMEOUT_RULE } from '../util/limits';
+import { setWarningHandler, WarningHandler } from '../util/warnings';
 
 /** What an exception report knows: the tool, and the arguments as the caller sent them. */
 export interface ExceptionContext {
@@ -22,6 +23,13 @@ export interface ToolwrightSettings {
    * `InvokerOptions.defaultTimeoutMs`), in milliseconds. Default: none.
    */
   defaultTimeoutMs?: number;
+  /**
+   * Receives every toolwright warning (`{ code, message, tool?, key? }`): a returned key the
+   * `@Exposes` contract does not declare (once per tool and key), a constraint JSON Schema cannot
+   * express, a tool-root module that failed to load. Default: a Node process warning
+   * (`process.emitWarning`); undeclared output keys only when NODE_ENV is not 'production'.
+   */
+  onWarning?: WarningHandler;
 }
 
 /** Logs to stderr; a value that cannot even be printed (its getters or Proxy traps throw) is named, not printed. */
@@ -37,7 +45,7 @@ const defaultHandler: ExceptionHandler = (error, { tool }) => {
 let handler: ExceptionHandler = defaultHandler;
 let defaultTimeoutMs: number | undefined;
 
-/** Process-wide settings. `configure({ onException: undefined })` restores the default. */
+/** Process-wide settings. `configure({ onException: undefined })` (or `onWarning`) restores the default. */
 export function configure(settings: ToolwrightSettings): void {
   if ('onException' in settings) {
     const next = settings.onException;
@@ -45,6 +53,13 @@ export function configure(settings: ToolwrightSettings): void {
       throw new TypeError(`configure: onException must be a function; got ${describeValue(next)}.`);
     }
     handler = next ?? defaultHandler;
+  }
+  if ('onWarning' in settings) {
+    const next = settings.onWarning;
+    if (next !== undefined && typeof next !== 'function') {
+      throw new TypeError(`configure: onWarning must be a function; got ${describeValue(next)}.`);
+    }
+    setWarningHandler(next);
   }
   if ('defaultTimeoutMs' in settings) {
     const next = settings.defaultTimeoutMs;

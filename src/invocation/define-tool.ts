@@ -3,12 +3,17 @@ import { Exposes } from '../decorators/exposes';
 import { SemanticHints } from '../decorators/semantic-hints';
 import { Tool } from '../decorators/tool';
 import { ToolVersion } from '../decorators/tool-version';
+import type { ContractType } from '../contract/contract-type';
+
 import type { ContractSpec } from '../contract/types';
 import { KEYS } from '../metadata/keys';
 import { defineFact } from '../metadata/site';
 import { sanitizeToolName } from '../naming/tool-name';
 import { describeValue, isPlainObject } from '../util/describe-value';
 import type { ToolContext } from './invoker';
+
+/** The input a `defineTool` function receives, from its options' `expects`. */
+type InputOf<Options> = Options extends { expects: infer Spec } ? ContractType<Spec> : ContractType<undefined>;
 
 export interface InlineToolOptions {
   /** The tool name (required: an inline tool has no class name to derive one from). */
@@ -37,12 +42,15 @@ const OPTION_KEYS = ['name', 'description', 'title', 'expects', 'exposes', 'erro
 /**
  * Builds a one-off tool from inline shapes and a function, without a class file. It behaves
  * exactly like a declared class tool, except that it is never enumerated by adapter key: hold it
- * and pass it to `invoke` or an adapter's `wrap`.
+ * and pass it to `invoke` or an adapter's `wrap`. The function's `input` is typed from `expects`
+ * (`{ q: String, n: { type: Integer, optional: true } }` → `{ q: string; n?: number }`), and
+ * `invoke(tool, args)` resolves to a `Result` of what the function returns.
  */
-export function defineTool<I = Record<string, unknown>, O = unknown>(
-  options: InlineToolOptions,
-  fn: (input: I, context: ToolContext) => O | Promise<O>,
-): InlineTool<I, O> {
+export function defineTool<const Options extends InlineToolOptions, O>(
+  options: Options,
+  fn: (input: InputOf<Options>, context: ToolContext) => O | Promise<O>,
+): InlineTool<InputOf<Options>, O> {
+  type I = InputOf<Options>;
   if (!isPlainObject(options))
     throw new TypeError(`defineTool: the first argument must be an options object; got ${describeValue(options)}.`);
   const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.includes(key));
@@ -66,7 +74,7 @@ export function defineTool<I = Record<string, unknown>, O = unknown>(
     },
   }[className];
   defineFact(KEYS.inline, true, { target: made });
-  if (options.expects !== undefined) Expects(options.expects)(made);
+  Expects(options.expects ?? {})(made); // left out: a tool without input, declared as such
   if (options.exposes !== undefined) Exposes(options.exposes)(made);
   if (options.hints !== undefined) SemanticHints(...options.hints)(made);
   if (options.version !== undefined) ToolVersion(options.version)(made);

@@ -19,8 +19,9 @@ import { inputShapeProblem } from './input-shape';
 import { contractInstantiator, fieldPreparer, FieldPreparer } from './prepare';
 import { hasResidual, residualErrors } from './residual';
 import { resolveTool } from './resolve-tool';
-import { failureMessage, Result } from './result';
+import { failureMessage, Result, SettledResult } from './result';
 import { deliberateFailure, isAbortError, isInstance } from './thrown';
+import type { InvokeOutput } from './tool-output';
 import { ContractValidator, contractValidator } from './validation';
 
 /** What a tool receives beside its input. */
@@ -171,13 +172,18 @@ export class Invoker {
    * Calls a tool with untrusted arguments. Resolves to a Result for success, a business failure,
    * invalid input and a bug alike; it rejects only when `tool` is not a tool at all.
    */
-  async invoke<T = unknown>(tool: ToolLike, args?: unknown, call: CallOptions = {}): Promise<Result<T>> {
+  invoke<T = never, Tool extends ToolLike = ToolLike>(
+    tool: Tool,
+    args?: unknown,
+    call?: CallOptions,
+  ): Promise<SettledResult<InvokeOutput<T, Tool>>>;
+  async invoke(tool: ToolLike, args?: unknown, call: CallOptions = {}): Promise<Result<unknown>> {
     const definition = Tools.resolve(tool);
     // The last guard: whatever an argument, a container or a tool did, the call ends as a Result.
-    return this.run<T>(definition, args, call).catch((error: unknown) => this.exception(definition, error, args));
+    return this.run(definition, args, call).catch((error: unknown) => this.exception(definition, error, args));
   }
 
-  private async run<T>(definition: ToolDefinition, args: unknown, call: CallOptions): Promise<Result<T>> {
+  private async run(definition: ToolDefinition, args: unknown, call: CallOptions): Promise<Result<unknown>> {
     let plan: Plan;
     try {
       plan = planFor(definition);
@@ -283,7 +289,7 @@ export class Invoker {
     }
 
     // 7. The returned value must keep the tool's own @Exposes contract.
-    const result = Result.success(definition, value as T);
+    const result = Result.success(definition, value);
     if (plan.output) {
       try {
         result.rendered = renderContract(plan.output, value, {}, () => `${definition.toolName()} (${definition.id})`);
@@ -344,8 +350,12 @@ const defaultInvoker = new Invoker();
  * Calls a tool with untrusted arguments, through the same contract a model sees:
  * `invoke(ApproveLoanV2, { loanId, amount: '500' }, { ambientContext: { officerId } })`.
  */
-export function invoke<T = unknown>(tool: ToolLike, args?: unknown, options: InvokerOptions & CallOptions = {}): Promise<Result<T>> {
+export function invoke<T = never, Tool extends ToolLike = ToolLike>(
+  tool: Tool,
+  args?: unknown,
+  options: InvokerOptions & CallOptions = {},
+): Promise<SettledResult<InvokeOutput<T, Tool>>> {
   const { ambientContext, container, signal, nullMeansAbsent, ...invokerOptions } = options;
   const invoker = Object.keys(invokerOptions).length === 0 ? defaultInvoker : new Invoker(invokerOptions);
-  return invoker.invoke<T>(tool, args, { ambientContext, container, signal, nullMeansAbsent });
+  return invoker.invoke<T, Tool>(tool, args, { ambientContext, container, signal, nullMeansAbsent });
 }

@@ -162,7 +162,7 @@ export class ToolDefinition {
 
   /** The input field model (an empty contract when the tool takes no input). */
   get inputContract(): Contract {
-    return (this.input ??= inputContractFor(this.site));
+    return (this.input ??= inputContractFor(this.site, this.kind === 'class' ? this.method : undefined));
   }
 
   /** The output field model, or undefined when the tool exposes nothing. */

@@ -9,6 +9,7 @@ import { jsonRpcError, readJsonBody } from './http-body';
 import { DEFAULT_LIMITS, positiveInteger } from './limits';
 import { mcpServerFactory, McpServerOptions } from './server';
 import { SessionTable } from './sessions';
+import { listenError } from './listen-error';
 
 export { serveStdio } from './stdio';
 export type { McpStdioHandle, StdioServeOptions } from './stdio';
@@ -119,9 +120,10 @@ export async function serveHttp(options: McpServerOptions, http: HttpServeOption
     },
   );
   await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
+    const refuse = (error: unknown) => reject(listenError(error, host, port));
+    httpServer.once('error', refuse);
     httpServer.listen(port, host.replace(/^\[(.*)\]$/, '$1'), () => {
-      httpServer.off('error', reject);
+      httpServer.off('error', refuse);
       actualPort = (httpServer.address() as AddressInfo).port;
       resolve();
     });
