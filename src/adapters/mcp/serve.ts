@@ -38,6 +38,11 @@ export interface HttpServeOptions {
   auth?: McpHttpAuth;
   /** The Host names this server answers to: see the host checks. */
   allowedHosts?: readonly string[];
+  /**
+   * Answers requests for other paths (default: 404), e.g. an HTTP API on the same port:
+   * `otherRequests: (req, res) => api.routing(req, res)`.
+   */
+  otherRequests?: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
 export interface McpHttpHandle {
@@ -102,7 +107,7 @@ export async function serveHttp(options: McpServerOptions, http: HttpServeOption
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (gate?.serveMetadata(req, res, url.pathname)) return;
-    if (url.pathname !== path) return void res.writeHead(404).end();
+    if (url.pathname !== path) return http.otherRequests ? http.otherRequests(req, res) : void res.writeHead(404).end();
     if (!allowed(req)) return jsonRpcError(res, 403, -32000, 'Forbidden: this server only answers requests addressed to localhost.');
     const authInfo = gate ? await gate.authenticate(req, res) : undefined;
     if (authInfo === null) return; // answered: 401, 403 or 500
