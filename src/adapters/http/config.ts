@@ -20,15 +20,15 @@ const SEGMENT = /^[A-Za-z0-9._~-]+$/;
 
 function failureStatusProblem(value: unknown): string | undefined {
   const status = (code: unknown) => Number.isInteger(code) && (code as number) >= 400 && (code as number) <= 599;
-  if (typeof value === 'number') return status(value) ? undefined : `must be an HTTP error status (400-599); got ${value}`;
+  if (typeof value === 'number') return status(value) ? undefined : 'must be an HTTP error status (400-599)';
   if (typeof value !== 'object' || value === null || !Array.isArray((value as { on?: unknown }).on)) {
-    return `must be a status (e.g. 409) or { default?: status, on: [[ErrorClass, status], …] }; got ${describeValue(value)}`;
+    return 'must be a status (e.g. 409) or { default?: status, on: [[ErrorClass, status], …] }';
   }
   const { default: fallback, on } = value as { default?: unknown; on: unknown[] };
-  if (fallback !== undefined && !status(fallback)) return `default must be an HTTP error status (400-599); got ${describeValue(fallback)}`;
+  if (fallback !== undefined && !status(fallback)) return 'default must be an HTTP error status (400-599)';
   for (const [index, rule] of on.entries()) {
     if (!Array.isArray(rule) || rule.length !== 2 || typeof rule[0] !== 'function' || !status(rule[1])) {
-      return `on[${index}] must be [ErrorClass, status] with a status in 400-599; got ${describeValue(rule)}`;
+      return `on[${index}] must be [ErrorClass, status] with a status in 400-599`;
     }
   }
   return undefined;
@@ -45,7 +45,7 @@ export const HttpConfig = defineAdapterConfig(HTTP_ADAPTER, {
     validate: (value: string | undefined) =>
       value === undefined ||
       (typeof value === 'string' && SEGMENT.test(value)) ||
-      `must be a URL path segment of letters, digits, '.', '_', '~' or '-'; got ${describeValue(value)}`,
+      "must be a URL path segment of letters, digits, '.', '_', '~' or '-'",
     overridable: true,
   },
   /** The status of a business failure (default 422), or a status per failure class. */
@@ -62,7 +62,7 @@ export const HttpConfig = defineAdapterConfig(HTTP_ADAPTER, {
     validate: (value: readonly string[] | undefined) =>
       value === undefined ||
       (Array.isArray(value) && value.every((tag) => typeof tag === 'string' && tag.trim() !== '')) ||
-      `must be a list of non-empty strings; got ${describeValue(value)}`,
+      'must be a list of non-empty strings',
     overridable: true,
   },
   /** A published HTTP contract refuses what its author never declared. */
