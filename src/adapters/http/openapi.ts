@@ -10,7 +10,15 @@ import type { HttpApiOptions } from './options';
 import { PROBLEM_CONTENT_TYPE, PROBLEM_SCHEMA } from './problem';
 import { httpRoutes, HttpRoute } from './routes';
 
-export type OpenApiDocument = JsonSchema & { openapi: '3.1.0'; paths: Record<string, Record<string, JsonSchema>> };
+/** An OpenAPI 3.1 document; operations and schemas are plain JSON. */
+export interface OpenApiDocument {
+  openapi: '3.1.0';
+  info: { title: string; version: string; description?: string };
+  security?: Array<Record<string, string[]>>;
+  /** Path → method (`post`, `get`) → operation. */
+  paths: Record<string, Record<string, JsonSchema>>;
+  components: { schemas: Record<string, JsonSchema>; securitySchemes?: Record<string, JsonSchema> };
+}
 
 /** The statuses the adapter itself answers for a request it refuses before the tool runs. */
 const REQUEST_PROBLEMS: Record<number, string> = {
