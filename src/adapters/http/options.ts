@@ -51,6 +51,11 @@ export interface HttpApiOptions {
   auth?: HttpAuth;
   /** Invoker options: `rejectUndeclaredInputs`, `userFacingInputErrors`, `onException`. */
   invoker?: Omit<InvokerOptions, 'container'>;
+  /**
+   * Give each call an AbortSignal that aborts when the client disconnects before the answer
+   * (default false: an AbortController per request costs about a tenth of a small call's CPU time).
+   */
+  abortOnDisconnect?: boolean;
   /** Largest request body accepted, in bytes (default 1 MiB); larger answers 413. */
   bodyLimit?: number;
   /** OpenAPI `info`. */

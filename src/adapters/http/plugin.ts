@@ -139,7 +139,7 @@ export async function toolwrightHttp(fastify: FastifyInstance, options: HttpApiO
   }
   const document = httpApiDocument({ ...options, prefix: fastify.prefix }, routes);
   const invoker = new Invoker(options.invoker);
-  const { ambientContext, container, auth } = options;
+  const { ambientContext, container, auth, abortOnDisconnect = false } = options;
 
   // JSON only; an empty body is no input at all.
   fastify.removeAllContentTypeParsers();
@@ -186,6 +186,8 @@ export async function toolwrightHttp(fastify: FastifyInstance, options: HttpApiO
           return sendProblem(reply, problem(500, definition.messages.error ?? GENERIC, pathOf(request)));
         }
       }
+      if (!abortOnDisconnect)
+        return respond(route, await invoker.invoke(definition, input, { ambientContext: ambient, container }), request, reply);
       const controller = new AbortController();
       const onClose = () => {
         if (!reply.raw.writableFinished) controller.abort(new Error('The client closed the connection.'));

@@ -267,6 +267,35 @@ describe('toolwright/http over real HTTP', () => {
   });
 });
 
+describe('abortOnDisconnect', () => {
+  it('aborts the call’s signal when the client goes away before the answer', async () => {
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    let aborted!: (reason: unknown) => void;
+    const abort = new Promise<unknown>((resolve) => (aborted = resolve));
+
+    @Tool('http', { name: 'slow' })
+    class Slow {
+      async call(_input: unknown, { signal }: { signal: AbortSignal }) {
+        started();
+        await new Promise((resolve) => signal.addEventListener('abort', () => resolve(aborted(signal.reason)), { once: true }));
+        return undefined;
+      }
+    }
+    const api = await serveHttpApi({ tools: [Slow], docs: false, abortOnDisconnect: true }, { port: 0 });
+    try {
+      const client = new AbortController();
+      const request = fetch(`${api.url}/slow/v1`, { method: 'POST', signal: client.signal }).catch((error: Error) => error.name);
+      await running;
+      client.abort();
+      expect(await request).toBe('AbortError');
+      expect(String(await abort)).toContain('The client closed the connection.');
+    } finally {
+      await api.close();
+    }
+  });
+});
+
 describe('the auth hook', () => {
   let api: HttpApiHandle;
   let seen: string[] = [];
