@@ -39,7 +39,7 @@ function nestedTargets(node: TypeNode, into: Set<Function>): void {
 }
 
 export class SchemaComponents {
-  private readonly components = new Map<string, Component>();
+  private readonly components: Component[] = [];
   // Problem is the adapter's own.
   private readonly names = new Set<string>(['Problem']);
 
@@ -54,15 +54,15 @@ export class SchemaComponents {
   }
 
   private add(target: Function, direction: Direction): void {
-    if ([...this.components.values()].some((c) => c.target === target && c.direction === direction)) return;
+    if (this.find(target, direction)) return;
     const original = schemaOf(target, { direction });
     const component: Component = { target, direction, original, canonical: canonical(withoutDefs(original)), name: '' };
-    this.components.set(`${this.components.size}`, component);
+    this.components.push(component);
   }
 
   /** Names every component: the class name; `…Input` when the class's input schema differs from its output one. */
   private nameAll(): void {
-    const all = [...this.components.values()];
+    const all = this.components;
     for (const component of all) {
       if (component.name) continue;
       const twin = all.find((c) => c !== component && c.target === component.target);
@@ -82,7 +82,7 @@ export class SchemaComponents {
   }
 
   private find(target: Function, direction: Direction): Component | undefined {
-    return [...this.components.values()].find((c) => c.target === target && c.direction === direction);
+    return this.components.find((c) => c.target === target && c.direction === direction);
   }
 
   /** A tool schema (or a component's) with shared classes as `$ref`s and its own references rewritten. */
@@ -91,7 +91,7 @@ export class SchemaComponents {
     const defs = (schema.$defs ?? {}) as Record<string, JsonSchema>;
     const defTargets = new Map<string, string>();
     for (const name of Object.keys(defs)) {
-      const match = [...this.components.values()].find((c) => c.direction === direction && c.target.name === name.replace(/\d+$/, ''));
+      const match = this.components.find((c) => c.direction === direction && c.target.name === name.replace(/\d+$/, ''));
       if (match) defTargets.set(`#/$defs/${name}`, ref(match.name));
     }
     const rootComponent = this.find(root, direction);
@@ -126,7 +126,7 @@ export class SchemaComponents {
     const annotations: JsonSchema = {};
     for (const [key, value] of Object.entries(node)) (ANNOTATIONS.has(key) ? annotations : core)[key] = value;
     const text = canonical(core);
-    for (const component of this.components.values()) {
+    for (const component of this.components) {
       if (component === self || component.direction !== direction) continue;
       const own = canonical(withoutAnnotations(withoutDefs(component.original)));
       if (own === text) return { $ref: ref(component.name), ...annotations };
@@ -138,7 +138,7 @@ export class SchemaComponents {
   schemas(): Record<string, JsonSchema> {
     this.nameAll();
     const out: Record<string, JsonSchema> = {};
-    for (const component of this.components.values()) {
+    for (const component of this.components) {
       if (out[component.name]) continue;
       out[component.name] = this.link(component.original, component.target, component.direction, component);
     }

@@ -44,6 +44,26 @@ function challengeOf(auth: HttpAuth): string | undefined {
   return scheme.toLowerCase() === 'bearer' ? 'Bearer' : scheme.toLowerCase() === 'basic' ? 'Basic' : undefined;
 }
 
+/**
+ * Reports a failure of the server's own code (an ambientContext or auth function) once, through
+ * `configure({ onException })`, as the adapter kit's guard does. In development the guard re-throws:
+ * the caller answers 500 either way.
+ */
+function reportServerFault(tool: ToolDefinition, message: string, cause?: unknown): void {
+  const fault = new Error(`toolwright/http: ${message}`, cause === undefined ? undefined : { cause });
+  try {
+    guardToolResponse(
+      tool,
+      () => {
+        throw fault;
+      },
+      () => undefined,
+    );
+  } catch {
+    // Reported; the request still gets its generic 500.
+  }
+}
+
 /** An onRequest hook refusing with 401/403 before the body is read; anything unexpected is a 500 (fail-closed). */
 function authHook(auth: HttpAuth, tool: ToolDefinition) {
   const challenge = challengeOf(auth);
@@ -52,7 +72,7 @@ function authHook(auth: HttpAuth, tool: ToolDefinition) {
     try {
       verdict = await auth.verify(request, tool);
     } catch (error) {
-      request.log.error({ err: error }, `toolwright/http: auth.verify threw for ${tool.id}`);
+      reportServerFault(tool, `auth.verify threw for ${tool.id}: ${(error as Error)?.message ?? String(error)}`, error);
       return sendProblem(reply, problem(500, GENERIC, pathOf(request)));
     }
     if (verdict === true) return undefined;
@@ -71,8 +91,9 @@ function authHook(auth: HttpAuth, tool: ToolDefinition) {
         status === 401 && challenge ? { 'www-authenticate': challenge } : {},
       );
     }
-    request.log.error(
-      `toolwright/http: auth.verify must return true, false or { status: 401 | 403, detail? }; got ${describeValue(verdict)} for ${tool.id}. Refused.`,
+    reportServerFault(
+      tool,
+      `auth.verify must return true, false or { status: 401 | 403, detail? }; got ${describeValue(verdict)} for ${tool.id}. Refused.`,
     );
     return sendProblem(reply, problem(500, GENERIC, pathOf(request)));
   };
@@ -174,14 +195,10 @@ export async function toolwrightHttp(fastify: FastifyInstance, options: HttpApiO
         try {
           ambient = (await ambientContext(request, definition)) ?? {};
         } catch (error) {
-          guardToolResponse(
+          reportServerFault(
             definition,
-            () => {
-              throw new Error(`the ambientContext function threw for ${definition.id}: ${(error as Error)?.message ?? String(error)}`, {
-                cause: error,
-              });
-            },
-            () => undefined,
+            `the ambientContext function threw for ${definition.id}: ${(error as Error)?.message ?? String(error)}`,
+            error,
           );
           return sendProblem(reply, problem(500, definition.messages.error ?? GENERIC, pathOf(request)));
         }

@@ -4,7 +4,7 @@
  */
 import 'reflect-metadata';
 import { fastify as createFastify } from 'fastify';
-import { AmbientContext, Expects, Exposes, FailsOn, Field, Integer, SemanticHints, Tool, ToolVersion, fail } from 'toolwright';
+import { AmbientContext, configure, Expects, Exposes, FailsOn, Field, Integer, SemanticHints, Tool, ToolVersion, fail } from 'toolwright';
 import { HttpApiHandle, HttpApiOptions, HttpConfig, serveHttpApi, toolwrightHttp } from 'toolwright/http';
 
 class NotFoundError extends Error {}
@@ -344,16 +344,22 @@ describe('the auth hook', () => {
     expect(seen).toEqual(['ship_order', 'greet']);
   });
 
-  it('fails closed: a hook that throws or answers something else is 500, and the tool does not run', async () => {
-    const spy = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  it('fails closed: a hook that throws or answers something else is 500, reported through onException, and the tool does not run', async () => {
+    const reported: string[] = [];
+    configure({ onException: (error) => reported.push((error as Error).message) });
     try {
       for (const token of ['broken', 'throws']) {
         const answer = await call(api.url, 'POST', '/greet/v1', '{"name":"Ada"}', { authorization: `Bearer ${token}` });
         expect([answer.status, answer.json.detail]).toEqual([500, 'Something went wrong']);
+        expect(answer.text).not.toContain('verifier down');
       }
       expect(Greet.runs).toBe(0);
+      expect(reported).toEqual([
+        "toolwright/http: auth.verify must return true, false or { status: 401 | 403, detail? }; got 'yes' for Greet. Refused.",
+        'toolwright/http: auth.verify threw for Greet: verifier down',
+      ]);
     } finally {
-      spy.mockRestore();
+      configure({ onException: undefined });
     }
   });
 });
