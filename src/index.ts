@@ -86,3 +86,5 @@ export { guardToolResponse, MAPPING_FAILURE } from './config/guard';
 export { describeValue, joinWords, isPlainObject } from './util/describe-value';
 export { createDeprecator } from './util/deprecation';
 export type { Contract, FieldModel, TypeNode, Constraint, MessageFn, NodeKind, DefaultValue } from './contract/field-model';
+/** The field model of a contract class: what adapters walk to follow nested classes. */
+export { contractOf } from './contract/build-contract';

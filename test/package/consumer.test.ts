@@ -107,12 +107,14 @@ describe('the packed package', () => {
         "import * as esmMcp from 'toolwright/mcp';",
         "import * as esmOpenai from 'toolwright/openai';",
         "import * as esmAi from 'toolwright/ai';",
+        "import * as esmHttp from 'toolwright/http';",
         'const require = createRequire(import.meta.url);',
         "const cjs = require('toolwright');",
         "const cjsTesting = require('toolwright/testing');",
         "const cjsMcp = require('toolwright/mcp');",
         "const cjsOpenai = require('toolwright/openai');",
         "const cjsAi = require('toolwright/ai');",
+        "const cjsHttp = require('toolwright/http');",
         'console.log(JSON.stringify({',
         '  sameRegistry: esm.Tools === cjs.Tools,',
         '  sameTool: esm.Tool === cjs.Tool,',
@@ -121,11 +123,13 @@ describe('the packed package', () => {
         '  mcp: esmMcp.createMcpServer === cjsMcp.createMcpServer && esm.Tools.adapters().includes("mcp"),',
         '  openai: esmOpenai.Toolbox === cjsOpenai.Toolbox && esm.Tools.adapters().includes("openai"),',
         '  ai: typeof esmAi.toAiSdkTools === "function" && esmAi.toAiSdkTools === cjsAi.toAiSdkTools,',
+        // Fastify is loaded only when a server starts: the entry point resolves without its peers installed.
+        '  http: esmHttp.toolwrightHttp === cjsHttp.toolwrightHttp && esm.Tools.adapters().includes("http"),',
         '}));',
       ].join('\n'),
     );
     const { stdout } = await run(process.execPath, [file], projects.app);
-    expect(JSON.parse(stdout)).toEqual({ sameRegistry: true, sameTool: true, testing: true, names: true, mcp: true, openai: true, ai: true });
+    expect(JSON.parse(stdout)).toEqual({ sameRegistry: true, sameTool: true, testing: true, names: true, mcp: true, openai: true, ai: true, http: true });
   });
 });
 

@@ -41,6 +41,11 @@ export interface HttpServeOptions {
   allowedHosts?: readonly string[];
   /** Browser origins (`https://app.example.com`) allowed to call; a request with another Origin gets 403. */
   allowedOrigins?: readonly string[];
+  /**
+   * Answers requests for other paths (default: 404), e.g. an HTTP API on the same port:
+   * `otherRequests: (req, res) => api.routing(req, res)`.
+   */
+  otherRequests?: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
 export interface McpHttpHandle {
@@ -70,9 +75,10 @@ export async function serveHttp(options: McpServerOptions, http: HttpServeOption
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (gate?.serveMetadata(req, res, url.pathname)) return;
-    if (url.pathname !== path) return void res.writeHead(404).end();
+    if (url.pathname !== path && !http.otherRequests) return void res.writeHead(404).end();
     const forbidden = refusal(req);
     if (forbidden) return jsonRpcError(res, 403, -32000, forbidden);
+    if (url.pathname !== path) return http.otherRequests!(req, res);
     const authInfo = gate ? await gate.authenticate(req, res) : undefined;
     if (authInfo === null) return; // answered: 401, 403 or 500
     const read = req.method === 'POST' ? await readJsonBody(req, res, { maxBodyBytes, requestTimeoutMs }) : { body: undefined };
