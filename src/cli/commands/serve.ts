@@ -1,0 +1,116 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import { isPlainObject } from '../../index';
+import type { McpServerOptions } from '../../adapters/mcp';
+import { CliError, oneLine } from '../cli-error';
+import type { Project } from '../load-project';
+import { reportLoadedFiles } from './dev-child';
+import { projectFrom, withProjectOptions } from '../project-options';
+
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535)
+    throw new InvalidArgumentError('a port is a whole number from 0 to 65535 (0 picks a free one).');
+  return port;
+}
+
+interface McpModule {
+  serveHttp: typeof import('../../adapters/mcp').serveHttp;
+  serveStdio: typeof import('../../adapters/mcp').serveStdio;
+}
+
+function mcpModule(): McpModule {
+  try {
+    return require('../../adapters/mcp') as McpModule;
+  } catch (error) {
+    throw new CliError(`serving MCP needs @modelcontextprotocol/sdk: npm install @modelcontextprotocol/sdk (${oneLine(error)}).`);
+  }
+}
+
+function packageIdentity(root: string): { name: string; version: string } {
+  try {
+    const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { name?: string; version?: string };
+    return { name: manifest.name ?? path.basename(root), version: manifest.version ?? '0.0.0' };
+  } catch {
+    return { name: path.basename(root), version: '0.0.0' };
+  }
+}
+
+/** The MCP server options: the config's `serve.mcp.server` (object or 'module#export'), else the project's name and version. */
+async function mcpServerOptions(project: Project): Promise<McpServerOptions> {
+  const configured = project.config.serve?.mcp?.server;
+  const options = typeof configured === 'string' ? await project.loadExport(configured) : configured;
+  if (options !== undefined && !isPlainObject(options)) {
+    throw new CliError(`serve.mcp.server '${String(configured)}' must be McpServerOptions (an object with name and version).`);
+  }
+  return { ...packageIdentity(project.root), ...(options ?? {}) } as McpServerOptions;
+}
+
+interface ServeMcpOptions {
+  stdio?: boolean;
+  http?: boolean;
+  host?: string;
+  port?: number;
+  path?: string;
+  config?: string;
+  import?: string[];
+}
+
+export async function serveMcp(options: ServeMcpOptions, onLoaded?: (project: Project) => void): Promise<void> {
+  if (options.stdio && options.http) throw new CliError('pass one transport: --stdio or --http.');
+  const mcp = mcpModule(); // registers the 'mcp' adapter before the project loads
+  const project = await projectFrom(options);
+  onLoaded?.(project);
+  const serverOptions = await mcpServerOptions(project);
+  if (options.stdio) {
+    const handle = await mcp.serveStdio(serverOptions);
+    process.stderr.write(`toolwright: serving ${serverOptions.name} over MCP stdio\n`);
+    process.stdin.on('close', () => void handle.close());
+    return;
+  }
+  const configured = project.config.serve?.mcp ?? {};
+  const handle = await mcp.serveHttp(serverOptions, {
+    host: options.host ?? configured.host ?? '127.0.0.1',
+    port: options.port ?? configured.port ?? 3000,
+    path: options.path ?? configured.path,
+  });
+  process.stdout.write(`toolwright: serving ${serverOptions.name} over MCP on ${handle.url}\n`);
+  const stop = () => void handle.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+export function serveCommand(): Command {
+  const serve = new Command('serve').description('serve the tools: over MCP (stdio or Streamable HTTP), or plain HTTP');
+  serve.addCommand(
+    withProjectOptions(new Command('mcp'))
+      .description('serve the mcp tools over MCP: stdio for desktop clients, or Streamable HTTP (the default)')
+      .option('--stdio', 'over stdin and stdout (what desktop clients launch)')
+      .option('--http', 'over Streamable HTTP (the default)')
+      .option('--host <host>', 'the interface to listen on (default 127.0.0.1, or serve.mcp.host)')
+      .option('--port <port>', 'the port (default 3000, or serve.mcp.port; 0 picks a free one)', parsePort)
+      .option('--path <path>', 'the endpoint path (default /mcp)')
+      .action((options: ServeMcpOptions) => serveMcp(options, (project) => reportLoadedFiles(project.loadedFiles()))),
+  );
+  serve.addCommand(
+    withProjectOptions(new Command('http'))
+      .description('serve the http tools as a plain HTTP API (needs the toolwright/http adapter)')
+      .option('--host <host>', 'the interface to listen on')
+      .option('--port <port>', 'the port', parsePort)
+      .action(() => {
+        let available = true;
+        try {
+          require.resolve('../../adapters/http');
+        } catch {
+          available = false;
+        }
+        throw new CliError(
+          available
+            ? 'serve http is not wired to toolwright/http in this version yet: serve over MCP with toolwright serve mcp --http, or serve the HTTP adapter from your own code.'
+            : 'serve http is not available yet: this version of toolwright has no HTTP adapter (toolwright/http). Serve over MCP with toolwright serve mcp --http.',
+        );
+      }),
+  );
+  return serve;
+}
