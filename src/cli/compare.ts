@@ -229,7 +229,7 @@ class SchemaComparison {
           ? `${keyword} ${show(y)} added`
           : y === undefined
             ? `${keyword} ${show(x)} removed`
-            : `${keyword} ${lower === y > x ? 'raised' : 'lowered'} from ${x} to ${y}`;
+            : `${keyword} ${y > x ? 'raised' : 'lowered'} from ${x} to ${y}`;
       this.report(change, 'bounds', path, what);
     };
     LOWER.forEach((keyword) => bound(keyword, true));

@@ -76,11 +76,17 @@ function isEsm(file: string): boolean {
   }
 }
 
+/**
+ * A real `import()`: TypeScript compiles `import()` to `require()` for CommonJS output, which cannot
+ * load an ES module.
+ */
+const importModule = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<unknown>;
+
 /** Loads one file as the project's own code: `require` for CommonJS, `import()` for ES modules. */
 async function loadFile(file: string, root: string): Promise<unknown> {
   if (isTypeScript(file)) registerTypeScript(root, file);
   try {
-    if (isEsm(file)) return await import(pathToFileURL(file).href);
+    if (isEsm(file)) return await importModule(pathToFileURL(file).href);
     return require(file);
   } catch (error) {
     if (error instanceof CliError) throw error;
