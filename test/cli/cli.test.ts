@@ -256,6 +256,34 @@ describe('an ES module project (toolwright.config.mjs)', () => {
   });
 });
 
+describe('loading a project: the messages', () => {
+  it('names the compiler hook to install for TypeScript, a bad config key, and two configs side by side (exit 2)', async () => {
+    // Outside the build, where neither ts-node nor tsx resolves; toolwright is linked in.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-bare-'));
+    try {
+      fs.mkdirSync(path.join(dir, 'node_modules'));
+      fs.symlinkSync(home, path.join(dir, 'node_modules', 'toolwright'), 'dir');
+      fs.writeFileSync(path.join(dir, 'package.json'), '{"name": "bare"}');
+      fs.writeFileSync(path.join(dir, 'tools.ts'), 'export const nothing = 1;\n');
+      fs.writeFileSync(path.join(dir, 'toolwright.config.json'), '{ "import": ["./tools.ts"] }');
+      const typescript = await toolwright(['list'], { cwd: dir });
+      expect([typescript.code, typescript.stderr]).toEqual([
+        2,
+        'toolwright: tools.ts is TypeScript: install ts-node (npm install --save-dev ts-node) or tsx in the project so the command can load it.\n',
+      ]);
+      fs.writeFileSync(path.join(dir, 'toolwright.config.json'), '{ "imports": ["./tools.ts"] }');
+      const key = await toolwright(['list'], { cwd: dir });
+      expect([key.code, key.stderr]).toEqual([2, "toolwright: toolwright.config.json: unknown key 'imports'. Known keys: import, adapters, toolRoots and serve.\n"]);
+      fs.writeFileSync(path.join(dir, 'toolwright.config.js'), 'module.exports = {};\n');
+      const two = await toolwright(['list'], { cwd: dir });
+      expect(two.code).toBe(2);
+      expect(two.stderr).toMatch(/has toolwright.config.js and toolwright.config.json: keep one toolwright.config file and delete the others.\n$/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('check, on a TypeScript project whose contract changed without a new version', () => {
   it('reports the drift and every breaking change, says to declare @ToolVersion(2), and exits 1', async () => {
     const cwd = fixture('contract');
