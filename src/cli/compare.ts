@@ -132,7 +132,8 @@ interface View {
 }
 
 class SchemaComparison {
-  private readonly seen = new Set<string>();
+  /** The $ref pairs being compared on the current path: a recursive type stops where it recurs. */
+  private readonly active = new Set<string>();
 
   constructor(
     private readonly direction: Direction,
@@ -150,11 +151,19 @@ class SchemaComparison {
     if (!isPlainObject(before) || !isPlainObject(after)) return;
     const a = this.view(before, this.beforeRoot);
     const b = this.view(after, this.afterRoot);
-    if (a.ref !== undefined && b.ref !== undefined) {
-      const visit = `${a.ref}|${b.ref}`;
-      if (this.seen.has(visit)) return;
-      this.seen.add(visit);
+    const visit = a.ref !== undefined && b.ref !== undefined ? `${a.ref}|${b.ref}` : undefined;
+    if (visit !== undefined) {
+      if (this.active.has(visit)) return;
+      this.active.add(visit);
     }
+    try {
+      this.compareViews(a, b, path);
+    } finally {
+      if (visit !== undefined) this.active.delete(visit);
+    }
+  }
+
+  private compareViews(a: View, b: View, path: string): void {
     this.nullability(a, b, path);
     if (a.members || b.members) return this.union(a, b, path);
     if (!this.types(a, b, path)) return;

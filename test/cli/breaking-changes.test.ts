@@ -192,6 +192,20 @@ const CASES: Record<string, Case> = {
   output_added: { rule: 'output-added', ...one('output_added', { output: null }, {}), expected: [[false, 'output', 'the tool now exposes an output']] },
   tool_added: { rule: 'tool-added', before: [], after: [tool('tool_added')], expected: [[false, '', 'new tool']] },
   version_added: { rule: 'tool-added', before: [tool('version_added')], after: [tool('version_added'), tool('version_added', { version: 2 })], expected: [[false, '', 'new version 2']] },
+  shared_def: {
+    rule: 'field-added',
+    ...one(
+      'shared_def',
+      input({ billing: { $ref: '#/$defs/Address' }, shipping: { $ref: '#/$defs/Address' } }, undefined, { $defs: { Address: object({ city: { type: 'string' } }) } }),
+      input({ billing: { $ref: '#/$defs/Address' }, shipping: { $ref: '#/$defs/Address' } }, undefined, {
+        $defs: { Address: object({ city: { type: 'string' }, zip: { type: 'string' } }) },
+      }),
+    ),
+    expected: [
+      [true, 'input.billing.zip', 'input field added as required'],
+      [true, 'input.shipping.zip', 'input field added as required'],
+    ],
+  },
   recursive_ref: {
     rule: 'bounds',
     ...one(
