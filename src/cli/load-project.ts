@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { Tools } from '../index';
 import { CliError } from './cli-error';
 import { CONFIG_NAMES, findConfig, readConfig, ToolwrightConfig } from './config-file';
-import { isTypeScript, registerTypeScript } from './typescript-loader';
+import { importModule, isTypeScript, registerTypeScript } from './typescript-loader';
 
 /** The options every command that loads a project takes. */
 export interface ProjectOptions {
@@ -76,25 +76,16 @@ function isEsm(file: string): boolean {
   }
 }
 
-/**
- * A real `import()`: TypeScript compiles `import()` to `require()` for CommonJS output, which cannot
- * load an ES module.
- */
-const importModule = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<unknown>;
-
 /** Loads one file as the project's own code: `require` for CommonJS, `import()` for ES modules. */
 async function loadFile(file: string, root: string): Promise<unknown> {
-  if (isTypeScript(file)) registerTypeScript(root, file);
+  const esm = isEsm(file);
+  if (isTypeScript(file)) await registerTypeScript(root, file, esm);
   try {
-    if (isEsm(file)) return await importModule(pathToFileURL(file).href);
+    if (esm) return await importModule(pathToFileURL(file).href);
     return require(file);
   } catch (error) {
     if (error instanceof CliError) throw error;
-    const code = (error as { code?: string }).code;
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    if (code === 'ERR_UNKNOWN_FILE_EXTENSION' && isTypeScript(file)) {
-      throw new CliError(`cannot load ${path.relative(root, file)}: TypeScript ES modules need tsx (npm install --save-dev tsx).`);
-    }
     const where = path.relative(root, file) || file;
     const wrapped = new CliError(`could not load ${where}: ${reason}`);
     (wrapped as { cause?: unknown }).cause = error;

@@ -256,6 +256,16 @@ describe('an ES module project (toolwright.config.mjs)', () => {
   });
 });
 
+describe('an ES module project in TypeScript (through tsx)', () => {
+  it('lists and calls its tools', async () => {
+    const cwd = fixture('esm-ts');
+    const [listed, called] = await Promise.all([toolwright(['list', '--json'], { cwd }), toolwright(['call', 'count_words', '--args', '{"text":"one two three"}'], { cwd })]);
+    expect(listed.stderr).toBe('');
+    expect(JSON.parse(listed.stdout)).toEqual([{ name: 'count_words', version: 1, adapters: ['mcp'], hints: [], description: 'Count the words of a sentence', id: 'CountWords' }]);
+    expect([called.code, JSON.parse(called.stdout)]).toEqual([0, { count: 3 }]);
+  });
+});
+
 describe('loading a project: the messages', () => {
   it('names the compiler hook to install for TypeScript, a bad config key, and two configs side by side (exit 2)', async () => {
     // Outside the build, where neither ts-node nor tsx resolves; toolwright is linked in.
