@@ -39,15 +39,13 @@ interface Tjs {
   buildGenerator(program: unknown, settings: object): Generator | null;
 }
 
+/** An optional peer, from the project (where its own typescript-json-schema and typescript are). */
 function loadFrom(root: string, request: string): unknown {
-  for (const paths of [[root], [__dirname]]) {
-    try {
-      return require(require.resolve(request, { paths }));
-    } catch {
-      // next
-    }
+  try {
+    return require(require.resolve(request, { paths: [root] }));
+  } catch {
+    return undefined;
   }
-  return undefined;
 }
 
 function compilerOptions(

@@ -267,7 +267,7 @@ describe('an ES module project in TypeScript (through tsx)', () => {
 });
 
 describe('loading a project: the messages', () => {
-  it('names the compiler hook to install for TypeScript, a bad config key, and two configs side by side (exit 2)', async () => {
+  it('names the compiler hook to install for TypeScript, a bad config key, two configs side by side, and the drift peer (exit 2)', async () => {
     // Outside the build, where neither ts-node nor tsx resolves; toolwright is linked in.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-bare-'));
     try {
@@ -288,6 +288,14 @@ describe('loading a project: the messages', () => {
       const two = await toolwright(['list'], { cwd: dir });
       expect(two.code).toBe(2);
       expect(two.stderr).toMatch(/has toolwright.config.js and toolwright.config.json: keep one toolwright.config file and delete the others.\n$/);
+      fs.rmSync(path.join(dir, 'toolwright.config.json'));
+      fs.writeFileSync(path.join(dir, 'toolwright.config.js'), "module.exports = { import: ['./tools.cjs'], adapters: ['mcp'] };\n");
+      fs.writeFileSync(path.join(dir, 'tools.cjs'), "const { Tool } = require('toolwright');\nclass Ping { call() {} }\nTool('mcp')(Ping);\nmodule.exports = { Ping };\n");
+      const drift = await toolwright(['check'], { cwd: dir });
+      expect([drift.code, drift.stderr]).toEqual([
+        2,
+        'toolwright: compiler drift needs typescript-json-schema: npm install --save-dev typescript-json-schema (or skip this check with --no-drift).\n',
+      ]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
