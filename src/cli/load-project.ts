@@ -20,6 +20,11 @@ export interface Project {
   readonly config: ToolwrightConfig;
   /** The project's source files the loaded modules pulled in (not node_modules): what `dev` watches. */
   loadedFiles(): string[];
+  /**
+   * The directories of the ES modules it loaded: Node lists no ES module's imports, so `dev` watches
+   * these directories, recursively, for changes to source files.
+   */
+  moduleDirectories(): string[];
   /** Loads a `module#export` reference relative to the project root. */
   loadExport(reference: string): Promise<unknown>;
 }
@@ -76,12 +81,18 @@ function isEsm(file: string): boolean {
   }
 }
 
+/** ES modules loaded so far (Node keeps no list of them). */
+const esmLoaded = new Set<string>();
+
 /** Loads one file as the project's own code: `require` for CommonJS, `import()` for ES modules. */
 async function loadFile(file: string, root: string): Promise<unknown> {
   const esm = isEsm(file);
   if (isTypeScript(file)) await registerTypeScript(root, file, esm);
   try {
-    if (esm) return await importModule(pathToFileURL(file).href);
+    if (esm) {
+      esmLoaded.add(file);
+      return await importModule(pathToFileURL(file).href);
+    }
     return require(file);
   } catch (error) {
     if (error instanceof CliError) throw error;
@@ -156,6 +167,7 @@ export async function loadProject(options: ProjectOptions): Promise<Project> {
     configFile,
     config,
     loadedFiles: loaded,
+    moduleDirectories: () => [...new Set([...esmLoaded].filter((file) => file !== configFile).map((file) => path.dirname(file)))].sort(),
     loadExport: async (reference) => {
       const [specifier, name = 'default'] = reference.split('#');
       const module = (await loadFile(resolveModule(specifier, root), root)) as Record<string, unknown>;

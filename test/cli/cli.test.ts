@@ -45,6 +45,20 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
+/** Resolves once `dev`'s server has started a second time. */
+function restarted(output: () => string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const timer = setInterval(() => {
+      if ((output().match(/serving .* on http/g) ?? []).length >= 2) {
+        clearInterval(timer);
+        clearTimeout(timeout);
+        resolve();
+      }
+    }, 50);
+    const timeout = setTimeout(() => (clearInterval(timer), reject(new Error(`no restart: ${output()}`))), 15_000);
+  });
+}
+
 async function connectHttp(url: string): Promise<Client> {
   const client = new Client({ name: 'cli-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
@@ -209,15 +223,7 @@ describe('a CommonJS project (toolwright.config.cjs, plain JavaScript)', () => {
       await client.close();
       const tools = path.join(dir, 'tools.js');
       fs.writeFileSync(tools, fs.readFileSync(tools, 'utf8').replace("Tool('mcp', { description: 'Always throws' })", "Tool('mcp', { name: 'blow_up', description: 'Always throws' })"));
-      await new Promise<void>((resolve, reject) => {
-        const timer = setInterval(() => {
-          if ((output().match(/serving .* on http/g) ?? []).length >= 2) {
-            clearInterval(timer);
-            resolve();
-          }
-        }, 50);
-        setTimeout(() => (clearInterval(timer), reject(new Error(`no restart: ${output()}`))), 15_000);
-      });
+      await restarted(output);
       expect(output()).toContain('tools.js changed, restarting');
       client = await connectHttp(url);
       expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['blow_up', 'echo', 'refuse']);
@@ -240,6 +246,25 @@ describe('an ES module project (toolwright.config.mjs)', () => {
     expect(JSON.parse(schema.stdout)).toMatchObject({ properties: { text: { type: 'string' } } });
     expect([called.code, JSON.parse(called.stdout)]).toEqual([0, { text: 'HI' }]);
   });
+
+  it('dev restarts when a module imported by a loaded ES module changes', async () => {
+    const dir = fs.mkdtempSync(path.join(fixture('.'), 'dev-esm-'));
+    fs.cpSync(fixture('esm'), dir, { recursive: true });
+    fs.mkdirSync(path.join(dir, 'lib'));
+    fs.writeFileSync(path.join(dir, 'lib', 'words.js'), "export const DESCRIPTION = 'Shout a text';\n");
+    const tools = path.join(dir, 'tools.js');
+    fs.writeFileSync(tools, "import { DESCRIPTION } from './lib/words.js';\n" + fs.readFileSync(tools, 'utf8').replace("'Shout a text'", 'DESCRIPTION'));
+    const { child, match, output } = await startUntil(['dev'], dir, /on (http:\/\/\S+)\n/);
+    try {
+      fs.writeFileSync(path.join(dir, 'lib', 'words.js'), "export const DESCRIPTION = 'Shout a text, loudly';\n");
+      await restarted(output);
+      const client = await connectHttp(match[1]);
+      expect((await client.listTools()).tools.map((tool) => tool.description)).toEqual(['Shout a text, loudly']);
+      await client.close();
+    } finally {
+      await stop(child);
+    }
+  }, 30_000);
 
   it('loads a project from --import alone, without a config', async () => {
     const dir = fs.mkdtempSync(path.join(fixture('.'), 'bare-'));

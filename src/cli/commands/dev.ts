@@ -6,7 +6,7 @@ import { Command } from 'commander';
 import { CliError } from '../cli-error';
 import { painter } from '../output';
 import { withProjectOptions } from '../project-options';
-import { DEV_CHILD } from './dev-child';
+import { DEV_CHILD, DevReport } from './dev-child';
 import { parsePort } from './serve';
 
 interface DevOptions {
@@ -57,23 +57,29 @@ async function runDev(options: DevOptions): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   let stopping = false;
 
-  const watch = (files: string[]) => {
-    watched = new Set(files);
-    const dirs = new Set(files.map((file) => path.dirname(file)));
-    for (const [dir, watcher] of watchers) {
-      if (!dirs.has(dir)) {
+  const SOURCE = /\.(c|m)?(j|t)sx?$|\.json$/;
+  const watch = ({ loadedFiles, moduleDirectories }: DevReport) => {
+    watched = new Set(loadedFiles);
+    // A loaded file's directory, flat; an ES module's directory, recursively (its imports are unlisted).
+    const wanted = new Map<string, boolean>(loadedFiles.map((file) => [path.dirname(file), false]));
+    for (const dir of moduleDirectories) wanted.set(dir, true);
+    for (const [key, watcher] of watchers) {
+      if (!wanted.has(key.slice(2)) || (key[0] === 'r') !== wanted.get(key.slice(2))) {
         watcher.close();
-        watchers.delete(dir);
+        watchers.delete(key);
       }
     }
-    for (const dir of dirs) {
-      if (watchers.has(dir)) continue;
+    for (const [dir, recursive] of wanted) {
+      const key = `${recursive ? 'r' : 'f'}:${dir}`;
+      if (watchers.has(key)) continue;
       try {
-        const watcher = fs.watch(dir, (_event, name) => {
-          const file = name ? path.join(dir, name.toString()) : undefined;
-          if (file && watched.has(file)) schedule(file);
+        const watcher = fs.watch(dir, { recursive }, (_event, name) => {
+          if (!name) return;
+          const file = path.join(dir, name.toString());
+          const relevant = recursive ? SOURCE.test(file) && !file.includes(`${path.sep}node_modules${path.sep}`) : watched.has(file);
+          if (relevant) schedule(file);
         });
-        watchers.set(dir, watcher);
+        watchers.set(key, watcher);
       } catch {
         // a directory that vanished: the next start reports the files again
       }
@@ -82,8 +88,8 @@ async function runDev(options: DevOptions): Promise<void> {
 
   const start = () => {
     child = fork(process.argv[1], args, { env: { ...process.env, [DEV_CHILD]: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    child.on('message', (message: { loadedFiles?: string[] }) => {
-      if (Array.isArray(message?.loadedFiles)) watch(message.loadedFiles);
+    child.on('message', (message: Partial<DevReport>) => {
+      if (Array.isArray(message?.loadedFiles) && Array.isArray(message.moduleDirectories)) watch(message as DevReport);
     });
     child.on('exit', (code, signal) => {
       if (stopping || signal === 'SIGTERM') return;

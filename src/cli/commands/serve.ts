@@ -91,7 +91,9 @@ export function serveCommand(): Command {
       .option('--host <host>', 'the interface to listen on (default 127.0.0.1, or serve.mcp.host)')
       .option('--port <port>', 'the port (default 3000, or serve.mcp.port; 0 picks a free one)', parsePort)
       .option('--path <path>', 'the endpoint path (default /mcp)')
-      .action((options: ServeMcpOptions) => serveMcp(options, (project) => reportLoadedFiles(project.loadedFiles()))),
+      .action((options: ServeMcpOptions) =>
+        serveMcp(options, (project) => reportLoadedFiles(project.loadedFiles(), project.moduleDirectories())),
+      ),
   );
   serve.addCommand(
     withProjectOptions(new Command('http'))
