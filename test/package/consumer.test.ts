@@ -96,6 +96,19 @@ describe('the packed package', () => {
     expect(schemas.json).toMatchObject({ valid: { title: 'VPN down', priority: 'high' } });
   }, 120_000);
 
+  it('npx toolwright list works in the consumer project (the bin ships, commander is a dependency)', async () => {
+    const dir = path.join(projects.app, 'cli');
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'cli-consumer', version: '1.0.0', private: true }));
+    fs.writeFileSync(path.join(dir, 'toolwright.config.cjs'), "module.exports = { import: ['./tools.cjs'], adapters: ['mcp'] };\n");
+    fs.writeFileSync(
+      path.join(dir, 'tools.cjs'),
+      "const { Tool, SemanticHints } = require('toolwright');\nclass Ping { call() { return {}; } }\nTool('mcp', { description: 'Are you there?' })(Ping);\nSemanticHints('readOnly')(Ping);\nmodule.exports = { Ping };\n",
+    );
+    const { stdout } = await run('npx', ['--no-install', 'toolwright', 'list', '--json'], dir);
+    expect(JSON.parse(stdout)).toEqual([{ name: 'ping', version: 1, adapters: ['mcp'], hints: ['readOnly'], description: 'Are you there?', id: 'Ping' }]);
+  });
+
   it('import and require share one registry, and every entry point resolves in both systems', async () => {
     const file = path.join(projects.app, 'shared.mjs');
     fs.writeFileSync(

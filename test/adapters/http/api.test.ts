@@ -275,6 +275,7 @@ describe('abortOnDisconnect', () => {
     const abort = new Promise<unknown>((resolve) => (aborted = resolve));
 
     @Tool('http', { name: 'slow' })
+    @Expects({})
     class Slow {
       async call(_input: unknown, { signal }: { signal: AbortSignal }) {
         started();
