@@ -41,18 +41,15 @@ export function readDecision(decision: unknown): { approved: boolean; reason?: s
 }
 
 export function deniedError(tool: ToolDefinition, reason: string | undefined): ToolApprovalError {
-  return new ToolApprovalError(
-    `The call to ${tool.toolName()} was not approved${reason ? `: ${reason}` : ''}. It did not run.`,
-    'denied',
-  );
+  return new ToolApprovalError(`The call to ${tool.toolName()} was not approved${reason ? `: ${reason}` : ''}. It did not run.`, 'denied');
 }
 
 export function unavailableError(tool: ToolDefinition, transport: string): ToolApprovalError {
-  return new ToolApprovalError(
-    `${tool.toolName()} needs a person's approval, and this ${transport} call has no way to ask for it, so it did not run.` +
-      (transport === 'inprocess' ? ' Pass invoke(…, { approve: (call) => … }).' : ''),
-    'unavailable',
-  );
+  const why =
+    transport === 'mcp'
+      ? 'this client cannot be asked (it does not support elicitation)'
+      : `this ${transport} call has no way to ask for it${transport === 'inprocess' ? ' (pass invoke(…, { approve: (call) => … }))' : ''}`;
+  return new ToolApprovalError(`${tool.toolName()} needs a person's approval, and ${why}, so it did not run.`, 'unavailable');
 }
 
 /** Waits for an approver, or for the caller to cancel, whichever comes first. */

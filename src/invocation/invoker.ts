@@ -13,7 +13,14 @@ import {
   ExceptionHandler,
   reportException,
 } from '../config/toolwright-config';
-import { AmbientContextError, FieldError, InputValidationError, ToolApprovalError, ToolCancelledError, ToolTimeoutError } from '../errors/errors';
+import {
+  AmbientContextError,
+  FieldError,
+  InputValidationError,
+  ToolApprovalError,
+  ToolCancelledError,
+  ToolTimeoutError,
+} from '../errors/errors';
 import { Tools, ToolLike } from '../registry/tool-registry';
 import type { ToolDefinition } from '../registry/tool-definition';
 import { renderContract } from '../serialization/render';
@@ -227,7 +234,9 @@ export class Invoker {
     if (this.options.tracing === false || !tracingAvailable()) return this.guarded<T>(definition, args, call, call.callId);
     const id = call.callId ?? randomUUID();
     const transport = call.transport ?? 'inprocess';
-    return traced({ tool: definition, transport, id, trace: call.trace }, () => this.guarded(definition, args, call, id)) as Promise<Result<T>>;
+    return traced({ tool: definition, transport, id, trace: call.trace }, () => this.guarded(definition, args, call, id)) as Promise<
+      Result<T>
+    >;
   }
 
   /**
@@ -262,7 +271,8 @@ export class Invoker {
     const caller = call.signal;
     if (caller?.aborted) return this.cancelled(definition, caller.reason);
     const configured = configuredMiddleware();
-    const middleware = configured.length === 0 ? this.middleware : this.middleware.length === 0 ? configured : [...configured, ...this.middleware];
+    const middleware =
+      configured.length === 0 ? this.middleware : this.middleware.length === 0 ? configured : [...configured, ...this.middleware];
     const rule = approvalRule(definition, this.destructiveApproval());
     if (middleware.length === 0 && rule === undefined) return this.callTool<T>(definition, prepared.input, call, args);
     const pipelineCall = new PipelineCall(
@@ -398,7 +408,12 @@ export class Invoker {
   }
 
   /** Steps 6–7: resolve through DI and call under the time limit, then check the output contract. */
-  private async callTool<T>(definition: ToolDefinition, input: Record<string, unknown>, call: CallOptions, args: unknown): Promise<Result<T>> {
+  private async callTool<T>(
+    definition: ToolDefinition,
+    input: Record<string, unknown>,
+    call: CallOptions,
+    args: unknown,
+  ): Promise<Result<T>> {
     const plan = planFor(definition);
     // 6. Resolve through DI and call, with a context carrying the AbortSignal, under the time limit.
     const caller = call.signal;
@@ -447,7 +462,13 @@ export class Invoker {
     return this.inputFailure(tool, problems.fieldErrors(), args, problems.sentence(), report);
   }
 
-  private inputFailure(tool: ToolDefinition, errors: readonly FieldError[], args: unknown, sentence?: string, report = true): Result<never> {
+  private inputFailure(
+    tool: ToolDefinition,
+    errors: readonly FieldError[],
+    args: unknown,
+    sentence?: string,
+    report = true,
+  ): Result<never> {
     const reason = sentence ?? errors.map((error) => error.message).join(' and ');
     const error = withoutStack(() => new InputValidationError(failureMessage(tool, reason), errors));
     if (!this.options.userFacingInputErrors) return this.exception(tool, error, args, errors, report);
@@ -481,7 +502,13 @@ export class Invoker {
     return this.exception(tool, error, args);
   }
 
-  private exception(tool: ToolDefinition, error: unknown, args: unknown, fieldErrors?: readonly FieldError[], report = true): Result<never> {
+  private exception(
+    tool: ToolDefinition,
+    error: unknown,
+    args: unknown,
+    fieldErrors?: readonly FieldError[],
+    report = true,
+  ): Result<never> {
     if (report) reportException(error, { tool, args: reportedArgs(tool, args) }, this.options.onException);
     return Result.exception(tool, error, fieldErrors);
   }

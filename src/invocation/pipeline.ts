@@ -9,6 +9,7 @@ import type { ToolDefinition } from '../registry/tool-definition';
 import { describeValue } from '../util/describe-value';
 import { AmbientSource, readAmbient } from './ambient';
 import { FailOptions, ToolFailure } from './failure';
+import { redact } from './redact';
 import { failureMessage, Result } from './result';
 import { isInstance } from './thrown';
 
@@ -26,6 +27,11 @@ export interface ToolCall {
   readonly tool: ToolDefinition;
   /** The validated input, exactly as the tool will receive it (ambient fields included). */
   readonly input: Readonly<Record<string, unknown>>;
+  /**
+   * The input a person or a log may see: `sensitive` fields as `[redacted]`, ambient fields left
+   * out (they are the caller's identity, not what was asked).
+   */
+  redactedInput(): Readonly<Record<string, unknown>>;
   /** The call's trusted ambient values, by ambient key (any key, not only the tool's own). */
   readonly ambient: AmbientValues;
   /** The caller's signal (a never-aborted one when the caller passed none). */
@@ -72,6 +78,13 @@ export class PipelineCall implements ToolCall {
     return { get: (key: string) => readAmbient(source, key) };
   }
 
+  redactedInput(): Readonly<Record<string, unknown>> {
+    const contract = this.tool.inputContract;
+    const copy = redact(contract, this.input) as Record<string, unknown>;
+    for (const field of contract.ambientFields) delete copy[field.name];
+    return copy;
+  }
+
   fail(reason: string, options: FailOptions & { cause?: unknown } = {}): Result<never> {
     if (typeof reason !== 'string') throw new TypeError(`call.fail() takes a reason string; got ${describeValue(reason)}.`);
     const standalone = options.standalone === true;
@@ -91,7 +104,9 @@ export function checkMiddleware(list: unknown, where: string): readonly Middlewa
   }
   list.forEach((item, index) => {
     if (typeof item !== 'function') {
-      throw new TypeError(`${where}: middleware #${index + 1} must be a function (call, next) => Promise<Result>; got ${describeValue(item)}.`);
+      throw new TypeError(
+        `${where}: middleware #${index + 1} must be a function (call, next) => Promise<Result>; got ${describeValue(item)}.`,
+      );
     }
   });
   return Object.freeze([...list]) as readonly Middleware[];
@@ -115,7 +130,9 @@ export function runPipeline(
     const next = (): Promise<Result> => {
       if (passed) {
         return Promise.reject(
-          new TypeError(`${nameOf(middleware, index)} called next() twice for one call of ${call.tool.id}; a call runs the tool at most once.`),
+          new TypeError(
+            `${nameOf(middleware, index)} called next() twice for one call of ${call.tool.id}; a call runs the tool at most once.`,
+          ),
         );
       }
       passed = true;

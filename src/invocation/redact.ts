@@ -16,7 +16,9 @@ export function hasSensitive(contract: Contract, seen = new Set<Function>()): bo
   if (cached !== undefined) return cached;
   if (seen.has(contract.target)) return false;
   seen.add(contract.target);
-  const found = contract.fields.some((field) => field.sensitive || targetsOf(field.type).some((target) => hasSensitive(contractOf(target), seen)));
+  const found = contract.fields.some(
+    (field) => field.sensitive || targetsOf(field.type).some((target) => hasSensitive(contractOf(target), seen)),
+  );
   sensitiveByContract.set(contract.target, found);
   return found;
 }

@@ -65,7 +65,10 @@ interface OtelApi {
   context: { active(): OtelContext; with<T>(context: OtelContext, fn: () => T): T };
   propagation: { extract(context: OtelContext, carrier: Record<string, string>): OtelContext };
   trace: {
-    getTracer(name: string, version?: string): {
+    getTracer(
+      name: string,
+      version?: string,
+    ): {
       startSpan(name: string, options: { kind: number; attributes: Record<string, SpanAttributeValue> }, context: OtelContext): OtelSpan;
     };
     setSpan(context: OtelContext, span: OtelSpan): OtelContext;
