@@ -53,7 +53,7 @@ describe('MCP approvals', () => {
     expect(result.isError).toBeFalsy();
     expect(dropped).toEqual(['users']);
     expect(asked[0].params.message).toBe('Allow the tool drop_table to run with {"table":"users","password":"[redacted]"}?');
-    expect(asked[0].params.requestedSchema).toMatchObject({ properties: { approve: { type: 'boolean' } }, required: ['approve'] });
+    expect((asked[0].params as { requestedSchema?: unknown }).requestedSchema).toMatchObject({ properties: { approve: { type: 'boolean' } }, required: ['approve'] });
   });
 
   it('declined, cancelled or unticked: the tool never runs and the model reads why', async () => {
