@@ -113,9 +113,10 @@ export function checkMiddleware(list: unknown, where: string): readonly Middlewa
 }
 
 /**
- * Runs `call` through `list` to `last`. `thrown` turns what a middleware threw (or a non-Result it
- * answered with) into the call's Result: it is reached once per faulty middleware, never for what
- * the tool did (that is already a Result).
+ * Runs `call` through `list` to `last`. `thrown` turns what a middleware threw (or a non-Result the
+ * chain answered with) into the call's Result: a failure inside the chain travels out through the
+ * middleware around it (each may catch it), and is turned into a Result once, at the outside.
+ * Only the outermost answer is checked, so a chain adds no promise of its own per middleware.
  */
 export function runPipeline(
   list: readonly Middleware[],
@@ -123,7 +124,7 @@ export function runPipeline(
   last: () => Promise<Result>,
   thrown: (error: unknown) => Result,
 ): Promise<Result> {
-  const dispatch = (index: number): Promise<Result> => {
+  const dispatch = (index: number): Promise<Result> | Result => {
     if (index === list.length) return last();
     const middleware = list[index];
     let passed = false;
@@ -136,26 +137,24 @@ export function runPipeline(
         );
       }
       passed = true;
-      return dispatch(index + 1);
+      return Promise.resolve(dispatch(index + 1));
     };
-    let answer: Promise<Result> | Result;
     try {
-      answer = middleware(call, next);
+      return middleware(call, next);
     } catch (error) {
-      return Promise.resolve(thrown(error));
+      return Promise.reject(error);
     }
-    return Promise.resolve(answer).then(
-      (result) =>
-        isInstance(result, Result)
-          ? result
-          : thrown(
-              new TypeError(
-                `${nameOf(middleware, index)} answered ${describeValue(result)} for ${call.tool.id} instead of a Result: ` +
-                  'return next() (or the Result it resolves to), or call.fail(reason).',
-              ),
-            ),
-      thrown,
-    );
   };
-  return dispatch(0);
+  return Promise.resolve(dispatch(0)).then(
+    (result) =>
+      isInstance(result, Result)
+        ? result
+        : thrown(
+            new TypeError(
+              `A middleware of ${call.tool.id} answered ${describeValue(result)} instead of a Result: ` +
+                'return next() (or the Result it resolves to), or call.fail(reason).',
+            ),
+          ),
+    thrown,
+  );
 }
