@@ -121,7 +121,9 @@ async function main(): Promise<void> {
       ['valid', valid],
       ['invalid', invalid],
     ] as const) {
-      for (const contender of contenders) {
+      // The order turns each round, so no contender always pays for the garbage the one before it left.
+      const order = [...contenders.slice(round % contenders.length), ...contenders.slice(0, round % contenders.length)];
+      for (const contender of order) {
         const [perCall] = await sampleAsync(() => contender.run(payload), { samples: 1, minMs: 150 });
         const id = `${contender.key}:${payloadName}`;
         times.set(id, [...(times.get(id) ?? []), perCall]);
@@ -165,7 +167,7 @@ async function main(): Promise<void> {
   const report = [
     '## Invocation (`bench/invoke`)',
     '',
-    `${machine()}; median of ${SAMPLES} samples of ≥150 ms each, contenders interleaved.`,
+    `${machine()}; median of ${SAMPLES} samples of ≥150 ms each, contenders interleaved (the order turning each round).`,
     '',
     'One call of the eight-field tool from a wire payload parsed with JSON.parse per call: valid (the',
     'integer sent as "42", the optional boolean omitted) and invalid (three errors). toolwright `invoke()`',

@@ -137,3 +137,15 @@ describe('arguments from another realm', () => {
     expect((await invoke(Payout, instance, { approve: () => true })).error).toContain('arguments must be an object');
   });
 });
+
+describe('inline tools', () => {
+  it('defineTool takes approval like @Tool', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { defineTool } = require('toolwright') as typeof import('toolwright');
+    const calls: number[] = [];
+    const inline = defineTool({ name: 'inline_payout', approval: 'required' }, () => void calls.push(1));
+    expect((await invoke(inline)).ok).toBe(false);
+    expect((await invoke(inline, {}, { approve: () => true })).ok).toBe(true);
+    expect(calls).toEqual([1]);
+  });
+});
