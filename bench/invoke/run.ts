@@ -7,6 +7,7 @@
  * compiled ajv validator with coercion and defaults.
  */
 import 'reflect-metadata';
+import { cpus, loadavg } from 'node:os';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { plainToInstance } from 'class-transformer';
@@ -167,7 +168,10 @@ async function main(): Promise<void> {
   const report = [
     '## Invocation (`bench/invoke`)',
     '',
-    `${machine()}; median of ${SAMPLES} samples of ≥150 ms each, contenders interleaved (the order turning each round).`,
+    `${machine()}; median of ${SAMPLES} samples of ≥150 ms each, contenders interleaved (the order turning each round); ` +
+      `load average ${loadavg()
+        .map((load) => load.toFixed(1))
+        .join(' / ')} at the end (1, 5, 15 min) on ${cpus().length} cores: on a busy machine read the ratios, not the times.`,
     '',
     'One call of the eight-field tool from a wire payload parsed with JSON.parse per call: valid (the',
     'integer sent as "42", the optional boolean omitted) and invalid (three errors). toolwright `invoke()`',
