@@ -4,6 +4,7 @@
  * refused, unless the server chose to rely on the client's own confirmation UI.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ErrorCode, McpError, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Approver } from '../../index';
 
 /** Longest input shown in the confirmation text; the rest is cut with "…". */
@@ -26,22 +27,31 @@ export function mcpApprover(
   request: { requestId: string | number; signal: AbortSignal },
   name: string,
   trusted: boolean,
+  timeoutMs: number,
 ): Approver | undefined {
   if (!server.getClientCapabilities()?.elicitation?.form) return trusted ? () => true : undefined;
   return async (call) => {
-    const answer = await server.elicitInput(
-      {
-        mode: 'form',
-        message: question(name, call.redactedInput()),
-        requestedSchema: {
-          type: 'object',
-          properties: { approve: { type: 'boolean', title: 'Approve', description: `Run ${name} now`, default: false } },
-          required: ['approve'],
+    let answer: ElicitResult;
+    try {
+      answer = await server.elicitInput(
+        {
+          mode: 'form',
+          message: question(name, call.redactedInput()),
+          requestedSchema: {
+            type: 'object',
+            properties: { approve: { type: 'boolean', title: 'Approve', description: `Run ${name} now`, default: false } },
+            required: ['approve'],
+          },
         },
-      },
-      // Routed with the tools/call request (its HTTP stream), and abandoned when the call is cancelled.
-      { relatedRequestId: request.requestId, signal: request.signal },
-    );
+        // Routed with the tools/call request (its HTTP stream), and abandoned when the call is cancelled.
+        { relatedRequestId: request.requestId, signal: request.signal, timeout: timeoutMs },
+      );
+    } catch (error) {
+      // Nobody answered within the SDK's request timeout: not approved (any other error is reported).
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
+        return { approved: false, reason: 'nobody answered in time' };
+      throw error;
+    }
     if (answer.action === 'accept' && answer.content?.approve === true) return true;
     const reason =
       answer.action === 'accept'

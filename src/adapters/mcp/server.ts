@@ -46,6 +46,8 @@ export interface McpServerOptions {
    * clients' calls run as confirmed. Default false.
    */
   trustClientConfirmation?: boolean;
+  /** How long an approval question waits for the person's answer, in milliseconds (default 60,000, the SDK's request timeout); then the call is not approved. */
+  approvalTimeoutMs?: number;
 }
 
 /**
@@ -127,6 +129,12 @@ export function mcpServerFactory(options: McpServerOptions): () => Server {
       `createMcpServer: trustClientConfirmation must be true or false; got ${describeValue(options.trustClientConfirmation)}.`,
     );
   }
+  const approvalTimeoutMs = options.approvalTimeoutMs ?? 60_000;
+  if (typeof approvalTimeoutMs !== 'number' || !Number.isInteger(approvalTimeoutMs) || approvalTimeoutMs < 1) {
+    throw new TypeError(
+      `createMcpServer: approvalTimeoutMs must be a whole number of milliseconds of at least 1; got ${describeValue(approvalTimeoutMs)}.`,
+    );
+  }
   const scopesOf = new Map(entries.map((entry) => [entry, McpConfig.resolveOverrideFor(entry.definition, 'scopes')]));
   const scoped = [...scopesOf.values()].some((scopes) => scopes.length > 0);
   const listing = { tools: entries.map((entry) => entry.tool) };
@@ -158,7 +166,7 @@ export function mcpServerFactory(options: McpServerOptions): () => Server {
       }
     }
     // Approval, call id and trace context (issue 16): the pipeline's view of this request.
-    const approve = mcpApprover(server, extra, entry.tool.name, options.trustClientConfirmation === true);
+    const approve = mcpApprover(server, extra, entry.tool.name, options.trustClientConfirmation === true, approvalTimeoutMs);
     const trace = {
       parent: extra._meta,
       attributes: {

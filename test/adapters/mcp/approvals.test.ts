@@ -92,4 +92,18 @@ describe('MCP approvals', () => {
       "createMcpServer: trustClientConfirmation must be true or false; got 'yes'.",
     );
   });
+
+  it('a question nobody answers within approvalTimeoutMs is not approved, and the tool never runs', async () => {
+    const { client, close } = await connect({ approvalTimeoutMs: 30 }, () => new Promise<ElicitResult>(() => undefined) as never);
+    const result = await client.callTool(args);
+    await close();
+    expect(result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'The call to drop_table was not approved: nobody answered in time. It did not run.' }],
+    });
+    expect(dropped).toEqual([]);
+    expect(() => createMcpServer({ name: 'db', version: '1', approvalTimeoutMs: 0 })).toThrow(
+      'createMcpServer: approvalTimeoutMs must be a whole number of milliseconds of at least 1; got 0.',
+    );
+  });
 });
