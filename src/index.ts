@@ -4,7 +4,7 @@ import 'reflect-metadata';
 
 // Decorators
 export { Tool } from './decorators/tool';
-export type { ToolOptions, AdapterToolOptions, ToolArgument, ToolDecorator, ToolDeclaration } from './decorators/tool';
+export type { ToolOptions, AdapterToolOptions, ToolArgument, ToolDecorator, ToolDeclaration, ToolApproval } from './decorators/tool';
 export { ToolVersion } from './decorators/tool-version';
 export { Description } from './decorators/description';
 export { SemanticHints } from './decorators/semantic-hints';
@@ -74,6 +74,15 @@ export {
   ToolTimeoutError,
 } from './errors/errors';
 export type { FieldError } from './errors/errors';
+
+// The call pipeline: middleware, approvals, tracing
+export type { Middleware, ToolCall, AmbientValues, TransportName } from './invocation/pipeline';
+export { concurrencyLimit, rateLimit, audit } from './invocation/middleware';
+export type { ConcurrencyLimitOptions, RateLimitOptions, AuditRecord, AuditOptions } from './invocation/middleware';
+export type { Approver, ApprovalDecision } from './invocation/approval';
+export { Tracing } from './invocation/tracing';
+export type { TracingSpan, CallTrace, SpanAttributes, SpanAttributeValue } from './invocation/tracing';
+export { ToolApprovalError, ToolRateLimitError, ToolBusyError } from './errors/errors';
 
 // Serialization and the adapter kit
 export { render } from './serialization/serialize';

@@ -1,3 +1,5 @@
+import type { Middleware } from '../invocation/pipeline';
+import { checkMiddleware } from '../invocation/pipeline';
 import type { ToolDefinition } from '../registry/tool-definition';
 import { describeValue } from '../util/describe-value';
 import { isTimeoutMs, TIMEOUT_RULE } from '../util/limits';
@@ -30,6 +32,13 @@ export interface ToolwrightSettings {
    * (`process.emitWarning`); undeclared output keys only when NODE_ENV is not 'production'.
    */
   onWarning?: WarningHandler;
+  /**
+   * Middleware for every call of every Invoker, outside each Invoker's own (first listed is
+   * outermost). Default none; `configure({ middleware: [] })` clears it.
+   */
+  middleware?: readonly Middleware[];
+  /** Tools with the `destructive` hint need a person's approval, as if they declared `approval: 'required'` (default false). */
+  requireApprovalForDestructive?: boolean;
 }
 
 /** Logs to stderr; a value that cannot even be printed (its getters or Proxy traps throw) is named, not printed. */
@@ -44,6 +53,8 @@ const defaultHandler: ExceptionHandler = (error, { tool }) => {
 
 let handler: ExceptionHandler = defaultHandler;
 let defaultTimeoutMs: number | undefined;
+let middleware: readonly Middleware[] = [];
+let destructiveApproval = false;
 
 /** Process-wide settings. `configure({ onException: undefined })` (or `onWarning`) restores the default. */
 export function configure(settings: ToolwrightSettings): void {
@@ -68,6 +79,24 @@ export function configure(settings: ToolwrightSettings): void {
     }
     defaultTimeoutMs = next;
   }
+  if ('middleware' in settings) middleware = settings.middleware === undefined ? [] : checkMiddleware(settings.middleware, 'configure');
+  if ('requireApprovalForDestructive' in settings) {
+    const next = settings.requireApprovalForDestructive;
+    if (next !== undefined && typeof next !== 'boolean') {
+      throw new TypeError(`configure: requireApprovalForDestructive must be true or false; got ${describeValue(next)}.`);
+    }
+    destructiveApproval = next === true;
+  }
+}
+
+/** The process-wide middleware, outermost first. */
+export function configuredMiddleware(): readonly Middleware[] {
+  return middleware;
+}
+
+/** Do destructive tools need approval process-wide? */
+export function configuredDestructiveApproval(): boolean {
+  return destructiveApproval;
 }
 
 /** The process-wide default time limit of a call, if any. */

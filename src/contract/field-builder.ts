@@ -189,6 +189,7 @@ class FieldBuilder {
       example: 'example' in options ? { value: options.example } : undefined,
       coerce: options.coerce ?? true,
       allowEmpty: options.allowEmpty ?? false,
+      sensitive: options.sensitive ?? false,
       ambient: this.declaration?.ambient,
       metadata,
       residual,

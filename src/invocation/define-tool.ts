@@ -10,6 +10,7 @@ import { KEYS } from '../metadata/keys';
 import { defineFact } from '../metadata/site';
 import { sanitizeToolName } from '../naming/tool-name';
 import { describeValue, isPlainObject } from '../util/describe-value';
+import type { ToolApproval } from '../decorators/tool';
 import type { ToolContext } from './invoker';
 
 /** The input a `defineTool` function receives, from its options' `expects`. */
@@ -30,6 +31,8 @@ export interface InlineToolOptions {
   version?: number;
   /** The call's time limit in milliseconds, as `@Tool({ timeoutMs })`. */
   timeoutMs?: number;
+  /** Whether a person must approve each call, as `@Tool({ approval })`. */
+  approval?: ToolApproval;
 }
 
 /** The class `defineTool` builds: a class tool whose `call` runs your function. */
@@ -37,7 +40,7 @@ export interface InlineTool<I, O> {
   new (): { call(input: I, context: ToolContext): Promise<O> };
 }
 
-const OPTION_KEYS = ['name', 'description', 'title', 'expects', 'exposes', 'error', 'success', 'hints', 'version', 'timeoutMs'];
+const OPTION_KEYS = ['name', 'description', 'title', 'expects', 'exposes', 'error', 'success', 'hints', 'version', 'timeoutMs', 'approval'];
 
 /**
  * Builds a one-off tool from inline shapes and a function, without a class file. It behaves
@@ -78,9 +81,11 @@ export function defineTool<const Options extends InlineToolOptions, O>(
   if (options.exposes !== undefined) Exposes(options.exposes)(made);
   if (options.hints !== undefined) SemanticHints(...options.hints)(made);
   if (options.version !== undefined) ToolVersion(options.version)(made);
-  const { name, description, title, error, success, timeoutMs } = options;
-  Tool(Object.fromEntries(Object.entries({ name, description, title, error, success, timeoutMs }).filter(([, v]) => v !== undefined)))(
-    made,
-  );
+  const { name, description, title, error, success, timeoutMs, approval } = options;
+  Tool(
+    Object.fromEntries(
+      Object.entries({ name, description, title, error, success, timeoutMs, approval }).filter(([, v]) => v !== undefined),
+    ),
+  )(made);
   return made as InlineTool<I, O>;
 }

@@ -98,6 +98,11 @@ export class ToolDefinition {
     return this.declaration?.timeoutMs;
   }
 
+  /** Whether calls need a person's approval (`@Tool({ approval })`), or undefined when not declared. */
+  get approval(): ToolDeclaration['approval'] {
+    return this.declaration?.approval;
+  }
+
   /** `@FailsOn` rules, the tool's own before its superclasses'. */
   get failsOn(): readonly FailsOnRule[] {
     if (this.kind === 'method') return getOwnFact<FailsOnRule[]>(KEYS.failsOn, this.site) ?? [];

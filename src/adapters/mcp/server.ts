@@ -13,6 +13,7 @@ import {
 } from '../../index';
 import { scopeListProblem } from './auth';
 import { McpConfig } from './config';
+import { mcpApprover } from './approval';
 import { McpRequestContext, withMcpRequest } from './request-context';
 import { McpAdapter, McpToolEntry } from './wrap';
 
@@ -39,6 +40,14 @@ export interface McpServerOptions {
    * that `serveHttp({ auth })` verified holds its token's scopes only.
    */
   unauthenticatedScopes?: readonly string[];
+  /**
+   * Tools that need approval (`@Tool({ approval })`) ask through an elicitation; a client without
+   * elicitation gets a refusal. `true` relies on the client's own confirmation UI instead: such
+   * clients' calls run as confirmed. Default false.
+   */
+  trustClientConfirmation?: boolean;
+  /** How long an approval question waits for the person's answer, in milliseconds (default 60,000, the SDK's request timeout); then the call is not approved. */
+  approvalTimeoutMs?: number;
 }
 
 /**
@@ -115,6 +124,17 @@ export function mcpServerFactory(options: McpServerOptions): () => Server {
   const unauthenticated = options.unauthenticatedScopes ?? [];
   const problem = scopeListProblem(unauthenticated);
   if (problem) throw new TypeError(`createMcpServer: unauthenticatedScopes ${problem}; got ${describeValue(unauthenticated)}.`);
+  if (options.trustClientConfirmation !== undefined && typeof options.trustClientConfirmation !== 'boolean') {
+    throw new TypeError(
+      `createMcpServer: trustClientConfirmation must be true or false; got ${describeValue(options.trustClientConfirmation)}.`,
+    );
+  }
+  const approvalTimeoutMs = options.approvalTimeoutMs ?? 60_000;
+  if (typeof approvalTimeoutMs !== 'number' || !Number.isInteger(approvalTimeoutMs) || approvalTimeoutMs < 1) {
+    throw new TypeError(
+      `createMcpServer: approvalTimeoutMs must be a whole number of milliseconds of at least 1; got ${describeValue(approvalTimeoutMs)}.`,
+    );
+  }
   const scopesOf = new Map(entries.map((entry) => [entry, McpConfig.resolveOverrideFor(entry.definition, 'scopes')]));
   const scoped = [...scopesOf.values()].some((scopes) => scopes.length > 0);
   const listing = { tools: entries.map((entry) => entry.tool) };
@@ -129,7 +149,7 @@ export function mcpServerFactory(options: McpServerOptions): () => Server {
     return needed.every((scope) => held.includes(scope));
   };
 
-  const call = async (name: string, args: unknown, extra: RequestExtra): Promise<CallToolResult> => {
+  const call = async (name: string, args: unknown, extra: RequestExtra, server: Server): Promise<CallToolResult> => {
     const entry = byName.get(name);
     // A tool the caller may not see answers exactly as one that does not exist: nothing to probe.
     if (!entry || !allowed(entry, extra)) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
@@ -145,7 +165,28 @@ export function mcpServerFactory(options: McpServerOptions): () => Server {
         return failedContext(entry.definition, error);
       }
     }
-    return withMcpRequest(request, () => entry.handler(args, { invoker, ambientContext, container: child, signal: extra.signal }));
+    // Approval, call id and trace context (issue 16): the pipeline's view of this request.
+    const approve = mcpApprover(server, extra, entry.tool.name, options.trustClientConfirmation === true, approvalTimeoutMs);
+    const trace = {
+      parent: extra._meta,
+      attributes: {
+        'mcp.method.name': 'tools/call',
+        'gen_ai.tool.name': entry.tool.name,
+        'jsonrpc.request.id': String(extra.requestId),
+        ...(extra.sessionId !== undefined ? { 'mcp.session.id': extra.sessionId } : {}),
+      },
+    };
+    return withMcpRequest(request, () =>
+      entry.handler(args, {
+        invoker,
+        ambientContext,
+        container: child,
+        signal: extra.signal,
+        approve,
+        callId: String(extra.requestId),
+        trace,
+      }),
+    );
   };
 
   return () => {
@@ -161,7 +202,7 @@ export function mcpServerFactory(options: McpServerOptions): () => Server {
     server.fallbackRequestHandler = async (request, extra) => {
       if (request.method !== 'tools/call') throw new JsonRpcError(ErrorCode.MethodNotFound, 'Method not found');
       const { name, args } = callParams(request);
-      return call(name, args, extra as unknown as RequestExtra);
+      return call(name, args, extra as unknown as RequestExtra, server);
     };
     return server;
   };

@@ -1,6 +1,17 @@
 import type { CallToolResult, Tool as McpTool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { DependencyContainer } from 'tsyringe';
-import { AmbientSource, guardToolResponse, Invoker, MAPPING_FAILURE, Result, ToolDefinition, ToolLike, Tools } from '../../index';
+import {
+  AmbientSource,
+  Approver,
+  CallTrace,
+  guardToolResponse,
+  Invoker,
+  MAPPING_FAILURE,
+  Result,
+  ToolDefinition,
+  ToolLike,
+  Tools,
+} from '../../index';
 import { McpConfig } from './config';
 
 /** Per-call inputs of a wrapped tool's handler. */
@@ -11,6 +22,12 @@ export interface McpCallOptions {
   ambientContext?: AmbientSource;
   container?: DependencyContainer;
   signal?: AbortSignal;
+  /** Asks a person when the tool needs approval (the server passes an elicitation; without it such a call is refused). */
+  approve?: Approver;
+  /** The call's id (the server passes the JSON-RPC request id). */
+  callId?: string;
+  /** The client's trace context (`_meta.traceparent`) and the MCP span attributes. */
+  trace?: CallTrace;
 }
 
 /** A toolwright tool as MCP sees it: the `tools/list` entry and the `tools/call` handler. */
@@ -102,6 +119,10 @@ export const McpAdapter = {
           ambientContext: call.ambientContext ?? {},
           container: call.container,
           signal: call.signal,
+          transport: 'mcp',
+          approve: call.approve,
+          callId: call.callId,
+          trace: call.trace,
         });
         return guardToolResponse(
           definition,

@@ -33,7 +33,10 @@ function checkObject(options: unknown, where: string, known: readonly string[]):
 }
 
 function checkCallOptions(options: Record<string, unknown>, where: string): void {
-  const { ambientContext, container, signal } = options;
+  const { ambientContext, container, signal, approve } = options;
+  if (approve !== undefined && typeof approve !== 'function') {
+    throw new TypeError(`${where}: 'approve' must be a function (call) => boolean | { approved, reason }; got ${describeValue(approve)}.`);
+  }
   if (ambientContext !== undefined && (typeof ambientContext !== 'object' || ambientContext === null || Array.isArray(ambientContext))) {
     throw new TypeError(
       `${where}: 'ambientContext' must be a Map or an object keyed by ambient key; got ${describeValue(ambientContext)}.`,
@@ -65,7 +68,7 @@ export function readToolboxOptions(options: unknown): ToolboxOptions {
 
 /** @internal */
 export function readCallOptions(options: unknown, where: string): ToolboxCallOptions {
-  const checked = checkObject(options, where, ['ambientContext', 'container', 'signal']);
+  const checked = checkObject(options, where, ['ambientContext', 'container', 'signal', 'approve']);
   checkCallOptions(checked, where);
   return checked as ToolboxCallOptions;
 }
@@ -76,6 +79,7 @@ export function readInvokeAllOptions(options: unknown): { concurrency: number; c
     'ambientContext',
     'container',
     'signal',
+    'approve',
     'concurrency',
   ]);
   checkCallOptions(call, 'Toolbox.invokeAll');
