@@ -17,6 +17,7 @@ const config: Config = {
     '^toolwright/mcp$': '<rootDir>/src/adapters/mcp/index.ts',
     '^toolwright/openai$': '<rootDir>/src/adapters/openai/index.ts',
     '^toolwright/ai$': '<rootDir>/src/adapters/ai/index.ts',
+    '^toolwright/queue$': '<rootDir>/src/adapters/queue/index.ts',
   },
   testTimeout: 30_000,
 };

@@ -147,28 +147,10 @@ export class Invoker {
       return this.exception(definition, error, args);
     }
 
-    // 1. An object (or nothing at all, for a call without arguments).
+    const checked = this.checkInput(definition, plan, args, call.nullMeansAbsent === true);
+    if (checked instanceof Result) return checked;
+    const prepared = checked;
     if (args === undefined) args = {};
-    if (!isPlainObject(args)) {
-      return this.inputFailure(definition, [{ field: 'base', message: 'arguments must be an object' }], args);
-    }
-
-    // 2–3. Ambient keys a caller sent are dropped; undeclared keys are refused (or dropped).
-    const errors: FieldError[] = [];
-    for (const key of Object.keys(args)) {
-      if (!plan.declared.has(key) && !DROPPED_KEYS.has(key) && this.options.rejectUndeclaredInputs) {
-        errors.push({ field: key, message: `unknown input: ${key}` });
-      }
-    }
-
-    // 4. Wire coercion and defaults, into a fresh object (the caller's arguments are never changed).
-    const prepared: Record<string, unknown> = {};
-    const nullMeansAbsent = call.nullMeansAbsent === true;
-    for (const field of plan.fields) field(args, prepared, nullMeansAbsent);
-
-    // 5. Validation compiled from the same field model as the schema.
-    if (!plan.validator.check(prepared)) errors.push(...plan.validator.explain(prepared));
-    if (errors.length > 0) return this.inputFailure(definition, errors, args);
 
     // Ambient values come from trusted context only; problems there are the server's, not the caller's.
     const ambient = currentAmbient(call.ambientContext);
@@ -231,6 +213,64 @@ export class Invoker {
       }
     }
     return result;
+  }
+
+  /**
+   * Checks untrusted arguments exactly as `invoke` does (coercion, defaults, validation, run-time
+   * constraints) without calling the tool: `{ ok: true, input }` with the prepared wire input (JSON,
+   * safe to store or send), or `{ ok: false, result }` with the same failure `invoke` would give.
+   * Ambient values are not checked: they belong to the process that finally calls the tool.
+   */
+  async validate(
+    tool: ToolLike,
+    args?: unknown,
+    call: Pick<CallOptions, 'nullMeansAbsent'> = {},
+  ): Promise<{ ok: true; input: Record<string, unknown> } | { ok: false; result: Result<never> }> {
+    const definition = Tools.resolve(tool);
+    let plan: Plan;
+    try {
+      plan = planFor(definition);
+    } catch (error) {
+      return { ok: false, result: this.exception(definition, error, args) };
+    }
+    const checked = this.checkInput(definition, plan, args, call.nullMeansAbsent === true);
+    if (checked instanceof Result) return { ok: false, result: checked };
+    if (plan.residual) {
+      const residual = await residualErrors(plan.input, plan.instantiate(checked));
+      if (residual.length > 0) return { ok: false, result: this.inputFailure(definition, residual, args) };
+    }
+    return { ok: true, input: checked };
+  }
+
+  /** Steps 1–5 of a call: the prepared wire input, or the input failure. */
+  private checkInput(
+    definition: ToolDefinition,
+    plan: Plan,
+    args: unknown,
+    nullMeansAbsent: boolean,
+  ): Record<string, unknown> | Result<never> {
+    // 1. An object (or nothing at all, for a call without arguments).
+    if (args === undefined) args = {};
+    if (!isPlainObject(args)) {
+      return this.inputFailure(definition, [{ field: 'base', message: 'arguments must be an object' }], args);
+    }
+
+    // 2–3. Ambient keys a caller sent are dropped; undeclared keys are refused (or dropped).
+    const errors: FieldError[] = [];
+    for (const key of Object.keys(args)) {
+      if (!plan.declared.has(key) && !DROPPED_KEYS.has(key) && this.options.rejectUndeclaredInputs) {
+        errors.push({ field: key, message: `unknown input: ${key}` });
+      }
+    }
+
+    // 4. Wire coercion and defaults, into a fresh object (the caller's arguments are never changed).
+    const prepared: Record<string, unknown> = {};
+    for (const field of plan.fields) field(args, prepared, nullMeansAbsent);
+
+    // 5. Validation compiled from the same field model as the schema.
+    if (!plan.validator.check(prepared)) errors.push(...plan.validator.explain(prepared));
+    if (errors.length > 0) return this.inputFailure(definition, errors, args);
+    return prepared;
   }
 
   private inputFailure(tool: ToolDefinition, errors: readonly FieldError[], args: unknown): Result<never> {
