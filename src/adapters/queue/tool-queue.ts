@@ -12,7 +12,7 @@ import {
   DEFAULT_QUEUE_NAME,
   isRetryable,
 } from './delivery';
-import { ambientToJson, fromWire, ToolJobData, ToolJobError } from './wire';
+import { ambientToJson, fromWire, toWire, ToolJobData, ToolJobError } from './wire';
 
 export interface ToolQueueOptions {
   /** Where Redis is: ioredis options (`{ host, port }`) or an ioredis instance, as BullMQ takes them. */
@@ -49,6 +49,22 @@ export interface EnqueueOptions {
   priority?: number;
   /** Treat `null` on a field that is not nullable as absent (OpenAI strict mode). */
   nullMeansAbsent?: boolean;
+  /**
+   * Enqueue a call whose input is invalid too, as a job that ends with the input failure without
+   * running the tool, so every process finds the same outcome by id (MCP tasks do this). Default
+   * false: the failure comes back at once and nothing is enqueued.
+   */
+  invalidInputAsJob?: boolean;
+}
+
+/** Where a queued call is, with its times. */
+export interface ToolJobInfo {
+  readonly status: ToolJobStatus;
+  readonly enqueuedAt?: Date;
+  /** When it last changed: started, finished, or was enqueued. */
+  readonly updatedAt?: Date;
+  /** Why a `failed` job failed. */
+  readonly failedReason?: string;
 }
 
 /** Where a queued call is. `rejected`: its input was invalid and it was never enqueued. */
@@ -62,6 +78,8 @@ export interface ToolJob<T = unknown> {
   /** False when the input was invalid: `result()` is that failure, and nothing runs. */
   readonly accepted: boolean;
   status(): Promise<ToolJobStatus>;
+  /** The status with its times, and why a failed job failed. */
+  info(): Promise<ToolJobInfo>;
   /**
    * Waits for the call's outcome: the same outcome, message and field errors as an in-process call.
    * A worker that stopped mid-call, or refused the job, gives an exception Result naming why.
@@ -79,7 +97,16 @@ interface Waiter {
 }
 
 const OPTION_KEYS = new Set(['connection', 'name', 'prefix', 'invoker', 'keepFinished']);
-const ENQUEUE_KEYS = new Set(['ambientContext', 'jobId', 'delay', 'attempts', 'backoffMs', 'priority', 'nullMeansAbsent']);
+const ENQUEUE_KEYS = new Set([
+  'ambientContext',
+  'jobId',
+  'delay',
+  'attempts',
+  'backoffMs',
+  'priority',
+  'nullMeansAbsent',
+  'invalidInputAsJob',
+]);
 
 function checkKeys(value: unknown, known: Set<string>, where: string): void {
   if (value === undefined) return;
@@ -159,9 +186,13 @@ export class ToolQueue {
     const ambient = ambientToJson(options.ambientContext, where);
 
     const checked = await this.invoker.validate(definition, args, { nullMeansAbsent: options.nullMeansAbsent });
-    if (!checked.ok) return this.rejected<T>(definition, checked.result);
+    if (!checked.ok && !options.invalidInputAsJob) return this.rejected<T>(definition, checked.result);
 
-    const data: ToolJobData = { tool: definition.toolName('queue'), version: definition.version, input: checked.input, ambient };
+    const data: ToolJobData = {
+      tool: definition.toolName('queue'),
+      version: definition.version,
+      ...(checked.ok ? { input: checked.input, ambient } : { input: {}, ambient: {}, rejected: toWire(checked.result) }),
+    };
     const job = await this.bullQueue.add(data.tool, data, {
       jobId: options.jobId ?? randomUUID(),
       attempts,
@@ -174,13 +205,23 @@ export class ToolQueue {
     return this.handle<T>(definition, job.id!);
   }
 
-  /** The handle of a job enqueued before (by this or another process), or undefined when Redis has no such job. */
-  async job<T = unknown>(id: string, tool?: ToolLike): Promise<ToolJob<T> | undefined> {
+  /**
+   * The handle of a job enqueued before (by this or another process), or undefined when Redis has no
+   * such job or its tool is not among `tools` (default: every member of adapter `queue`, all versions).
+   */
+  async job<T = unknown>(id: string, options: { tools?: readonly ToolLike[] } = {}): Promise<ToolJob<T> | undefined> {
+    if (typeof id !== 'string' || id === '') throw new TypeError(`ToolQueue.job: id must be a job id string; got ${describeValue(id)}.`);
     const job = await Job.fromId<ToolJobData>(this.bullQueue, id);
-    if (!job) return (await this.isCancelled(id)) && tool ? this.handle<T>(Tools.resolve(tool), id) : undefined;
-    const definition = tool ? Tools.resolve(tool) : this.lookup(job.data);
-    if (!definition) return undefined;
-    return this.handle<T>(definition, id);
+    const data = job?.data ?? (await this.cancelledData(id));
+    if (!data) return undefined;
+    const candidates = options.tools ? options.tools.map((tool) => Tools.resolve(tool)) : Tools.forAdapter('queue', { allVersions: true });
+    const definition = candidates.find((tool) => tool.toolName('queue') === data.tool && tool.version === data.version);
+    return definition ? this.handle<T>(definition, id) : undefined;
+  }
+
+  /** How long finished jobs stay readable, in milliseconds (null: until removed). */
+  get keepFinishedMs(): number | null {
+    return this.keep === false ? null : (this.keep as { age: number }).age * 1000;
   }
 
   /** Closes the queue's Redis connections. Jobs already enqueued stay for the workers. */
@@ -192,9 +233,16 @@ export class ToolQueue {
     await Promise.all([this.bullQueue.close(), this.events?.close()]);
   }
 
-  private lookup(data: ToolJobData): ToolDefinition | undefined {
-    const group = Tools.versions('queue', data.tool);
-    return group?.all.find((tool) => tool.version === data.version);
+  /** The tool of a waiting job that was cancelled (and so removed), from its cancellation mark. */
+  private async cancelledData(id: string): Promise<Pick<ToolJobData, 'tool' | 'version'> | undefined> {
+    const client = (await this.bullQueue.client) as unknown as IORedis;
+    const mark = await client.get(cancelledKey(this.prefix, this.name, id));
+    try {
+      const data = mark ? (JSON.parse(mark) as unknown) : undefined;
+      return isPlainObject(data) && typeof data.tool === 'string' && typeof data.version === 'number' ? (data as never) : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   private rejected<T>(tool: ToolDefinition, result: Result<never>): ToolJob<T> {
@@ -203,6 +251,7 @@ export class ToolQueue {
       tool,
       accepted: false,
       status: async () => 'rejected',
+      info: async () => ({ status: 'rejected' }),
       result: async () => result,
       cancel: async () => false,
     };
@@ -213,7 +262,8 @@ export class ToolQueue {
       id,
       tool,
       accepted: true,
-      status: () => this.status(id),
+      status: async () => (await this.info(id)).status,
+      info: () => this.info(id),
       result: (options) => this.result(tool, id, options?.timeoutMs) as Promise<Result<T>>,
       cancel: () => this.cancel(id),
     };
@@ -224,16 +274,24 @@ export class ToolQueue {
     return (await client.exists(cancelledKey(this.prefix, this.name, id))) === 1;
   }
 
-  private async status(id: string): Promise<ToolJobStatus> {
+  private async info(id: string): Promise<ToolJobInfo> {
     const job = await Job.fromId<ToolJobData>(this.bullQueue, id);
-    if (!job) return (await this.isCancelled(id)) ? 'cancelled' : 'unknown';
+    if (!job) return { status: (await this.isCancelled(id)) ? 'cancelled' : 'unknown' };
     const state = await job.getState();
-    if (state === 'completed') return (job.returnvalue as { cancelled?: boolean } | null)?.cancelled ? 'cancelled' : 'completed';
-    if (state === 'failed') return (await this.isCancelled(id)) ? 'cancelled' : 'failed';
-    if (state === 'active') return 'active';
-    if (state === 'delayed') return 'delayed';
-    if (state === 'waiting' || state === 'prioritized' || state === 'waiting-children') return 'waiting';
-    return 'unknown';
+    const enqueuedAt = new Date(job.timestamp);
+    const updatedAt = new Date(Math.max(job.timestamp, job.processedOn ?? 0, job.finishedOn ?? 0));
+    const times = { enqueuedAt, updatedAt };
+    if (state === 'completed') {
+      return { status: (job.returnvalue as { cancelled?: boolean } | null)?.cancelled ? 'cancelled' : 'completed', ...times };
+    }
+    if (state === 'failed') {
+      if (await this.isCancelled(id)) return { status: 'cancelled', ...times };
+      return { status: 'failed', ...times, failedReason: job.failedReason };
+    }
+    if (state === 'active') return { status: 'active', ...times };
+    if (state === 'delayed') return { status: 'delayed', ...times };
+    if (state === 'waiting' || state === 'prioritized' || state === 'waiting-children') return { status: 'waiting', ...times };
+    return { status: 'unknown', ...times };
   }
 
   private async cancel(id: string): Promise<boolean> {
@@ -243,7 +301,8 @@ export class ToolQueue {
     if (state === 'completed' || state === 'failed') return false;
     const client = (await this.bullQueue.client) as unknown as IORedis;
     // The mark first: a worker that takes the job a moment later sees it and does not run the tool.
-    await client.set(cancelledKey(this.prefix, this.name, id), '1', 'EX', CANCEL_MARK_SECONDS);
+    const mark = JSON.stringify({ tool: job.data.tool, version: job.data.version });
+    await client.set(cancelledKey(this.prefix, this.name, id), mark, 'EX', CANCEL_MARK_SECONDS);
     if (state !== 'active') {
       try {
         await job.remove();

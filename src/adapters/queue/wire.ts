@@ -24,6 +24,8 @@ export interface ToolJobData {
   readonly input: Record<string, unknown>;
   /** Ambient values from the enqueuing process (JSON). Redis must be trusted infrastructure. */
   readonly ambient: Record<string, unknown>;
+  /** Set when the input was invalid and the caller asked for a job anyway: the outcome, the tool never runs. */
+  readonly rejected?: WireResult;
 }
 
 export interface WireResult {

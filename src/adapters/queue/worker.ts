@@ -127,6 +127,7 @@ export function startToolWorker(options: ToolWorkerOptions): ToolWorker {
           'Start it with startToolWorker({ tools: [...] }) including that tool, or make the tool a member of adapter queue.',
       );
     }
+    if (isPlainObject(data.rejected)) return data.rejected;
     const retryable = isRetryable(tool);
     if (job.stalledCounter > 0) {
       // Its worker stopped mid-call. Only a tool that may run twice runs again, and only within its attempts.
