@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-const ALL = ['schema', 'invoke', 'render', 'mcp'];
+const ALL = ['schema', 'invoke', 'render', 'mcp', 'queue'];
 const names = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ALL;
 const repo = path.resolve(__dirname, '..');
 for (const name of names) {
