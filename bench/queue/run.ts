@@ -56,6 +56,7 @@ async function main(): Promise<void> {
   const results = new Map<string, number[]>();
   const toolQueue = createToolQueue({ connection, name: 'bench-tw', keepFinished: { ageSeconds: 60, count: 5000 } });
   const bullQueue = new Queue('bench-bull', { connection });
+  bullQueue.setMaxListeners(IN_FLIGHT + 10); // waitUntilFinished adds a 'closing' listener per waiting job
   const bullEvents = new QueueEvents('bench-bull', { connection });
   await bullEvents.waitUntilReady();
   const trips: Record<Contender, (i: number) => Promise<void>> = {

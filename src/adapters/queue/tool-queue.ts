@@ -93,7 +93,8 @@ export interface ToolJob<T = unknown> {
 }
 
 interface Waiter {
-  resolve: () => void;
+  /** Called with the job's return value when its 'completed' event carried one. */
+  resolve: (completed?: { returnvalue: unknown }) => void;
 }
 
 const OPTION_KEYS = new Set(['connection', 'name', 'prefix', 'invoker', 'keepFinished']);
@@ -322,7 +323,7 @@ export class ToolQueue {
     for (;;) {
       // Listen before looking, so a job that finishes in between still wakes us.
       let waiter!: Waiter;
-      const woken = new Promise<void>((resolve) => (waiter = { resolve }));
+      const woken = new Promise<{ returnvalue: unknown } | undefined>((resolve) => (waiter = { resolve }));
       let set = this.waiters.get(id);
       if (!set) this.waiters.set(id, (set = new Set()));
       set.add(waiter);
@@ -339,11 +340,14 @@ export class ToolQueue {
         }
         let timer: NodeJS.Timeout | undefined;
         // A slow poll as well: an event lost while Redis reconnects must not leave us waiting forever.
-        await new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, Math.min(left ?? 5000, 5000));
+        const completed = await new Promise<{ returnvalue: unknown } | undefined>((resolve) => {
+          timer = setTimeout(() => resolve(undefined), Math.min(left ?? 5000, 5000));
           void woken.then(resolve);
         });
         clearTimeout(timer);
+        // The completed event carries the return value: no need to read the job again.
+        if (completed && completed.returnvalue !== null && completed.returnvalue !== undefined)
+          return fromWire(tool, completed.returnvalue, id);
       } finally {
         set.delete(waiter);
         if (set.size === 0) this.waiters.delete(id);
@@ -370,16 +374,16 @@ export class ToolQueue {
     return fromWire(tool, job.returnvalue, id);
   }
 
-  private wake(id: string): void {
-    for (const waiter of this.waiters.get(id) ?? []) waiter.resolve();
+  private wake(id: string, completed?: { returnvalue: unknown }): void {
+    for (const waiter of this.waiters.get(id) ?? []) waiter.resolve(completed);
   }
 
   private listen(): Promise<unknown> {
     if (!this.eventsReady) {
       this.events = new QueueEvents(this.name, { connection: this.bullQueue.opts.connection, prefix: this.prefix });
-      for (const event of ['completed', 'failed', 'removed'] as const) {
-        this.events.on(event, ({ jobId }: { jobId: string }) => this.wake(jobId));
-      }
+      this.events.on('completed', ({ jobId, returnvalue }) => this.wake(jobId, { returnvalue }));
+      this.events.on('failed', ({ jobId }) => this.wake(jobId));
+      this.events.on('removed', ({ jobId }) => this.wake(jobId));
       this.eventsReady = this.events.waitUntilReady();
     }
     return this.eventsReady;

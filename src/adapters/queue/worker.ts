@@ -13,7 +13,7 @@ import {
   ToolLike,
   Tools,
 } from '../../index';
-import { cancelChannel, cancelledKey, DEFAULT_PREFIX, DEFAULT_QUEUE_NAME, isRetryable } from './delivery';
+import { cancelChannel, DEFAULT_PREFIX, DEFAULT_QUEUE_NAME, isRetryable } from './delivery';
 import { toWire, ToolJobData, WireResult } from './wire';
 
 /** What a worker's `ambientContext` function receives. */
@@ -74,6 +74,9 @@ const OPTION_KEYS = new Set([
   'lockDurationMs',
   'stalledIntervalMs',
 ]);
+
+/** How long a cancel for a job this worker was not running is remembered. */
+const RECENT_CANCEL_MS = 60_000;
 
 /** Stalls are counted by the processor against the delivery rules, not by BullMQ. */
 const STALLS_LEFT_TO_TOOLWRIGHT = 1_000_000;
@@ -142,8 +145,8 @@ export function startToolWorker(options: ToolWorkerOptions): ToolWorker {
         );
       }
     }
-    // Cancelled while it waited: the tool never runs.
-    if (await isCancelled(job.id!)) return toWire(cancelledResult(tool));
+    // Cancelled just as this worker took it (the cancel found it no longer waiting): the tool never runs.
+    if (cancelledHere.has(job.id!)) return toWire(cancelledResult(tool));
     let ambientContext: AmbientSource = data.ambient ?? {};
     if (options.ambientContext) {
       ambientContext = (await options.ambientContext({ jobId: job.id!, tool, enqueued: ambientContext as Record<string, unknown> })) ?? {};
@@ -173,8 +176,8 @@ export function startToolWorker(options: ToolWorkerOptions): ToolWorker {
   // BullMQ logs nothing by itself; an error event without a listener would crash the process.
   worker.on('error', () => undefined);
 
-  const isCancelled = async (id: string) =>
-    (await ((await worker.client) as unknown as IORedis).exists(cancelledKey(prefix, name, id))) === 1;
+  // Cancels this worker heard for jobs it was not running yet: one it takes a moment later is not run.
+  const cancelledHere = new Map<string, NodeJS.Timeout>();
 
   // Cancellation of a running job: every worker listens; the one running it aborts its signal.
   const connection = options.connection as IORedis | Record<string, unknown>;
@@ -185,7 +188,10 @@ export function startToolWorker(options: ToolWorkerOptions): ToolWorker {
   subscriber.on('error', () => undefined);
   const subscribed = subscriber.connect().then(() => subscriber.subscribe(cancelChannel(prefix, name)));
   subscriber.on('message', (_channel: string, jobId: string) => {
-    worker.cancelJob(jobId, 'cancelled');
+    if (worker.cancelJob(jobId, 'cancelled') || cancelledHere.has(jobId)) return;
+    const timer = setTimeout(() => cancelledHere.delete(jobId), RECENT_CANCEL_MS);
+    timer.unref();
+    cancelledHere.set(jobId, timer);
   });
 
   let closing: Promise<void> | undefined;
