@@ -19,6 +19,7 @@ const config: Config = {
     '^toolwright/openai$': '<rootDir>/src/adapters/openai/index.ts',
     '^toolwright/ai$': '<rootDir>/src/adapters/ai/index.ts',
     '^toolwright/http$': '<rootDir>/src/adapters/http/index.ts',
+    '^toolwright/queue$': '<rootDir>/src/adapters/queue/index.ts',
   },
   testTimeout: 30_000,
 };

@@ -337,33 +337,10 @@ export class Invoker {
       return this.exception(definition, error, args, undefined, report);
     }
 
-    // 1. An object (or nothing at all, for a call without arguments).
-    if (args === undefined) args = {};
-    if (!isPlainObject(args)) {
-      return this.inputFailure(definition, [{ field: 'base', message: 'arguments must be an object' }], args, undefined, report);
-    }
-
-    // Bounded depth and valid Unicode, checked without recursion before any step that recurses.
-    const shape = inputShapeProblem(args, this.options.maxInputDepth);
-    if (shape) return this.inputFailure(definition, [shape], args, undefined, report);
-
-    // 2–3. Ambient keys a caller sent are dropped; undeclared keys are refused (or dropped).
-    // Gathered only when there is a problem: a valid call allocates nothing for them.
-    let problems: InputProblems | undefined;
-    if (this.options.rejectUndeclaredInputs) {
-      for (const key of Object.keys(args)) {
-        if (!plan.declared.has(key) && !DROPPED_KEYS.has(key)) (problems ??= new InputProblems()).unknown(key);
-      }
-    }
-
-    // 4. Wire coercion and defaults, into a fresh object (the caller's arguments are never changed).
-    const prepared: Record<string, unknown> = {};
-    const nullMeansAbsent = call.nullMeansAbsent === true;
-    for (const field of plan.fields) field(args, prepared, nullMeansAbsent);
-
-    // 5. Validation compiled from the same field model as the schema.
-    if (!plan.validator.check(prepared)) plan.validator.explain(prepared, (problems ??= new InputProblems()));
-    if (problems) return this.inputProblems(definition, problems, args, report);
+    // Steps 1–5.
+    const checked = this.checkInput(definition, plan, args, call.nullMeansAbsent === true, report);
+    if (checked instanceof Result) return checked;
+    const prepared = checked;
 
     // Ambient values come from trusted context only; problems there are the server's, not the caller's.
     const ambient = currentAmbient(call.ambientContext);
@@ -460,6 +437,71 @@ export class Invoker {
       }
     }
     return result;
+  }
+
+  /**
+   * Checks untrusted arguments exactly as `invoke` does (coercion, defaults, validation, run-time
+   * constraints) without calling the tool: `{ ok: true, input }` with the prepared wire input (JSON,
+   * safe to store or send), or `{ ok: false, result }` with the same failure `invoke` would give.
+   * Ambient values are not checked: they belong to the process that finally calls the tool.
+   */
+  async validate(
+    tool: ToolLike,
+    args?: unknown,
+    call: Pick<CallOptions, 'nullMeansAbsent'> = {},
+  ): Promise<{ ok: true; input: Record<string, unknown> } | { ok: false; result: Result<never> }> {
+    const definition = Tools.resolve(tool);
+    let plan: Plan;
+    try {
+      plan = planFor(definition);
+    } catch (error) {
+      return { ok: false, result: this.exception(definition, error, args) };
+    }
+    const checked = this.checkInput(definition, plan, args, call.nullMeansAbsent === true, true);
+    if (checked instanceof Result) return { ok: false, result: checked };
+    if (plan.residual) {
+      const found = new InputProblems();
+      await residualErrors(plan.input, plan.instantiate(checked), found);
+      if (!found.empty) return { ok: false, result: this.inputProblems(definition, found, args) };
+    }
+    return { ok: true, input: checked };
+  }
+
+  /** Steps 1–5 of a call: the prepared wire input, or the input failure. */
+  private checkInput(
+    definition: ToolDefinition,
+    plan: Plan,
+    args: unknown,
+    nullMeansAbsent: boolean,
+    report: boolean,
+  ): Record<string, unknown> | Result<never> {
+    // 1. An object (or nothing at all, for a call without arguments).
+    if (args === undefined) args = {};
+    if (!isPlainObject(args)) {
+      return this.inputFailure(definition, [{ field: 'base', message: 'arguments must be an object' }], args, undefined, report);
+    }
+
+    // Bounded depth and valid Unicode, checked without recursion before any step that recurses.
+    const shape = inputShapeProblem(args, this.options.maxInputDepth);
+    if (shape) return this.inputFailure(definition, [shape], args, undefined, report);
+
+    // 2–3. Ambient keys a caller sent are dropped; undeclared keys are refused (or dropped).
+    // Gathered only when there is a problem: a valid call allocates nothing for them.
+    let problems: InputProblems | undefined;
+    if (this.options.rejectUndeclaredInputs) {
+      for (const key of Object.keys(args)) {
+        if (!plan.declared.has(key) && !DROPPED_KEYS.has(key)) (problems ??= new InputProblems()).unknown(key);
+      }
+    }
+
+    // 4. Wire coercion and defaults, into a fresh object (the caller's arguments are never changed).
+    const prepared: Record<string, unknown> = {};
+    for (const field of plan.fields) field(args, prepared, nullMeansAbsent);
+
+    // 5. Validation compiled from the same field model as the schema.
+    if (!plan.validator.check(prepared)) plan.validator.explain(prepared, (problems ??= new InputProblems()));
+    if (problems) return this.inputProblems(definition, problems, args, report);
+    return prepared;
   }
 
   private inputProblems(tool: ToolDefinition, problems: InputProblems, args: unknown, report = true): Result<never> {

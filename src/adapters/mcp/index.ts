@@ -13,6 +13,7 @@ export { McpAdapter } from './wrap';
 export type { McpCallOptions, McpToolEntry, WrapOptions } from './wrap';
 export { createMcpServer, mcpServerFactory } from './server';
 export type { McpServerOptions } from './server';
+export type { McpTaskJob, McpTaskQueue, McpTasksOptions } from './tasks';
 export { serveHttp, serveStdio } from './serve';
 export type { HttpServeOptions, McpHttpHandle, McpStdioHandle, StdioServeOptions } from './serve';
 export { McpRequestContext, mcpRequest } from './request-context';

@@ -15,7 +15,8 @@ import { scopeListProblem } from './auth';
 import { McpConfig } from './config';
 import { mcpApprover } from './approval';
 import { McpRequestContext, withMcpRequest } from './request-context';
-import { McpAdapter, McpToolEntry } from './wrap';
+import { checkTasksOptions, createdTask, McpTasksOptions, queueTaskStore } from './tasks';
+import { mapResult, McpAdapter, McpToolEntry } from './wrap';
 
 export interface McpServerOptions {
   /** The server's name, as clients show it. */
@@ -48,6 +49,12 @@ export interface McpServerOptions {
   trustClientConfirmation?: boolean;
   /** How long an approval question waits for the person's answer, in milliseconds (default 60,000, the SDK's request timeout); then the call is not approved. */
   approvalTimeoutMs?: number;
+  /**
+   * MCP tasks on a job queue: tools whose `taskSupport` is `optional` or `required` may be called
+   * as tasks, which run on the queue's workers. Any server process on the same queue answers
+   * `tasks/get`, `tasks/result` and `tasks/cancel`.
+   */
+  tasks?: McpTasksOptions;
 }
 
 /**
@@ -138,6 +145,22 @@ export function mcpServerFactory(options: McpServerOptions): () => Server {
   const scopesOf = new Map(entries.map((entry) => [entry, McpConfig.resolveOverrideFor(entry.definition, 'scopes')]));
   const scoped = [...scopesOf.values()].some((scopes) => scopes.length > 0);
   const listing = { tools: entries.map((entry) => entry.tool) };
+  const tasks = checkTasksOptions(options.tasks);
+  const taskSupport = new Map(entries.map((entry) => [entry, McpConfig.resolveOverrideFor(entry.definition, 'taskSupport')]));
+  const wantsTasks = entries.filter((entry) => taskSupport.get(entry) !== 'forbidden');
+  if (wantsTasks.length > 0 && !tasks) {
+    throw new TypeError(
+      `createMcpServer: ${wantsTasks[0].definition.id} declares taskSupport '${taskSupport.get(wantsTasks[0])}', and the server has no queue to run tasks on. ` +
+        'Pass tasks: { queue: createToolQueue({ connection }) } (toolwright/queue), or leave taskSupport out.',
+    );
+  }
+  const taskStore = tasks
+    ? queueTaskStore(
+        tasks,
+        wantsTasks.map((entry) => entry.definition),
+        (tool, result) => mapResult(tool, result),
+      )
+    : undefined;
   const invoker = new Invoker(options.invoker);
   const root = options.container ?? rootContainer;
 
@@ -149,10 +172,26 @@ export function mcpServerFactory(options: McpServerOptions): () => Server {
     return needed.every((scope) => held.includes(scope));
   };
 
-  const call = async (name: string, args: unknown, extra: RequestExtra, server: Server): Promise<CallToolResult> => {
+  const call = async (
+    name: string,
+    args: unknown,
+    extra: RequestExtra,
+    server: Server,
+    asTask: boolean,
+  ): Promise<CallToolResult | { task: unknown }> => {
     const entry = byName.get(name);
     // A tool the caller may not see answers exactly as one that does not exist: nothing to probe.
     if (!entry || !allowed(entry, extra)) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    const support = taskSupport.get(entry);
+    if (asTask && support === 'forbidden') {
+      throw new JsonRpcError(
+        ErrorCode.InvalidParams,
+        `Tool ${name} cannot be called as a task (its taskSupport is forbidden); call it without params.task.`,
+      );
+    }
+    if (!asTask && support === 'required') {
+      throw new JsonRpcError(ErrorCode.MethodNotFound, `Tool ${name} must be called as a task (taskSupport required): add params.task.`);
+    }
     const request = new RequestContext(extra);
     const child = root.createChildContainer();
     // An abstract class is a fine token at run time; tsyringe's types only admit concrete ones.
@@ -164,6 +203,12 @@ export function mcpServerFactory(options: McpServerOptions): () => Server {
       } catch (error) {
         return failedContext(entry.definition, error);
       }
+    }
+    if (asTask) {
+      // The call leaves this process: it is validated here and runs on a worker; the request's own
+      // container and signal do not travel (cancel with tasks/cancel).
+      const job = await tasks!.queue.enqueue(entry.definition, args ?? {}, { ambientContext, invalidInputAsJob: true });
+      return createdTask(job, tasks!, tasks!.queue.keepFinishedMs ?? null);
     }
     // Approval, call id and trace context (issue 16): the pipeline's view of this request.
     const approve = mcpApprover(server, extra, entry.tool.name, options.trustClientConfirmation === true, approvalTimeoutMs);
@@ -192,7 +237,14 @@ export function mcpServerFactory(options: McpServerOptions): () => Server {
   return () => {
     const server = new Server(
       { name: options.name, version: options.version },
-      { capabilities: { tools: { listChanged: false } }, ...(options.instructions ? { instructions: options.instructions } : {}) },
+      {
+        capabilities: {
+          tools: { listChanged: false },
+          ...(tasks ? { tasks: { cancel: {}, requests: { tools: { call: {} } } } } : {}),
+        },
+        ...(options.instructions ? { instructions: options.instructions } : {}),
+        ...(taskStore ? { taskStore } : {}),
+      },
     );
     server.setRequestHandler(ListToolsRequestSchema, (_request, extra) =>
       scoped ? { tools: entries.filter((entry) => allowed(entry, extra as unknown as RequestExtra)).map((entry) => entry.tool) } : listing,
@@ -201,8 +253,8 @@ export function mcpServerFactory(options: McpServerOptions): () => Server {
     // params first and answers a malformed call with its whole schema report, twice prefixed.
     server.fallbackRequestHandler = async (request, extra) => {
       if (request.method !== 'tools/call') throw new JsonRpcError(ErrorCode.MethodNotFound, 'Method not found');
-      const { name, args } = callParams(request);
-      return call(name, args, extra as unknown as RequestExtra, server);
+      const { name, args, asTask } = callParams(request);
+      return call(name, args, extra as unknown as RequestExtra, server, asTask);
     };
     return server;
   };
@@ -226,7 +278,7 @@ function failedContext(tool: ToolDefinition, error: unknown): CallToolResult {
 }
 
 /** The name and arguments of a tools/call request, or a one-line -32602 saying what is wrong. */
-function callParams(request: JSONRPCRequest): { name: string; args: Record<string, unknown> | undefined } {
+function callParams(request: JSONRPCRequest): { name: string; args: Record<string, unknown> | undefined; asTask: boolean } {
   const params = request.params as Record<string, unknown> | undefined;
   if (!isPlainObject(params) || typeof params.name !== 'string') {
     throw new JsonRpcError(ErrorCode.InvalidParams, "Invalid tools/call request: params.name must be the tool's name (a string).");
@@ -239,7 +291,10 @@ function callParams(request: JSONRPCRequest): { name: string; args: Record<strin
       `Invalid tools/call request: arguments must be an object of named arguments, not ${kind}.`,
     );
   }
-  return { name: params.name, args };
+  if (params.task !== undefined && !isPlainObject(params.task)) {
+    throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid tools/call request: params.task must be an object such as { ttl: 60000 }.');
+  }
+  return { name: params.name, args, asTask: params.task !== undefined };
 }
 
 function isEntry(value: ToolLike | McpToolEntry): value is McpToolEntry {

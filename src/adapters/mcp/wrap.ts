@@ -83,6 +83,15 @@ function toCallToolResult(definition: ToolDefinition, result: Result, exposes: b
   return { content: [text(typeof rendered === 'string' ? rendered : JSON.stringify(rendered))] };
 }
 
+/** A Result as tools/call answers it; a mapping problem is reported and answered as a generic error. */
+export function mapResult(definition: ToolDefinition, result: Result, exposes = definition.outputSchema() !== undefined): CallToolResult {
+  return guardToolResponse(
+    definition,
+    () => toCallToolResult(definition, result, exposes),
+    (): CallToolResult => ({ isError: true, content: [text(MAPPING_FAILURE)] }),
+  );
+}
+
 /**
  * `toolwright/mcp`'s two public methods, the shape every toolwright adapter offers:
  * `tools()` (every `mcp` member, wrapped) and `wrap(tool)`.
@@ -110,6 +119,8 @@ export const McpAdapter = {
     const annotations = annotationsFor(definition.hints);
     if (annotations) entry.annotations = annotations;
     if (definition.version > 1) entry._meta = { toolVersion: definition.version };
+    const taskSupport = McpConfig.resolveOverrideFor(definition, 'taskSupport');
+    if (taskSupport !== 'forbidden') entry.execution = { taskSupport };
     const exposes = outputSchema !== undefined;
     return {
       definition,
@@ -124,11 +135,7 @@ export const McpAdapter = {
           callId: call.callId,
           trace: call.trace,
         });
-        return guardToolResponse(
-          definition,
-          () => toCallToolResult(definition, result, exposes),
-          (): CallToolResult => ({ isError: true, content: [text(MAPPING_FAILURE)] }),
-        );
+        return mapResult(definition, result, exposes);
       },
     };
   },
