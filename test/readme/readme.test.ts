@@ -161,6 +161,8 @@ const options: ts.CompilerOptions = {
     'toolwright/mcp': ['src/adapters/mcp/index.ts'],
     'toolwright/openai': ['src/adapters/openai/index.ts'],
     'toolwright/ai': ['src/adapters/ai/index.ts'],
+    'toolwright/http': ['src/adapters/http/index.ts'],
+    'toolwright/queue': ['src/adapters/queue/index.ts'],
   },
 };
 

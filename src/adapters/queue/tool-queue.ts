@@ -154,7 +154,16 @@ export class ToolQueue {
     const keep = options.keepFinished;
     this.keep = keep === false ? false : { age: keep?.ageSeconds ?? 3600, count: keep?.count ?? 10_000 };
     this.bullQueue = new Queue<ToolJobData>(this.name, { connection: options.connection, prefix: this.prefix });
+    this.bullQueue.on('error', this.connectionError);
   }
+
+  /**
+   * BullMQ reconnects by itself; a connection error is logged as one line (an 'error' event with no
+   * listener would crash the process), and the ones a close causes are expected.
+   */
+  private readonly connectionError = (error: Error): void => {
+    if (!this.closed) console.error(`toolwright/queue: queue '${this.name}': Redis connection error: ${error?.message ?? String(error)}`);
+  };
 
   /**
    * Validates the arguments through the invoker (an input failure comes back at once, and nothing is
@@ -381,6 +390,7 @@ export class ToolQueue {
   private listen(): Promise<unknown> {
     if (!this.eventsReady) {
       this.events = new QueueEvents(this.name, { connection: this.bullQueue.opts.connection, prefix: this.prefix });
+      this.events.on('error', this.connectionError);
       this.events.on('completed', ({ jobId, returnvalue }) => this.wake(jobId, { returnvalue }));
       this.events.on('failed', ({ jobId }) => this.wake(jobId));
       this.events.on('removed', ({ jobId }) => this.wake(jobId));
