@@ -52,6 +52,22 @@ export { inputSchema, outputSchema, schemaOf } from './schema/schemas';
 export type { JsonSchema, SchemaDialect, SchemaDirection, SchemaOptions } from './schema/build-schema';
 export { invoke, Invoker } from './invocation/invoker';
 export type { CallOptions, InvokerOptions, ToolContext } from './invocation/invoker';
+export { checkCallContext, LOG_LEVELS } from './invocation/tool-context';
+export type {
+  CallAuth,
+  CallContext,
+  CallIdentity,
+  ContextCall,
+  ElicitField,
+  ElicitResult,
+  ElicitSchema,
+  LogLevel,
+  SampleContent,
+  SampleMessage,
+  SampleRequest,
+  SampleResult,
+  ToolContextHandlers,
+} from './invocation/tool-context';
 export { Result, isOwnedFailure } from './invocation/result';
 export type { Outcome } from './invocation/result';
 export { withAmbientContext } from './invocation/ambient';
@@ -67,6 +83,7 @@ export {
   UnserializableValueError,
   ToolCancelledError,
   ToolTimeoutError,
+  ToolContextUnavailableError,
 } from './errors/errors';
 export type { FieldError } from './errors/errors';
 

@@ -1,6 +1,7 @@
 import type { ToolDefinition } from '../registry/tool-definition';
 import { describeValue } from '../util/describe-value';
 import { isTimeoutMs, TIMEOUT_RULE } from '../util/limits';
+import { setDefaultContextHandlers, ToolContextHandlers } from '../invocation/tool-context';
 
 /** What an exception report knows: the tool, and the arguments as the caller sent them. */
 export interface ExceptionContext {
@@ -22,6 +23,12 @@ export interface ToolwrightSettings {
    * `InvokerOptions.defaultTimeoutMs`), in milliseconds. Default: none.
    */
   defaultTimeoutMs?: number;
+  /**
+   * Process-wide handlers of the tool context (`progress`, `log`, `elicit`, `sample`) for calls
+   * whose transport passes none, e.g. `{ log: (level, message) => logger[level]?.(message) }`.
+   * Default none: progress and logs go nowhere, `elicit` and `sample` fail naming the fix.
+   */
+  toolContext?: ToolContextHandlers;
 }
 
 /** Logs to stderr; a value that cannot even be printed (its getters or Proxy traps throw) is named, not printed. */
@@ -53,6 +60,7 @@ export function configure(settings: ToolwrightSettings): void {
     }
     defaultTimeoutMs = next;
   }
+  if ('toolContext' in settings) setDefaultContextHandlers(settings.toolContext);
 }
 
 /** The process-wide default time limit of a call, if any. */

@@ -21,18 +21,10 @@ import { hasResidual, residualErrors } from './residual';
 import { resolveTool } from './resolve-tool';
 import { failureMessage, Result } from './result';
 import { deliberateFailure, isAbortError, isInstance } from './thrown';
+import { CallContext, ToolContext, toolContext } from './tool-context';
 import { ContractValidator, contractValidator } from './validation';
 
-/** What a tool receives beside its input. */
-export interface ToolContext {
-  /**
-   * Aborted when the caller cancels or the time limit passes (its reason a ToolTimeoutError); pass
-   * it on to fetch, timers and database drivers.
-   */
-  readonly signal: AbortSignal;
-  /** The tool being called. */
-  readonly tool: ToolDefinition;
-}
+export type { ToolContext } from './tool-context';
 
 export interface InvokerOptions {
   /** The DI container tools resolve from (default: tsyringe's root container). */
@@ -70,6 +62,11 @@ export interface CallOptions {
    * optional field nullable and sends `null` for "left out".
    */
   nullMeansAbsent?: boolean;
+  /**
+   * What the tool's context can do in this call and who is calling: handlers for `progress`, `log`,
+   * `elicit`, `sample` (else `configure({ toolContext })`'s), and the call's identity.
+   */
+  context?: CallContext;
 }
 
 const DROPPED_KEYS = new Set(['ambientContext', 'ambient_context']);
@@ -265,13 +262,13 @@ export class Invoker {
     if (timeoutMs === undefined && caller === undefined) {
       // Nothing can end the call early: no timer, no listener, just the call.
       try {
-        value = await instance[definition.method](input, { signal: NEVER_ABORTED, tool: definition });
+        value = await instance[definition.method](input, toolContext(definition, NEVER_ABORTED, call.context));
       } catch (error) {
         return this.fromThrown(definition, error, undefined, args);
       }
     } else {
       const settled = await settle(
-        (signal) => instance[definition.method](input, { signal, tool: definition }),
+        (signal) => instance[definition.method](input, toolContext(definition, signal, call.context)),
         caller,
         timeoutMs,
         () => this.timeoutError(definition, timeoutMs!),
@@ -345,7 +342,7 @@ const defaultInvoker = new Invoker();
  * `invoke(ApproveLoanV2, { loanId, amount: '500' }, { ambientContext: { officerId } })`.
  */
 export function invoke<T = unknown>(tool: ToolLike, args?: unknown, options: InvokerOptions & CallOptions = {}): Promise<Result<T>> {
-  const { ambientContext, container, signal, nullMeansAbsent, ...invokerOptions } = options;
+  const { ambientContext, container, signal, nullMeansAbsent, context, ...invokerOptions } = options;
   const invoker = Object.keys(invokerOptions).length === 0 ? defaultInvoker : new Invoker(invokerOptions);
-  return invoker.invoke<T>(tool, args, { ambientContext, container, signal, nullMeansAbsent });
+  return invoker.invoke<T>(tool, args, { ambientContext, container, signal, nullMeansAbsent, context });
 }

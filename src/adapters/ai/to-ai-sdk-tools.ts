@@ -3,7 +3,7 @@
  * executed through the toolbox (and so through the invoker).
  */
 import { jsonSchema, JSONSchema7, tool, Tool } from 'ai';
-import { describeValue, ToolLike, ToolwrightError } from '../../index';
+import { checkCallContext, describeValue, ToolLike, ToolwrightError } from '../../index';
 import { Toolbox, ToolboxCallOptions, ToolCallRecord } from '../openai/index';
 
 export interface AiSdkToolsOptions {
@@ -15,6 +15,11 @@ export interface AiSdkToolsOptions {
   ambientContext?: ToolboxCallOptions['ambientContext'];
   /** A DI container for every call (default: the toolbox's). */
   container?: ToolboxCallOptions['container'];
+  /**
+   * Tool-context handlers for every call (`progress`, `log`, `elicit`, `sample`); the context's
+   * `call.transport` is `ai-sdk` and its `requestId` the SDK's `toolCallId`.
+   */
+  context?: ToolboxCallOptions['context'];
 }
 
 /** The tools `generateText` / `streamText` take: the record the AI SDK calls a `ToolSet`. */
@@ -33,7 +38,7 @@ export class ToolCallFailedError extends Error {
   }
 }
 
-const KNOWN_OPTIONS = ['only', 'strict', 'ambientContext', 'container'];
+const KNOWN_OPTIONS = ['only', 'strict', 'ambientContext', 'container', 'context'];
 
 /**
  * The AI SDK tools of a toolbox (or of a list of tools, in a new toolbox), keyed by function name.
@@ -48,7 +53,8 @@ export function toAiSdkTools(source: Toolbox | Iterable<ToolLike>, options: AiSd
   }
   const unknown = Object.keys(options).filter((key) => !KNOWN_OPTIONS.includes(key));
   if (unknown.length > 0) throw new TypeError(`toAiSdkTools: unknown option '${unknown[0]}'. Known options: ${KNOWN_OPTIONS.join(', ')}.`);
-  const { only, strict, ambientContext, container } = options;
+  const { only, strict, ambientContext, container, context } = options;
+  checkCallContext(context, 'toAiSdkTools');
   // Checked now: a mistake here would otherwise reach the model as a tool error.
   if (ambientContext !== undefined && (typeof ambientContext !== 'object' || ambientContext === null || Array.isArray(ambientContext))) {
     throw new TypeError(
@@ -72,6 +78,7 @@ export function toAiSdkTools(source: Toolbox | Iterable<ToolLike>, options: AiSd
           { id: toolCallId, name, arguments: input },
           {
             signal: abortSignal,
+            context: { ...context, transport: 'ai-sdk', requestId: toolCallId },
             ...(ambientContext !== undefined ? { ambientContext } : {}),
             ...(container !== undefined ? { container } : {}),
           },

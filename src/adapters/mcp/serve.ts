@@ -8,6 +8,7 @@ import { hostGuard } from './hosts';
 import { jsonRpcError, readJsonBody } from './http-body';
 import { DEFAULT_LIMITS, positiveInteger } from './limits';
 import { mcpServerFactory, McpServerOptions } from './server';
+import type { McpServedTools } from './served-tools';
 import { SessionTable } from './sessions';
 
 export { serveStdio } from './stdio';
@@ -47,6 +48,8 @@ export interface McpHttpHandle {
   readonly url: string;
   /** Open sessions (session mode). */
   readonly sessions: () => number;
+  /** The tools served: add and remove them at run time; connected clients are sent tools/list_changed. */
+  readonly tools: McpServedTools;
   close(): Promise<void>;
 }
 
@@ -132,6 +135,7 @@ export async function serveHttp(options: McpServerOptions, http: HttpServeOption
   return {
     url: servedUrl,
     sessions: () => sessions.size,
+    tools: makeServer.tools,
     async close() {
       await sessions.closeAll();
       httpServer.closeAllConnections();

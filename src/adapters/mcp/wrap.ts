@@ -1,6 +1,16 @@
 import type { CallToolResult, Tool as McpTool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { DependencyContainer } from 'tsyringe';
-import { AmbientSource, guardToolResponse, Invoker, MAPPING_FAILURE, Result, ToolDefinition, ToolLike, Tools } from '../../index';
+import {
+  AmbientSource,
+  CallContext,
+  guardToolResponse,
+  Invoker,
+  MAPPING_FAILURE,
+  Result,
+  ToolDefinition,
+  ToolLike,
+  Tools,
+} from '../../index';
 import { McpConfig } from './config';
 
 /** Per-call inputs of a wrapped tool's handler. */
@@ -11,6 +21,8 @@ export interface McpCallOptions {
   ambientContext?: AmbientSource;
   container?: DependencyContainer;
   signal?: AbortSignal;
+  /** The tool context's handlers and the call's identity (the server fills them from the MCP request). */
+  context?: CallContext;
 }
 
 /** A toolwright tool as MCP sees it: the `tools/list` entry and the `tools/call` handler. */
@@ -102,6 +114,7 @@ export const McpAdapter = {
           ambientContext: call.ambientContext ?? {},
           container: call.container,
           signal: call.signal,
+          context: call.context ?? { transport: 'mcp' },
         });
         return guardToolResponse(
           definition,

@@ -5,6 +5,7 @@
  */
 import {
   AmbientSource,
+  CallContext,
   CallOptions,
   guardToolResponse,
   Invoker,
@@ -27,6 +28,11 @@ export interface ToolboxCallOptions {
   /** A DI container for this call (e.g. a child container with request-scoped registrations). */
   container?: CallOptions['container'];
   signal?: AbortSignal;
+  /**
+   * The tool context's handlers for this call (`progress`, `log`, `elicit`, `sample`); the context's
+   * `call.transport` is `openai` and its `requestId` the tool call's id unless set here.
+   */
+  context?: CallContext;
 }
 
 /** @internal What an entry's call receives. */
@@ -94,8 +100,8 @@ export function localEntry(tool: ToolLike, where: string): ToolboxEntry {
     tool: definition,
     owner: definition.id,
     describe: (strict) => describeLocalFunction(definition, name, strict),
-    async call(args, { invoker, ambientContext, container, signal, nullMeansAbsent }) {
-      const result = await invoker.invoke(definition, args, { ambientContext, container, signal, nullMeansAbsent });
+    async call(args, { invoker, ambientContext, container, signal, nullMeansAbsent, context }) {
+      const result = await invoker.invoke(definition, args, { ambientContext, container, signal, nullMeansAbsent, context });
       return outcomeOf(result);
     },
   };

@@ -58,6 +58,12 @@ function toList<T>(items: unknown, where: string, what: string): T[] {
  * messages.push(completion.choices[0].message, ...toMessages(records));
  * ```
  */
+/** Why a toolbox call cannot ask the user or the model without a handler. */
+const UNAVAILABLE = {
+  elicit: 'pass an `elicit` handler in the toolbox options or the call options ({ context: { elicit } }) that asks your user',
+  sample: 'pass a `sample` handler in the toolbox options or the call options ({ context: { sample } }) that calls your model',
+};
+
 export class Toolbox {
   private readonly entries = new Map<string, ToolboxEntry>();
   /** Names whose strict schema this toolbox has listed: their calls are read the strict way. */
@@ -296,6 +302,13 @@ export class Toolbox {
         ambientContext: options.ambientContext ?? this.settings.ambientContext,
         container: options.container ?? this.settings.container,
         signal: options.signal,
+        context: {
+          transport: 'openai',
+          requestId: match.id,
+          unavailable: UNAVAILABLE,
+          ...this.settings.context,
+          ...options.context,
+        },
         nullMeansAbsent: this.strict || this.shownStrict.has(entry.name),
       });
     }
