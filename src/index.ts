@@ -53,6 +53,8 @@ export type { JsonSchema, SchemaDialect, SchemaDirection, SchemaOptions } from '
 export { invoke, Invoker } from './invocation/invoker';
 export type { CallOptions, InvokerOptions, ToolContext } from './invocation/invoker';
 export { checkCallContext, LOG_LEVELS } from './invocation/tool-context';
+export { Content, contentAsText, ToolContent } from './content/content';
+export type { Bytes, ContentPart, EmbeddedResource, ResourceLink } from './content/content';
 export type {
   CallAuth,
   CallContext,

@@ -21,6 +21,7 @@ import { hasResidual, residualErrors } from './residual';
 import { resolveTool } from './resolve-tool';
 import { failureMessage, Result } from './result';
 import { deliberateFailure, isAbortError, isInstance } from './thrown';
+import { contentOf } from '../content/content';
 import { CallContext, ToolContext, toolContext } from './tool-context';
 import { ContractValidator, contractValidator } from './validation';
 
@@ -279,8 +280,12 @@ export class Invoker {
       value = settled.value;
     }
 
+    // Content parts (Content.*) travel beside the value their Content.with carried, if any.
+    const content = contentOf(value);
+    if (content) value = content.value;
     // 7. The returned value must keep the tool's own @Exposes contract.
     const result = Result.success(definition, value as T);
+    if (content) result.content = content.parts;
     if (plan.output) {
       try {
         result.rendered = renderContract(plan.output, value, {}, () => `${definition.toolName()} (${definition.id})`);

@@ -69,13 +69,19 @@ function toCallToolResult(definition: ToolDefinition, result: Result, exposes: b
     return failed;
   }
   const presentAs = McpConfig.resolveOverrideFor(definition, 'presentAs');
+  // Content parts are MCP content blocks as they are (the same fields, base64 data).
+  const parts = (result.content ?? []) as CallToolResult['content'];
   const rendered = McpConfig.serializeExposed(result);
   if (exposes) {
     const structured = rendered as Record<string, unknown>;
-    return { content: [text(presentAs === 'message' ? result.message : JSON.stringify(structured))], structuredContent: structured };
+    return {
+      content: [text(presentAs === 'message' ? result.message : JSON.stringify(structured)), ...parts],
+      structuredContent: structured,
+    };
   }
-  if (presentAs === 'message' || rendered === undefined) return { content: [text(result.message)] };
-  return { content: [text(typeof rendered === 'string' ? rendered : JSON.stringify(rendered))] };
+  if (parts.length > 0 && rendered === undefined) return { content: [...parts] };
+  if (presentAs === 'message' || rendered === undefined) return { content: [text(result.message), ...parts] };
+  return { content: [text(typeof rendered === 'string' ? rendered : JSON.stringify(rendered)), ...parts] };
 }
 
 /**

@@ -7,6 +7,8 @@ import {
   AmbientSource,
   CallContext,
   CallOptions,
+  contentAsText,
+  ContentPart,
   guardToolResponse,
   Invoker,
   joinWords,
@@ -48,6 +50,7 @@ export interface EntryOutcome {
   readonly output: string;
   readonly result?: Result;
   readonly data?: unknown;
+  readonly content?: readonly ContentPart[];
 }
 
 /** @internal One function a toolbox offers. */
@@ -84,6 +87,13 @@ export function outcomeOf(result: Result): EntryOutcome {
     result.tool,
     (): EntryOutcome => {
       const data = OpenAIConfig.serializeExposed(result);
+      const content = result.content;
+      if (content && content.length > 0) {
+        // Chat Completions carries text only: each part as text (an image or audio as a one-line stand-in).
+        const lines = content.map(contentAsText);
+        if (data !== undefined) lines.unshift(JSON.stringify(data));
+        return { status: 'completed', output: lines.join('\n'), result, content, ...(data !== undefined ? { data } : {}) };
+      }
       if (data === undefined) return { status: 'completed', output: result.message, result };
       return { status: 'completed', output: JSON.stringify(data), result, data };
     },

@@ -322,6 +322,7 @@ export class Toolbox {
       result: outcome.result,
       output: outcome.output,
       ...(outcome.data !== undefined ? { data: outcome.data } : {}),
+      ...(outcome.content !== undefined ? { content: outcome.content } : {}),
     };
   }
 
