@@ -14,6 +14,8 @@ export type { McpCallOptions, McpToolEntry, WrapOptions } from './wrap';
 export { createMcpServer, mcpServerFactory } from './server';
 export type { McpServerFactory, McpServerOptions } from './server';
 export { McpServedTools } from './served-tools';
+export { InMemoryEventStore } from './event-store';
+export type { EventStore } from './event-store';
 export type { ServableTool } from './served-tools';
 export { serveHttp, serveStdio } from './serve';
 export type { HttpServeOptions, McpHttpHandle, McpStdioHandle, StdioServeOptions } from './serve';
