@@ -43,6 +43,8 @@ export interface WrapOptions {
 
 const defaultInvoker = new Invoker();
 
+const MCP_SCHEMA = { declareDialect: true, sharedDefs: true } as const;
+
 /** MCP annotations from semantic hints, or undefined when the tool declares none MCP knows. */
 function annotationsFor(hints: readonly string[]): ToolAnnotations | undefined {
   const annotations: ToolAnnotations = {};
@@ -59,6 +61,16 @@ function annotationsFor(hints: readonly string[]): ToolAnnotations | undefined {
 
 function text(value: string): CallToolResult['content'][number] {
   return { type: 'text', text: value };
+}
+
+/** `ask_user` → "Ask user". */
+function sentenceOf(name: string): string {
+  const words = name
+    .replace(/[_\-.]+/g, ' ')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .trim()
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** Maps a Result to what tools/call answers. */
@@ -97,15 +109,15 @@ export const McpAdapter = {
   /** One tool as an MCP tool entry and its handler. */
   wrap(tool: ToolLike, options: WrapOptions = {}): McpToolEntry {
     const definition = Tools.resolve(tool);
-    const outputSchema = definition.outputSchema();
+    // What MCP clients expect: the dialect named, and a class used in several places written once.
+    const outputSchema = definition.outputSchema(MCP_SCHEMA);
     const title = McpConfig.resolveOverrideFor(definition, 'title') ?? definition.title;
     const entry: McpTool = {
       name: options.name ?? definition.toolName('mcp'),
       ...(title !== undefined ? { title } : {}),
-      ...((options.description ?? definition.description) !== undefined
-        ? { description: options.description ?? definition.description }
-        : {}),
-      inputSchema: definition.inputSchema() as McpTool['inputSchema'],
+      // MCP clients expect a description: a tool without one is described by its title or its name.
+      description: options.description ?? definition.description ?? title ?? sentenceOf(definition.toolName('mcp')),
+      inputSchema: definition.inputSchema(MCP_SCHEMA) as McpTool['inputSchema'],
       ...(outputSchema ? { outputSchema: outputSchema as McpTool['outputSchema'] } : {}),
     };
     const annotations = annotationsFor(definition.hints);
