@@ -7,16 +7,19 @@ const config: Config = {
   transform: {
     // Type checking is `tsc --noEmit` in `npm test`; ts-jest only transpiles (isolatedModules).
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
-    // jose (the tests' and the loan desk's JWT library) ships only ES modules: compiled to CommonJS for Jest.
-    '^.+/node_modules/jose/.+\\.js$': '<rootDir>/test/helpers/esm-to-commonjs.js',
+    // jose (the tests' and the loan desk's JWT library) and content-disposition (under @fastify/static,
+    // the docs page's) ship only ES modules: compiled to CommonJS for Jest.
+    '^.+/node_modules/(jose|content-disposition)/.+\\.js$': '<rootDir>/test/helpers/esm-to-commonjs.js',
   },
-  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
+  transformIgnorePatterns: ['^(?!.*/node_modules/(jose|content-disposition)/).*/node_modules/'],
   moduleNameMapper: {
     '^toolwright$': '<rootDir>/src/index.ts',
     '^toolwright/testing$': '<rootDir>/src/testing/index.ts',
     '^toolwright/mcp$': '<rootDir>/src/adapters/mcp/index.ts',
     '^toolwright/openai$': '<rootDir>/src/adapters/openai/index.ts',
     '^toolwright/ai$': '<rootDir>/src/adapters/ai/index.ts',
+    '^toolwright/http$': '<rootDir>/src/adapters/http/index.ts',
+    '^toolwright/queue$': '<rootDir>/src/adapters/queue/index.ts',
   },
   testTimeout: 30_000,
 };

@@ -3,7 +3,13 @@
  * Builds the package: tsc emits CommonJS with declarations into dist/, then every entry point in
  * package.json "exports" gets a thin ES module wrapper that re-exports the CommonJS module by
  * name. One implementation serves both module systems, so `import` and `require` share one
- * registry and one reflect-metadata store (no dual-package hazard).
+ * registry and one reflect-metadata store (no dual-package hazard). The `toolwright` bin
+ * (dist/cli/bin.js) is made executable.
+ *
+ *   node scripts/build.js                # into ./dist
+ *   node scripts/build.js --into DIR     # into DIR/dist (DIR gets the ES module wrappers too; tests
+ *                                        # build a private copy so they never race a rebuild of ./dist)
+ *   node scripts/build.js --no-types     # JavaScript only, not type-checked again: no declarations or source maps (tests)
  */
 'use strict';
 const { execFileSync } = require('node:child_process');
@@ -11,19 +17,26 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
-const dist = path.join(root, 'dist');
+const intoFlag = process.argv.indexOf('--into');
+const out = intoFlag >= 0 ? path.resolve(process.argv[intoFlag + 1]) : root;
+const dist = path.join(out, 'dist');
 fs.rmSync(dist, { recursive: true, force: true });
-execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json')], {
-  stdio: 'inherit',
-  cwd: root,
-});
+const noTypes = process.argv.includes('--no-types') ? ['--declaration', 'false', '--sourceMap', 'false', '--noCheck'] : [];
+execFileSync(
+  process.execPath,
+  [require.resolve('typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json'), '--outDir', dist, ...noTypes],
+  {
+    stdio: 'inherit',
+    cwd: root,
+  },
+);
 
 const pkg = require(path.join(root, 'package.json'));
 for (const [subpath, conditions] of Object.entries(pkg.exports)) {
   if (typeof conditions !== 'object' || !conditions.import) continue;
-  const cjs = path.join(root, conditions.require.default);
-  const esm = path.join(root, conditions.import.default);
-  const esmTypes = path.join(root, conditions.import.types);
+  const cjs = path.join(out, conditions.require.default);
+  const esm = path.join(out, conditions.import.default);
+  const esmTypes = path.join(out, conditions.import.types);
   const names = Object.keys(require(cjs)).filter((name) => name !== '__esModule' && name !== 'default');
   const relative = (from, to) => {
     const rel = path.relative(path.dirname(from), to).split(path.sep).join('/');
@@ -51,7 +64,7 @@ const wrong = subpaths
 const stale = Object.keys(mapped).filter((key) => !subpaths.some(([subpath]) => subpath.slice(2) === key));
 const missing = Object.values(mapped)
   .flat()
-  .filter((file) => !fs.existsSync(path.join(root, file)));
+  .filter((file) => noTypes.length === 0 && !fs.existsSync(path.join(out, file))); // --no-types emits no declarations
 if (wrong.length > 0 || stale.length > 0 || missing.length > 0) {
   throw new Error(
     'package.json "typesVersions" disagrees with "exports": ' +
@@ -65,4 +78,5 @@ if (wrong.length > 0 || stale.length > 0 || missing.length > 0) {
       '.',
   );
 }
-process.stderr.write('built dist/\n');
+for (const bin of Object.values(pkg.bin ?? {})) fs.chmodSync(path.join(out, bin), 0o755);
+process.stderr.write(`built ${path.relative(process.cwd(), dist) || dist}/\n`);

@@ -1,8 +1,10 @@
+// First: records whether reflect-metadata was loaded before toolwright (for setup-mistake messages).
+import './util/reflect-probe';
 import 'reflect-metadata';
 
 // Decorators
 export { Tool } from './decorators/tool';
-export type { ToolOptions, AdapterToolOptions, ToolArgument, ToolDecorator, ToolDeclaration } from './decorators/tool';
+export type { ToolOptions, AdapterToolOptions, ToolArgument, ToolDecorator, ToolDeclaration, ToolApproval } from './decorators/tool';
 export { ToolVersion } from './decorators/tool-version';
 export { Description } from './decorators/description';
 export { SemanticHints } from './decorators/semantic-hints';
@@ -70,14 +72,17 @@ export type {
   SampleResult,
   ToolContextHandlers,
 } from './invocation/tool-context';
+export type { ToolOutput } from './invocation/tool-output';
+export type { ContractType, ShapeType, TypeOfSpec } from './contract/contract-type';
 export { Result, isOwnedFailure } from './invocation/result';
-export type { Outcome } from './invocation/result';
+export type { Outcome, SettledResult } from './invocation/result';
 export { withAmbientContext } from './invocation/ambient';
 export type { AmbientSource } from './invocation/ambient';
 export { defineTool } from './invocation/define-tool';
 export type { InlineTool, InlineToolOptions } from './invocation/define-tool';
 export { configure } from './config/toolwright-config';
 export type { ExceptionContext, ExceptionHandler, ToolwrightSettings } from './config/toolwright-config';
+export type { ToolwrightWarning, WarningHandler } from './util/warnings';
 export {
   InputValidationError,
   AmbientContextError,
@@ -88,6 +93,15 @@ export {
   ToolContextUnavailableError,
 } from './errors/errors';
 export type { FieldError } from './errors/errors';
+
+// The call pipeline: middleware, approvals, tracing
+export type { Middleware, ToolCall, AmbientValues, TransportName } from './invocation/pipeline';
+export { concurrencyLimit, rateLimit, audit } from './invocation/middleware';
+export type { ConcurrencyLimitOptions, RateLimitOptions, AuditRecord, AuditOptions } from './invocation/middleware';
+export type { Approver, ApprovalDecision } from './invocation/approval';
+export { Tracing } from './invocation/tracing';
+export type { TracingSpan, CallTrace, SpanAttributes, SpanAttributeValue } from './invocation/tracing';
+export { ToolApprovalError, ToolRateLimitError, ToolBusyError } from './errors/errors';
 
 // Serialization and the adapter kit
 export { render } from './serialization/serialize';
@@ -100,3 +114,5 @@ export { guardToolResponse, MAPPING_FAILURE } from './config/guard';
 export { describeValue, joinWords, isPlainObject } from './util/describe-value';
 export { createDeprecator } from './util/deprecation';
 export type { Contract, FieldModel, TypeNode, Constraint, MessageFn, NodeKind, DefaultValue } from './contract/field-model';
+/** The field model of a contract class: what adapters walk to follow nested classes. */
+export { contractOf } from './contract/build-contract';

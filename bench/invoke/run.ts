@@ -7,11 +7,15 @@
  * compiled ajv validator with coercion and defaults.
  */
 import 'reflect-metadata';
+import { cpus, loadavg } from 'node:os';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import { Exposes, Expects, Field, invoke, Tool } from 'toolwright';
+import { context, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { Exposes, Expects, Field, invoke, Invoker, Middleware, Tool } from 'toolwright';
 import { decoratedClasses, INVALID_ARGS, TIERS, VALID_ARGS, zodWireContract } from '../schema/contracts';
 import { fmt, machine, markdownTable, median, sampleAsync, writeReport } from '../lib/stats';
 
@@ -64,9 +68,34 @@ const ajvValidate = ajv.compile({
   additionalProperties: false,
 });
 
+// The call pipeline: the same invoke with three no-op middlewares, and with tracing on through the
+// OpenTelemetry SDK (an in-memory exporter, emptied as it goes). The other rows opt out of tracing,
+// so the SDK registered here measures only the row that asks for it.
+const exporter = new InMemorySpanExporter();
+context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+const plain = new Invoker({ tracing: false });
+const noop: Middleware = (_call, next) => next();
+const withMiddleware = new Invoker({ tracing: false, middleware: [noop, noop, noop] });
+const traced = new Invoker({ tracing: true });
+let spans = 0;
+
 type Contender = { key: string; label: string; run: (payload: string) => Promise<boolean> | boolean };
 const contenders: Contender[] = [
-  { key: 'toolwright', label: 'toolwright `invoke()`', run: async (payload) => (await invoke(CreateOrder, JSON.parse(payload))).ok },
+  { key: 'toolwright', label: 'toolwright `invoke()`', run: async (payload) => (await plain.invoke(CreateOrder, JSON.parse(payload))).ok },
+  {
+    key: 'middleware',
+    label: 'toolwright, three no-op middlewares',
+    run: async (payload) => (await withMiddleware.invoke(CreateOrder, JSON.parse(payload))).ok,
+  },
+  {
+    key: 'tracing',
+    label: 'toolwright, tracing on (OTel SDK, in-memory exporter)',
+    run: async (payload) => {
+      if (++spans % 10_000 === 0) exporter.reset();
+      return (await traced.invoke(CreateOrder, JSON.parse(payload))).ok;
+    },
+  },
   {
     key: 'class-validator',
     label: 'class-transformer + class-validator',
@@ -93,7 +122,9 @@ async function main(): Promise<void> {
       ['valid', valid],
       ['invalid', invalid],
     ] as const) {
-      for (const contender of contenders) {
+      // The order turns each round, so no contender always pays for the garbage the one before it left.
+      const order = [...contenders.slice(round % contenders.length), ...contenders.slice(0, round % contenders.length)];
+      for (const contender of order) {
         const [perCall] = await sampleAsync(() => contender.run(payload), { samples: 1, minMs: 150 });
         const id = `${contender.key}:${payloadName}`;
         times.set(id, [...(times.get(id) ?? []), perCall]);
@@ -125,20 +156,34 @@ async function main(): Promise<void> {
     const met = valid >= goal && invalid >= goal;
     return `- ${label} (goal ≥ ${goal}×): **${met ? 'met' : 'not met'}**, ${fmt(valid)}× on the valid payload and ${fmt(invalid)}× on the invalid one.`;
   };
+  /** The pipeline rows: how much longer a call takes than the plain `invoke()` row (goal: at most `limit`). */
+  const overhead = (key: string, limit: number, label: string, invalidNote = '') => {
+    const extra = (payload: string) => median(times.get(`${key}:${payload}`)!) / median(times.get(`toolwright:${payload}`)!) - 1;
+    const [valid, invalid] = [extra('valid'), extra('invalid')];
+    const pct = (value: number) => `${value >= 0 ? '+' : ''}${fmt(value * 100)}%`;
+    const met = valid <= limit;
+    return `- ${label} (goal: at most +${limit * 100}% on a valid call): **${met ? 'met' : 'not met'}**, ${pct(valid)} on the valid payload (${pct(invalid)} on the invalid one${invalidNote}).`;
+  };
   const cvMicroseconds = median(times.get('class-validator:valid')!);
   const report = [
     '## Invocation (`bench/invoke`)',
     '',
-    `${machine()}; median of ${SAMPLES} samples of ≥150 ms each, contenders interleaved.`,
+    `${machine()}; median of ${SAMPLES} samples of ≥150 ms each, contenders interleaved (the order turning each round); ` +
+      `load average ${loadavg()
+        .map((load) => load.toFixed(1))
+        .join(' / ')} at the end (1, 5, 15 min) on ${cpus().length} cores: on a busy machine read the ratios, not the times.`,
     '',
     'One call of the eight-field tool from a wire payload parsed with JSON.parse per call: valid (the',
     'integer sent as "42", the optional boolean omitted) and invalid (three errors). toolwright `invoke()`',
     'also resolves the tool through DI, runs it, and checks its output against `@Exposes`; the peers only',
     'validate. "toolwright speed ×" is toolwright\'s ops/s divided by the contender\'s: above 1× means',
-    'toolwright is faster.',
+    'toolwright is faster. The toolwright rows run with `tracing: false` except the tracing row; the',
+    'pipeline rows are compared with the first row.',
     '',
     verdict('class-validator', 10, 'Against class-transformer + class-validator'),
     verdict('zod', 0.5, 'Against zod 4 `safeParse`'),
+    overhead('middleware', 0.1, 'Three no-op middlewares', ', which never reaches middleware'),
+    overhead('tracing', 0.25, 'Tracing on'),
     '',
     `The class-validator path takes ${fmt(cvMicroseconds)} µs here; ten times faster would be ${fmt(cvMicroseconds / 10)} µs, about what`,
     'the bare ajv validator alone costs (last row) before anything else `invoke()` does (coercion, unknown-key and ambient checks, DTO',

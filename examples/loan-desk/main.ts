@@ -1,18 +1,21 @@
 /**
  * The loan desk: enumerates its MCP tools, prints them, and serves them over Streamable HTTP on
- * 127.0.0.1:3000/mcp, or over stdio with --stdio.
+ * 127.0.0.1:3000/mcp with the HTTP API on the same port at /api (docs at /api/docs), or over stdio
+ * with --stdio.
  *
- *   npm start                       # http://127.0.0.1:3000/mcp
+ *   npm start                       # http://127.0.0.1:3000/mcp and http://127.0.0.1:3000/api
  *   npm start -- --port 0           # a free port
  *   npm start -- --stdio            # for desktop clients (the table goes to stderr)
- *   npm start -- --auth             # every request needs a signed Bearer token (see mint-token.ts)
+ *   npm start -- --auth             # every MCP and API request needs a signed Bearer token (see mint-token.ts)
  *
  * Without --auth, calls are made as the fixed development identity (LOAN_DESK_OFFICER, default
  * officer-on-duty); with it, as the token's subject.
  */
 import 'reflect-metadata';
 import { Tools } from 'toolwright';
+import { httpApiApp } from 'toolwright/http';
 import { McpHttpAuth, serveHttp, serveStdio } from 'toolwright/mcp';
+import { loanDeskHttpApi, loanDeskHttpAuth } from './http-api';
 import { loanDeskServer } from './server';
 import './tools';
 
@@ -54,9 +57,13 @@ async function main(): Promise<void> {
   const auth: McpHttpAuth | undefined = process.argv.includes('--auth')
     ? await (await import('./auth')).loanDeskAuth(() => url)
     : undefined;
-  const handle = await serveHttp(loanDeskServer, { port, host: option('--host') ?? '127.0.0.1', auth });
+  const host = option('--host') ?? '127.0.0.1';
+  // The HTTP API is a Fastify app answering every path but /mcp on the MCP server's port.
+  const api = await httpApiApp(loanDeskHttpApi(auth ? loanDeskHttpAuth(auth) : undefined), { host });
+  const handle = await serveHttp(loanDeskServer, { port, host, auth, otherRequests: (req, res) => api.routing(req, res) });
   url = handle.url;
-  console.log(`\nloan-desk: serving MCP on ${handle.url} (Ctrl-C to stop)`);
+  const apiUrl = handle.url.replace(/\/mcp$/, '/api');
+  console.log(`\nloan-desk: serving MCP on ${handle.url} and the HTTP API on ${apiUrl} (docs: ${apiUrl}/docs) (Ctrl-C to stop)`);
   if (auth) {
     const { DEFAULT_AUDIENCE, keysDir } = await import('./auth');
     const audience = handle.url === DEFAULT_AUDIENCE ? '' : ` --audience ${handle.url}`;
@@ -66,7 +73,7 @@ async function main(): Promise<void> {
         `  Then send: Authorization: Bearer $TOKEN`,
     );
   }
-  const stop = () => void handle.close().then(() => process.exit(0));
+  const stop = () => void Promise.all([handle.close(), api.close()]).then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

@@ -1,7 +1,10 @@
+import type { Middleware } from '../invocation/pipeline';
+import { checkMiddleware } from '../invocation/pipeline';
 import type { ToolDefinition } from '../registry/tool-definition';
 import { describeValue } from '../util/describe-value';
 import { isTimeoutMs, TIMEOUT_RULE } from '../util/limits';
 import { setDefaultContextHandlers, ToolContextHandlers } from '../invocation/tool-context';
+import { setWarningHandler, WarningHandler } from '../util/warnings';
 
 /** What an exception report knows: the tool, and the arguments as the caller sent them. */
 export interface ExceptionContext {
@@ -29,6 +32,20 @@ export interface ToolwrightSettings {
    * Default none: progress and logs go nowhere, `elicit` and `sample` fail naming the fix.
    */
   toolContext?: ToolContextHandlers;
+  /**
+   * Receives every toolwright warning (`{ code, message, tool?, key? }`): a returned key the
+   * `@Exposes` contract does not declare (once per tool and key), a constraint JSON Schema cannot
+   * express, a tool-root module that failed to load. Default: a Node process warning
+   * (`process.emitWarning`); undeclared output keys only when NODE_ENV is not 'production'.
+   */
+  onWarning?: WarningHandler;
+  /**
+   * Middleware for every call of every Invoker, outside each Invoker's own (first listed is
+   * outermost). Default none; `configure({ middleware: [] })` clears it.
+   */
+  middleware?: readonly Middleware[];
+  /** Tools with the `destructive` hint need a person's approval, as if they declared `approval: 'required'` (default false). */
+  requireApprovalForDestructive?: boolean;
 }
 
 /** Logs to stderr; a value that cannot even be printed (its getters or Proxy traps throw) is named, not printed. */
@@ -43,8 +60,10 @@ const defaultHandler: ExceptionHandler = (error, { tool }) => {
 
 let handler: ExceptionHandler = defaultHandler;
 let defaultTimeoutMs: number | undefined;
+let middleware: readonly Middleware[] = [];
+let destructiveApproval = false;
 
-/** Process-wide settings. `configure({ onException: undefined })` restores the default. */
+/** Process-wide settings. `configure({ onException: undefined })` (or `onWarning`) restores the default. */
 export function configure(settings: ToolwrightSettings): void {
   if ('onException' in settings) {
     const next = settings.onException;
@@ -52,6 +71,13 @@ export function configure(settings: ToolwrightSettings): void {
       throw new TypeError(`configure: onException must be a function; got ${describeValue(next)}.`);
     }
     handler = next ?? defaultHandler;
+  }
+  if ('onWarning' in settings) {
+    const next = settings.onWarning;
+    if (next !== undefined && typeof next !== 'function') {
+      throw new TypeError(`configure: onWarning must be a function; got ${describeValue(next)}.`);
+    }
+    setWarningHandler(next);
   }
   if ('defaultTimeoutMs' in settings) {
     const next = settings.defaultTimeoutMs;
@@ -61,6 +87,24 @@ export function configure(settings: ToolwrightSettings): void {
     defaultTimeoutMs = next;
   }
   if ('toolContext' in settings) setDefaultContextHandlers(settings.toolContext);
+  if ('middleware' in settings) middleware = settings.middleware === undefined ? [] : checkMiddleware(settings.middleware, 'configure');
+  if ('requireApprovalForDestructive' in settings) {
+    const next = settings.requireApprovalForDestructive;
+    if (next !== undefined && typeof next !== 'boolean') {
+      throw new TypeError(`configure: requireApprovalForDestructive must be true or false; got ${describeValue(next)}.`);
+    }
+    destructiveApproval = next === true;
+  }
+}
+
+/** The process-wide middleware, outermost first. */
+export function configuredMiddleware(): readonly Middleware[] {
+  return middleware;
+}
+
+/** Do destructive tools need approval process-wide? */
+export function configuredDestructiveApproval(): boolean {
+  return destructiveApproval;
 }
 
 /** The process-wide default time limit of a call, if any. */

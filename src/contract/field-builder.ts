@@ -5,6 +5,7 @@
 import 'reflect-metadata';
 import { Extensions, FIELD_OPTION_KEYS } from '../extensions/extensions';
 import { describeValue, isClass, isPlainObject } from '../util/describe-value';
+import { warn } from '../util/warnings';
 import { describeMismatch } from './conforms';
 import { Effect, mapValidator, MappedValidator, validatorLabel, ValidationMetadata } from './class-validator-source';
 import {
@@ -21,6 +22,7 @@ import {
   TypeNode,
 } from './field-model';
 import { messages } from './messages';
+import { missingTypeMetadata } from './type-metadata';
 import {
   BUILT_INS,
   CONSTRAINT_OPTIONS,
@@ -158,13 +160,15 @@ class FieldBuilder {
     else if (this.hasResidual) residual = this.validators.filter((v) => v.residual).map((v) => v.metadata);
     if (residual.length > 0) {
       const labels = [...new Set(this.validators.filter((v) => v.residual).map((v) => validatorLabel(v.metadata)))];
-      process.emitWarning(
-        `toolwright: ${this.where} uses ${labels.join(', ')}, which JSON Schema cannot express. ` +
+      warn({
+        code: 'TOOLWRIGHT_UNSCHEMABLE_CONSTRAINT',
+        key: this.name,
+        message:
+          `toolwright: ${this.where} uses ${labels.join(', ')}, which JSON Schema cannot express. ` +
           (conditional
             ? 'Its constraints are checked at run time only, and the schema shows it as optional.'
             : 'It is checked at run time only.'),
-        { code: 'TOOLWRIGHT_UNSCHEMABLE_CONSTRAINT' },
-      );
+      });
     }
     let metadata: Readonly<Record<string, unknown>> = NO_METADATA;
     if (Extensions.hasFieldMetadataKeys()) {
@@ -185,6 +189,7 @@ class FieldBuilder {
       example: 'example' in options ? { value: options.example } : undefined,
       coerce: options.coerce ?? true,
       allowEmpty: options.allowEmpty ?? false,
+      sensitive: options.sensitive ?? false,
       ambient: this.declaration?.ambient,
       metadata,
       residual,
@@ -291,6 +296,8 @@ class FieldBuilder {
       );
     }
     if (design === undefined) {
+      const setup = missingTypeMetadata(this.owner);
+      if (setup) this.fail(`the type of this property is not visible: ${setup}`);
       this.fail(
         "reflection cannot see this property's type (a circular reference, or a class declared after it is used). Declare it with @Field({ type: () => MyClass }).",
       );

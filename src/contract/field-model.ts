@@ -96,6 +96,8 @@ export interface FieldModel {
   /** Wire coercion of strings to the field's type. */
   readonly coerce: boolean;
   readonly allowEmpty: boolean;
+  /** `@Field({ sensitive: true })`: redacted from audit records, exception reports and spans. */
+  readonly sensitive: boolean;
   readonly ambient?: { readonly key: string };
   /** Values of keys registered with `Extensions.registerFieldMetadataKey`. */
   readonly metadata: Readonly<Record<string, unknown>>;

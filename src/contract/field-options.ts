@@ -3,7 +3,7 @@ import { describeValue, isPlainObject, joinWords } from '../util/describe-value'
 import type { FieldOptions } from './types';
 
 const FORMATS = ['email', 'uri', 'uuid', 'date-time', 'date'];
-const BOOLEAN_KEYS = ['optional', 'nullable', 'coerce', 'allowEmpty', 'uniqueItems'] as const;
+const BOOLEAN_KEYS = ['optional', 'nullable', 'coerce', 'allowEmpty', 'uniqueItems', 'sensitive'] as const;
 const NUMBER_KEYS = ['min', 'max'] as const;
 const LENGTH_KEYS = ['minLength', 'maxLength', 'minItems', 'maxItems'] as const;
 

@@ -18,8 +18,10 @@ function checkTypeSpec(value: unknown, where: string): void {
 
 /** Checks an inline shape's entries; `where` names the declaring tool and decorator. */
 export function checkInlineShape(shape: Record<string, unknown>, where: string, allowAmbient: boolean): void {
-  if (Object.keys(shape).length === 0) {
-    throw new TypeError(`${where}: an inline contract needs at least one field. Leave the decorator out for a tool without input.`);
+  // `@Expects({})` declares "no input" explicitly (a tool that reads only its context); an empty
+  // output contract is a mistake.
+  if (Object.keys(shape).length === 0 && !allowAmbient) {
+    throw new TypeError(`${where}: an inline contract needs at least one field. Leave @Exposes out for a tool that exposes nothing.`);
   }
   for (const [name, entry] of Object.entries(shape)) {
     const at = `${where} field '${name}'`;

@@ -11,6 +11,12 @@ import type { Contract } from './field-model';
 import type { ContractRef, FieldDeclaration, FieldOptions, InlineShape } from './types';
 
 const synthesized = new WeakMap<object, Function>();
+const shapeClasses = new WeakSet<Function>();
+
+/** Was this class made from an inline shape (`@Exposes({ … })`)? */
+export function isInlineShapeClass(target: Function): boolean {
+  return shapeClasses.has(target);
+}
 
 /** The class an inline shape stands for, made once per shape object. */
 export function classForShape(shape: InlineShape, name: string): Function {
@@ -32,6 +38,7 @@ export function classForShape(shape: InlineShape, name: string): Function {
   });
   Reflect.defineMetadata(KEYS.fields, fields, made);
   synthesized.set(shape, made);
+  shapeClasses.add(made);
   target = made;
   return target;
 }
@@ -69,10 +76,34 @@ function requireFields(contract: Contract, site: Site, what: string): Contract {
   return contract;
 }
 
-/** The input contract of a tool site. */
-export function inputContractFor(site: Site): Contract {
+/** `@Expects({})`: the explicit declaration of a tool that takes no input. */
+function declaresNoInput(ref: ContractRef): boolean {
+  return ref.kind === 'shape' && Object.keys(ref.shape).length === 0;
+}
+
+/**
+ * A class tool whose entry method takes a parameter but which declares no `@Expects` would
+ * advertise no fields and refuse every argument: a declaration error, at enumeration and at first
+ * derivation. (A class tool's entry method carries no decorator, so TypeScript records no
+ * parameter types for it: the parameter count is what there is to see.)
+ */
+export function checkClassToolInput(site: Site, entry: string): void {
+  if (site.method !== undefined || getFact<ContractRef>(KEYS.expects, site)) return;
+  const method = (site.target.prototype as Record<string, unknown>)[entry];
+  if (typeof method !== 'function' || method.length === 0) return;
+  throw new TypeError(
+    `${siteName(site)}: its entry method ${entry}() takes an input, but the class declares no @Expects, so it would accept no ` +
+      'arguments at all. Declare the input contract with @Expects(InputDto) or @Expects({ query: String }); a tool that takes no ' +
+      `input but reads its context (${entry}(_input, context)) declares @Expects({}).`,
+  );
+}
+
+/** The input contract of a tool site (`entry`: a class tool's entry method). */
+export function inputContractFor(site: Site, entry?: string): Contract {
   const ref = getFact<ContractRef>(KEYS.expects, site);
+  if (ref && declaresNoInput(ref)) return contractOf(NoInput);
   if (ref) return requireFields(contractOf(contractClass(ref, site, '@Expects')), site, 'the input contract');
+  if (entry !== undefined) checkClassToolInput(site, entry);
   if (site.method !== undefined) {
     const params: unknown[] | undefined = Reflect.getMetadata('design:paramtypes', site.target.prototype, site.method);
     const first = params?.[0];

@@ -35,6 +35,11 @@ export interface FieldOptions {
   coerce?: boolean;
   /** Lets a required string, array or free-form object be empty. */
   allowEmpty?: boolean;
+  /**
+   * A secret or personal value (a password, an account number): toolwright never logs it, puts it in
+   * a span or hands it to an audit hook; audit records and exception reports show `[redacted]`.
+   */
+  sensitive?: boolean;
   min?: number;
   max?: number;
   minLength?: number;

@@ -3,6 +3,7 @@ import { checkFieldOptions } from '../contract/field-options';
 import type { FieldDeclaration, FieldOptions } from '../contract/types';
 import { ownValidationMetadatas } from '../contract/class-validator-source';
 import { KEYS } from '../metadata/keys';
+import { rejectStandardDecorator } from '../metadata/site';
 import { describeValue } from '../util/describe-value';
 
 export type FieldDecorator = (target: object, propertyKey: string | symbol) => void;
@@ -14,6 +15,7 @@ export function recordField(
   propertyKey: string | symbol,
   update: (existing: FieldDeclaration | undefined, where: string) => Omit<FieldDeclaration, 'position'>,
 ): void {
+  rejectStandardDecorator(decorator, propertyKey);
   if (typeof target === 'function') {
     throw new TypeError(`@${decorator} on static property ${target.name}.${String(propertyKey)}: contract fields are instance properties.`);
   }

@@ -35,7 +35,18 @@ export interface ToolOptions {
    * answers "… took longer than N ms" at once. Wins over every default (`defaultTimeoutMs`).
    */
   timeoutMs?: number;
+  /**
+   * A person must approve each call before it runs: `'required'`, or a function of the validated
+   * input (`(input) => input.amount > 10_000`). Every transport asks in its own way (AI SDK
+   * `needsApproval`, MCP elicitation, the Toolbox's `approval_required` records, `invoke({ approve })`);
+   * an unapproved call never runs the tool.
+   */
+  approval?: ToolApproval;
 }
+
+/** When a tool's calls need a person's approval: always, or when a function of the validated input says so. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ToolApproval = 'required' | ((input: any) => boolean);
 
 export type ToolArgument = string | false | ToolOptions;
 
@@ -56,9 +67,11 @@ export interface ToolDeclaration {
   readonly adapters: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** The call's time limit in milliseconds, if declared. */
   readonly timeoutMs?: number;
+  /** Whether calls need a person's approval, if declared. */
+  readonly approval?: ToolApproval;
 }
 
-const OPTION_KEYS = ['name', 'description', 'title', 'error', 'success', 'except', 'adapters', 'method', 'timeoutMs'];
+const OPTION_KEYS = ['name', 'description', 'title', 'error', 'success', 'except', 'adapters', 'method', 'timeoutMs', 'approval'];
 const ADAPTER_KEY = /^[A-Za-z][A-Za-z0-9_-]*$/;
 
 export type ToolDecorator = {
@@ -220,7 +233,19 @@ function finish(parsed: ParsedArguments, site: Site, where: string): ToolDeclara
     method,
     adapters: Object.freeze(adapters),
     ...timeoutOption(where, options.timeoutMs),
+    ...approvalOption(where, options.approval),
   });
+}
+
+function approvalOption(where: string, value: unknown): { approval?: ToolApproval } {
+  if (value === undefined) return {};
+  if (value !== 'required' && typeof value !== 'function') {
+    throw new TypeError(
+      `${where}: @Tool option 'approval' must be 'required' or a function of the input returning true when a call needs approval ` +
+        `(e.g. (input) => input.amount > 10_000); got ${describeValue(value)}.`,
+    );
+  }
+  return { approval: value as ToolApproval };
 }
 
 function timeoutOption(where: string, value: unknown): { timeoutMs?: number } {

@@ -91,3 +91,32 @@ export class ToolContextUnavailableError extends ToolwrightError {
     super(message);
   }
 }
+
+/** A call that needs a person's approval was denied, or could not be put to anyone. */
+export class ToolApprovalError extends ToolwrightError {
+  override readonly code = 'TOOL_APPROVAL';
+  constructor(
+    message: string,
+    /** `denied`: the approver said no; `unavailable`: there was no way to ask. */
+    readonly reason: 'denied' | 'unavailable',
+  ) {
+    super(message);
+  }
+}
+
+/** A call refused by `rateLimit`: the caller may retry after `retryAfterMs`. */
+export class ToolRateLimitError extends ToolwrightError {
+  override readonly code = 'TOOL_RATE_LIMITED';
+  constructor(
+    message: string,
+    /** How long until the next call is allowed, in milliseconds. */
+    readonly retryAfterMs: number,
+  ) {
+    super(message);
+  }
+}
+
+/** A call refused by `concurrencyLimit`: too many calls of the tool were already running or waiting. */
+export class ToolBusyError extends ToolwrightError {
+  override readonly code = 'TOOL_BUSY';
+}

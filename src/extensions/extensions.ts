@@ -29,6 +29,7 @@ export const FIELD_OPTION_KEYS = [
   'example',
   'coerce',
   'allowEmpty',
+  'sensitive',
   ...CONSTRAINT_OPTION_KEYS,
   'ambient',
 ] as const;

@@ -3,12 +3,18 @@ import { Exposes } from '../decorators/exposes';
 import { SemanticHints } from '../decorators/semantic-hints';
 import { Tool } from '../decorators/tool';
 import { ToolVersion } from '../decorators/tool-version';
+import type { ContractType } from '../contract/contract-type';
+
 import type { ContractSpec } from '../contract/types';
 import { KEYS } from '../metadata/keys';
 import { defineFact } from '../metadata/site';
 import { sanitizeToolName } from '../naming/tool-name';
 import { describeValue, isPlainObject } from '../util/describe-value';
+import type { ToolApproval } from '../decorators/tool';
 import type { ToolContext } from './invoker';
+
+/** The input a `defineTool` function receives, from its options' `expects`. */
+type InputOf<Options> = Options extends { expects: infer Spec } ? ContractType<Spec> : ContractType<undefined>;
 
 export interface InlineToolOptions {
   /** The tool name (required: an inline tool has no class name to derive one from). */
@@ -25,6 +31,8 @@ export interface InlineToolOptions {
   version?: number;
   /** The call's time limit in milliseconds, as `@Tool({ timeoutMs })`. */
   timeoutMs?: number;
+  /** Whether a person must approve each call, as `@Tool({ approval })`. */
+  approval?: ToolApproval;
 }
 
 /** The class `defineTool` builds: a class tool whose `call` runs your function. */
@@ -32,17 +40,20 @@ export interface InlineTool<I, O> {
   new (): { call(input: I, context: ToolContext): Promise<O> };
 }
 
-const OPTION_KEYS = ['name', 'description', 'title', 'expects', 'exposes', 'error', 'success', 'hints', 'version', 'timeoutMs'];
+const OPTION_KEYS = ['name', 'description', 'title', 'expects', 'exposes', 'error', 'success', 'hints', 'version', 'timeoutMs', 'approval'];
 
 /**
  * Builds a one-off tool from inline shapes and a function, without a class file. It behaves
  * exactly like a declared class tool, except that it is never enumerated by adapter key: hold it
- * and pass it to `invoke` or an adapter's `wrap`.
+ * and pass it to `invoke` or an adapter's `wrap`. The function's `input` is typed from `expects`
+ * (`{ q: String, n: { type: Integer, optional: true } }` → `{ q: string; n?: number }`), and
+ * `invoke(tool, args)` resolves to a `Result` of what the function returns.
  */
-export function defineTool<I = Record<string, unknown>, O = unknown>(
-  options: InlineToolOptions,
-  fn: (input: I, context: ToolContext) => O | Promise<O>,
-): InlineTool<I, O> {
+export function defineTool<const Options extends InlineToolOptions, O>(
+  options: Options,
+  fn: (input: InputOf<Options>, context: ToolContext) => O | Promise<O>,
+): InlineTool<InputOf<Options>, O> {
+  type I = InputOf<Options>;
   if (!isPlainObject(options))
     throw new TypeError(`defineTool: the first argument must be an options object; got ${describeValue(options)}.`);
   const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.includes(key));
@@ -66,13 +77,15 @@ export function defineTool<I = Record<string, unknown>, O = unknown>(
     },
   }[className];
   defineFact(KEYS.inline, true, { target: made });
-  if (options.expects !== undefined) Expects(options.expects)(made);
+  Expects(options.expects ?? {})(made); // left out: a tool without input, declared as such
   if (options.exposes !== undefined) Exposes(options.exposes)(made);
   if (options.hints !== undefined) SemanticHints(...options.hints)(made);
   if (options.version !== undefined) ToolVersion(options.version)(made);
-  const { name, description, title, error, success, timeoutMs } = options;
-  Tool(Object.fromEntries(Object.entries({ name, description, title, error, success, timeoutMs }).filter(([, v]) => v !== undefined)))(
-    made,
-  );
+  const { name, description, title, error, success, timeoutMs, approval } = options;
+  Tool(
+    Object.fromEntries(
+      Object.entries({ name, description, title, error, success, timeoutMs, approval }).filter(([, v]) => v !== undefined),
+    ),
+  )(made);
   return made as InlineTool<I, O>;
 }

@@ -2,27 +2,46 @@
  * The invoker: the one call path for untrusted callers. From the wire to the tool and back as a
  * Result: it never throws for bad input or a business failure.
  */
+import { randomUUID } from 'node:crypto';
 import type { DependencyContainer } from 'tsyringe';
 import { describeMismatch } from '../contract/conforms';
 import type { Contract, FieldModel } from '../contract/field-model';
-import { configuredTimeoutMs, ExceptionHandler, reportException } from '../config/toolwright-config';
-import { AmbientContextError, FieldError, InputValidationError, ToolCancelledError, ToolTimeoutError } from '../errors/errors';
+import {
+  configuredDestructiveApproval,
+  configuredMiddleware,
+  configuredTimeoutMs,
+  ExceptionHandler,
+  reportException,
+} from '../config/toolwright-config';
+import {
+  AmbientContextError,
+  FieldError,
+  InputValidationError,
+  ToolApprovalError,
+  ToolCancelledError,
+  ToolTimeoutError,
+} from '../errors/errors';
 import { Tools, ToolLike } from '../registry/tool-registry';
 import type { ToolDefinition } from '../registry/tool-definition';
 import { renderContract } from '../serialization/render';
 import { describeValue, isPlainObject } from '../util/describe-value';
 import { DEFAULT_MAX_INPUT_DEPTH, formatCount, isTimeoutMs, MAX_INPUT_DEPTH, TIMEOUT_RULE } from '../util/limits';
 import { AmbientSource, currentAmbient, readAmbient } from './ambient';
+import { approvalRule, Approver, awaitDecision, deniedError, needsApproval, readDecision, unavailableError } from './approval';
 import { NEVER_ABORTED, settle } from './deadline';
 import { InputProblems } from './input-problems';
 import { inputShapeProblem } from './input-shape';
 import { contractInstantiator, fieldPreparer, FieldPreparer } from './prepare';
 import { hasResidual, residualErrors } from './residual';
 import { resolveTool } from './resolve-tool';
-import { failureMessage, Result } from './result';
+import { failureMessage, Result, SettledResult } from './result';
+import { checkMiddleware, Middleware, PipelineCall, runPipeline, TransportName } from './pipeline';
+import { hasSensitive, redact } from './redact';
 import { deliberateFailure, isAbortError, isInstance } from './thrown';
 import { contentOf } from '../content/content';
 import { CallContext, ToolContext, toolContext } from './tool-context';
+import { CallTrace, traced, tracingAvailable } from './tracing';
+import type { InvokeOutput } from './tool-output';
 import { ContractValidator, contractValidator } from './validation';
 
 export type { ToolContext } from './tool-context';
@@ -47,6 +66,21 @@ export interface InvokerOptions {
    * (default 64). Deeper input is refused before anything else reads it.
    */
   maxInputDepth?: number;
+  /**
+   * Runs around every call, after its input is validated: `(call, next) => next()`. The first is
+   * outermost; `configure({ middleware })` runs outside these. See "The call pipeline" in the README.
+   */
+  middleware?: readonly Middleware[];
+  /**
+   * Tools with the `destructive` hint need a person's approval (as if they declared
+   * `approval: 'required'`). Default: `configure({ requireApprovalForDestructive })`, else false.
+   */
+  requireApprovalForDestructive?: boolean;
+  /**
+   * A span and metrics per call when `@opentelemetry/api` is installed (default true). Without a
+   * registered SDK they are OpenTelemetry's no-ops.
+   */
+  tracing?: boolean;
 }
 
 export interface CallOptions {
@@ -68,6 +102,17 @@ export interface CallOptions {
    * `elicit`, `sample` (else `configure({ toolContext })`'s), and the call's identity.
    */
   context?: CallContext;
+  /** Which transport the call came through, for middleware, spans and metrics (default `inprocess`). */
+  transport?: TransportName;
+  /** The call's id (an MCP request id, a model's tool call id); default a generated UUID. */
+  callId?: string;
+  /**
+   * Asked when the tool needs approval (`@Tool({ approval })`), with the validated call; answer
+   * true, false or `{ approved, reason }`. Without it such a call is refused and never runs.
+   */
+  approve?: Approver;
+  /** Where the call sits in a trace: the caller's trace context and span attributes of the transport. */
+  trace?: CallTrace;
 }
 
 const DROPPED_KEYS = new Set(['ambientContext', 'ambient_context']);
@@ -88,6 +133,12 @@ interface Plan {
   readonly ambient: readonly AmbientField[];
   readonly residual: boolean;
   readonly output?: Function;
+}
+
+/** A call whose input passed every check: what the pipeline runs with. */
+interface Prepared {
+  readonly input: Record<string, unknown>;
+  readonly ambient: AmbientSource | undefined;
 }
 
 const plans = new WeakMap<ToolDefinition, Plan>();
@@ -144,14 +195,22 @@ function checkLimits(options: InvokerOptions): void {
   ) {
     throw new TypeError(`Invoker: maxInputDepth must be a whole number from 1 to ${MAX_INPUT_DEPTH}; got ${describeValue(maxInputDepth)}.`);
   }
+  for (const key of ['requireApprovalForDestructive', 'tracing'] as const) {
+    if (options[key] !== undefined && typeof options[key] !== 'boolean') {
+      throw new TypeError(`Invoker: ${key} must be true or false; got ${describeValue(options[key])}.`);
+    }
+  }
 }
 
 export class Invoker {
   private readonly options: Required<Pick<InvokerOptions, 'rejectUndeclaredInputs' | 'userFacingInputErrors' | 'maxInputDepth'>> &
     InvokerOptions;
 
+  private readonly middleware: readonly Middleware[];
+
   constructor(options: InvokerOptions = {}) {
     checkLimits(options);
+    this.middleware = options.middleware === undefined ? [] : checkMiddleware(options.middleware, 'Invoker');
     this.options = {
       ...options,
       rejectUndeclaredInputs: options.rejectUndeclaredInputs ?? true,
@@ -169,47 +228,117 @@ export class Invoker {
    * Calls a tool with untrusted arguments. Resolves to a Result for success, a business failure,
    * invalid input and a bug alike; it rejects only when `tool` is not a tool at all.
    */
-  async invoke<T = unknown>(tool: ToolLike, args?: unknown, call: CallOptions = {}): Promise<Result<T>> {
+  invoke<T = never, Tool extends ToolLike = ToolLike>(
+    tool: Tool,
+    args?: unknown,
+    call?: CallOptions,
+  ): Promise<SettledResult<InvokeOutput<T, Tool>>>;
+  async invoke(tool: ToolLike, args?: unknown, call: CallOptions = {}): Promise<Result<unknown>> {
     const definition = Tools.resolve(tool);
-    // The last guard: whatever an argument, a container or a tool did, the call ends as a Result.
-    return this.run<T>(definition, args, call).catch((error: unknown) => this.exception(definition, error, args));
+    if (this.options.tracing === false || !tracingAvailable()) return this.guarded(definition, args, call, call.callId);
+    const id = call.callId ?? randomUUID();
+    const transport = call.transport ?? 'inprocess';
+    return traced({ tool: definition, transport, id, trace: call.trace }, () => this.guarded(definition, args, call, id));
   }
 
-  private async run<T>(definition: ToolDefinition, args: unknown, call: CallOptions): Promise<Result<T>> {
+  /**
+   * Does this call need a person's approval before it runs? For transports that ask before calling
+   * (the AI SDK's `needsApproval`). Invalid arguments need none: such a call fails without running.
+   */
+  async approvalNeeded(tool: ToolLike, args?: unknown, call: CallOptions = {}): Promise<boolean> {
+    const definition = Tools.resolve(tool);
+    const rule = approvalRule(definition, this.destructiveApproval());
+    if (rule === undefined || rule === 'required') return rule === 'required';
+    try {
+      const prepared = await this.prepare(definition, args, call, false);
+      return prepared instanceof Result ? false : needsApproval(rule, prepared.input);
+    } catch {
+      return true; // a rule that throws asks; the call itself reports it
+    }
+  }
+
+  private destructiveApproval(): boolean {
+    return this.options.requireApprovalForDestructive ?? configuredDestructiveApproval();
+  }
+
+  // The last guard: whatever an argument, a container, a middleware or a tool did, the call ends as a Result.
+  private guarded(definition: ToolDefinition, args: unknown, call: CallOptions, id: string | undefined): Promise<Result<unknown>> {
+    return this.run(definition, args, call, id).catch((error: unknown) => this.exception(definition, error, args));
+  }
+
+  private async run(definition: ToolDefinition, args: unknown, call: CallOptions, id: string | undefined): Promise<Result<unknown>> {
+    let prepared = this.prepare(definition, args, call, true);
+    if (prepared instanceof Promise) prepared = await prepared;
+    if (prepared instanceof Result) return prepared;
+    const caller = call.signal;
+    if (caller?.aborted) return this.cancelled(definition, caller.reason);
+    const configured = configuredMiddleware();
+    const middleware =
+      configured.length === 0 ? this.middleware : this.middleware.length === 0 ? configured : [...configured, ...this.middleware];
+    const rule = approvalRule(definition, this.destructiveApproval());
+    if (middleware.length === 0 && rule === undefined) return this.callTool(definition, prepared.input, call, args);
+    const pipelineCall = new PipelineCall(
+      definition,
+      prepared.input,
+      prepared.ambient,
+      caller ?? NEVER_ABORTED,
+      call.transport ?? 'inprocess',
+      id,
+    );
+    const last =
+      rule === undefined
+        ? () => this.callTool(definition, prepared.input, call, args)
+        : () => this.approveThenCall(pipelineCall, rule, call, args);
+    return runPipeline(middleware, pipelineCall, last, (error) => this.fromThrown(definition, error, caller, args));
+  }
+
+  /** The innermost step before the tool: an unapproved call never reaches it. */
+  private async approveThenCall(
+    call: PipelineCall,
+    rule: NonNullable<ToolDefinition['approval']>,
+    options: CallOptions,
+    args: unknown,
+  ): Promise<Result> {
+    const { tool } = call;
+    let needed: boolean;
+    try {
+      needed = needsApproval(rule, call.input);
+    } catch (error) {
+      return this.exception(tool, error, args);
+    }
+    if (needed) {
+      const refuse = (error: ToolApprovalError) => Result.failure(tool, failureMessage(tool, error.message, true), error);
+      if (typeof options.approve !== 'function') return refuse(unavailableError(tool, call.transport));
+      let decision: { approved: boolean; reason?: string };
+      try {
+        decision = readDecision(await awaitDecision(options.approve(call), call.signal));
+      } catch (error) {
+        if (call.signal.aborted && error === call.signal.reason) return this.cancelled(tool, error);
+        return this.exception(tool, error, args);
+      }
+      if (!decision.approved) return refuse(deniedError(tool, decision.reason));
+    }
+    return this.callTool(tool, call.input, options, args);
+  }
+
+  /** Steps 1–5: from untrusted arguments to the validated input, or the Result that refuses them. */
+  private prepare(
+    definition: ToolDefinition,
+    args: unknown,
+    call: CallOptions,
+    report: boolean,
+  ): Prepared | Result<never> | Promise<Prepared | Result<never>> {
     let plan: Plan;
     try {
       plan = planFor(definition);
     } catch (error) {
-      return this.exception(definition, error, args);
+      return this.exception(definition, error, args, undefined, report);
     }
 
-    // 1. An object (or nothing at all, for a call without arguments).
-    if (args === undefined) args = {};
-    if (!isPlainObject(args)) {
-      return this.inputFailure(definition, [{ field: 'base', message: 'arguments must be an object' }], args);
-    }
-
-    // Bounded depth and valid Unicode, checked without recursion before any step that recurses.
-    const shape = inputShapeProblem(args, this.options.maxInputDepth);
-    if (shape) return this.inputFailure(definition, [shape], args);
-
-    // 2–3. Ambient keys a caller sent are dropped; undeclared keys are refused (or dropped).
-    // Gathered only when there is a problem: a valid call allocates nothing for them.
-    let problems: InputProblems | undefined;
-    if (this.options.rejectUndeclaredInputs) {
-      for (const key of Object.keys(args)) {
-        if (!plan.declared.has(key) && !DROPPED_KEYS.has(key)) (problems ??= new InputProblems()).unknown(key);
-      }
-    }
-
-    // 4. Wire coercion and defaults, into a fresh object (the caller's arguments are never changed).
-    const prepared: Record<string, unknown> = {};
-    const nullMeansAbsent = call.nullMeansAbsent === true;
-    for (const field of plan.fields) field(args, prepared, nullMeansAbsent);
-
-    // 5. Validation compiled from the same field model as the schema.
-    if (!plan.validator.check(prepared)) plan.validator.explain(prepared, (problems ??= new InputProblems()));
-    if (problems) return this.inputProblems(definition, problems, args);
+    // Steps 1–5.
+    const checked = this.checkInput(definition, plan, args, call.nullMeansAbsent === true, report);
+    if (checked instanceof Result) return checked;
+    const prepared = checked;
 
     // Ambient values come from trusted context only; problems there are the server's, not the caller's.
     const ambient = currentAmbient(call.ambientContext);
@@ -225,6 +354,8 @@ export class Invoker {
                 `Pass it with invoke(…, { ambientContext: { ${key} } }) or withAmbientContext().`,
             ),
             args,
+            undefined,
+            report,
           );
         }
         continue;
@@ -235,6 +366,8 @@ export class Invoker {
           definition,
           new AmbientContextError(`${definition.toolName()} (${definition.id}): the ambient value '${key}' is malformed: ${problem}.`),
           args,
+          undefined,
+          report,
         );
       }
       ambientValues.push([field.name, value]);
@@ -244,11 +377,23 @@ export class Invoker {
     for (const [name, value] of ambientValues) input[name] = value;
 
     if (plan.residual) {
-      problems = new InputProblems();
-      await residualErrors(plan.input, input, problems);
-      if (!problems.empty) return this.inputProblems(definition, problems, args);
+      // Only class-validator's own checks can be asynchronous; every other call starts the tool synchronously.
+      const found = new InputProblems();
+      return residualErrors(plan.input, input, found).then(() =>
+        found.empty ? { input, ambient } : this.inputProblems(definition, found, args, report),
+      );
     }
+    return { input, ambient };
+  }
 
+  /** Steps 6–7: resolve through DI and call under the time limit, then check the output contract. */
+  private async callTool(
+    definition: ToolDefinition,
+    input: Record<string, unknown>,
+    call: CallOptions,
+    args: unknown,
+  ): Promise<Result<unknown>> {
+    const plan = planFor(definition);
     // 6. Resolve through DI and call, with a context carrying the AbortSignal, under the time limit.
     const caller = call.signal;
     if (caller?.aborted) return this.cancelled(definition, caller.reason);
@@ -284,7 +429,7 @@ export class Invoker {
     const content = contentOf(value);
     if (content) value = content.value;
     // 7. The returned value must keep the tool's own @Exposes contract.
-    const result = Result.success(definition, value as T);
+    const result = Result.success(definition, value);
     if (content) result.content = content.parts;
     if (plan.output) {
       try {
@@ -296,14 +441,85 @@ export class Invoker {
     return result;
   }
 
-  private inputProblems(tool: ToolDefinition, problems: InputProblems, args: unknown): Result<never> {
-    return this.inputFailure(tool, problems.fieldErrors(), args, problems.sentence());
+  /**
+   * Checks untrusted arguments exactly as `invoke` does (coercion, defaults, validation, run-time
+   * constraints) without calling the tool: `{ ok: true, input }` with the prepared wire input (JSON,
+   * safe to store or send), or `{ ok: false, result }` with the same failure `invoke` would give.
+   * Ambient values are not checked: they belong to the process that finally calls the tool.
+   */
+  async validate(
+    tool: ToolLike,
+    args?: unknown,
+    call: Pick<CallOptions, 'nullMeansAbsent'> = {},
+  ): Promise<{ ok: true; input: Record<string, unknown> } | { ok: false; result: Result<never> }> {
+    const definition = Tools.resolve(tool);
+    let plan: Plan;
+    try {
+      plan = planFor(definition);
+    } catch (error) {
+      return { ok: false, result: this.exception(definition, error, args) };
+    }
+    const checked = this.checkInput(definition, plan, args, call.nullMeansAbsent === true, true);
+    if (checked instanceof Result) return { ok: false, result: checked };
+    if (plan.residual) {
+      const found = new InputProblems();
+      await residualErrors(plan.input, plan.instantiate(checked), found);
+      if (!found.empty) return { ok: false, result: this.inputProblems(definition, found, args) };
+    }
+    return { ok: true, input: checked };
   }
 
-  private inputFailure(tool: ToolDefinition, errors: readonly FieldError[], args: unknown, sentence?: string): Result<never> {
+  /** Steps 1–5 of a call: the prepared wire input, or the input failure. */
+  private checkInput(
+    definition: ToolDefinition,
+    plan: Plan,
+    args: unknown,
+    nullMeansAbsent: boolean,
+    report: boolean,
+  ): Record<string, unknown> | Result<never> {
+    // 1. An object (or nothing at all, for a call without arguments).
+    if (args === undefined) args = {};
+    if (!isPlainObject(args)) {
+      return this.inputFailure(definition, [{ field: 'base', message: 'arguments must be an object' }], args, undefined, report);
+    }
+
+    // Bounded depth and valid Unicode, checked without recursion before any step that recurses.
+    const shape = inputShapeProblem(args, this.options.maxInputDepth);
+    if (shape) return this.inputFailure(definition, [shape], args, undefined, report);
+
+    // 2–3. Ambient keys a caller sent are dropped; undeclared keys are refused (or dropped).
+    // Gathered only when there is a problem: a valid call allocates nothing for them.
+    let problems: InputProblems | undefined;
+    if (this.options.rejectUndeclaredInputs) {
+      for (const key of Object.keys(args)) {
+        if (!plan.declared.has(key) && !DROPPED_KEYS.has(key)) (problems ??= new InputProblems()).unknown(key);
+      }
+    }
+
+    // 4. Wire coercion and defaults, into a fresh object (the caller's arguments are never changed).
+    const prepared: Record<string, unknown> = {};
+    for (const field of plan.fields) field(args, prepared, nullMeansAbsent);
+
+    // 5. Validation compiled from the same field model as the schema.
+    if (!plan.validator.check(prepared)) plan.validator.explain(prepared, (problems ??= new InputProblems()));
+    if (problems) return this.inputProblems(definition, problems, args, report);
+    return prepared;
+  }
+
+  private inputProblems(tool: ToolDefinition, problems: InputProblems, args: unknown, report = true): Result<never> {
+    return this.inputFailure(tool, problems.fieldErrors(), args, problems.sentence(), report);
+  }
+
+  private inputFailure(
+    tool: ToolDefinition,
+    errors: readonly FieldError[],
+    args: unknown,
+    sentence?: string,
+    report = true,
+  ): Result<never> {
     const reason = sentence ?? errors.map((error) => error.message).join(' and ');
     const error = withoutStack(() => new InputValidationError(failureMessage(tool, reason), errors));
-    if (!this.options.userFacingInputErrors) return this.exception(tool, error, args, errors);
+    if (!this.options.userFacingInputErrors) return this.exception(tool, error, args, errors, report);
     return Result.failure(tool, error.message, error, errors);
   }
 
@@ -334,9 +550,25 @@ export class Invoker {
     return this.exception(tool, error, args);
   }
 
-  private exception(tool: ToolDefinition, error: unknown, args: unknown, fieldErrors?: readonly FieldError[]): Result<never> {
-    reportException(error, { tool, args }, this.options.onException);
+  private exception(
+    tool: ToolDefinition,
+    error: unknown,
+    args: unknown,
+    fieldErrors?: readonly FieldError[],
+    report = true,
+  ): Result<never> {
+    if (report) reportException(error, { tool, args: reportedArgs(tool, args) }, this.options.onException);
     return Result.exception(tool, error, fieldErrors);
+  }
+}
+
+/** The arguments an exception report shows: `sensitive` fields (declared ones, at any depth) as `[redacted]`. */
+function reportedArgs(tool: ToolDefinition, args: unknown): unknown {
+  try {
+    if (!isPlainObject(args) || !hasSensitive(tool.inputContract)) return args;
+    return { ...args, ...(redact(tool.inputContract, args) as object) };
+  } catch {
+    return undefined; // arguments that cannot even be read are not shown
   }
 }
 
@@ -346,8 +578,22 @@ const defaultInvoker = new Invoker();
  * Calls a tool with untrusted arguments, through the same contract a model sees:
  * `invoke(ApproveLoanV2, { loanId, amount: '500' }, { ambientContext: { officerId } })`.
  */
-export function invoke<T = unknown>(tool: ToolLike, args?: unknown, options: InvokerOptions & CallOptions = {}): Promise<Result<T>> {
-  const { ambientContext, container, signal, nullMeansAbsent, context, ...invokerOptions } = options;
+export function invoke<T = never, Tool extends ToolLike = ToolLike>(
+  tool: Tool,
+  args?: unknown,
+  options: InvokerOptions & CallOptions = {},
+): Promise<SettledResult<InvokeOutput<T, Tool>>> {
+  const { ambientContext, container, signal, nullMeansAbsent, transport, callId, approve, trace, context, ...invokerOptions } = options;
   const invoker = Object.keys(invokerOptions).length === 0 ? defaultInvoker : new Invoker(invokerOptions);
-  return invoker.invoke<T>(tool, args, { ambientContext, container, signal, nullMeansAbsent, context });
+  return invoker.invoke<T, Tool>(tool, args, {
+    ambientContext,
+    container,
+    signal,
+    nullMeansAbsent,
+    transport,
+    callId,
+    approve,
+    trace,
+    context,
+  });
 }

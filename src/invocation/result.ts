@@ -70,6 +70,14 @@ export class Result<T = unknown> {
   }
 }
 
+/**
+ * A Result whose `ok` narrows it, as `invoke` resolves: `if (result.ok) use(result.value)` is a T,
+ * and otherwise `result.error` is the user-facing string.
+ */
+export type SettledResult<T = unknown> =
+  | (Result<T> & { readonly ok: true; readonly outcome: 'success'; readonly value: T; readonly error: undefined })
+  | (Result<T> & { readonly ok: false; readonly outcome: 'failure' | 'exception'; readonly value: undefined; readonly error: string });
+
 const NO_FIELD_ERRORS: readonly FieldError[] = Object.freeze([]);
 
 /**

@@ -16,8 +16,26 @@ export function siteName(site: Site): string {
   return site.method ? `${className}.${site.method}` : className;
 }
 
+/**
+ * Refuses a call made by the TC39 standard decorators (TypeScript without `experimentalDecorators`):
+ * their second argument is a context object (`{ kind, name, addInitializer, … }`), never a
+ * property key. Every toolwright decorator runs this check first.
+ */
+export function rejectStandardDecorator(decorator: string, context: unknown): void {
+  if (typeof context !== 'object' || context === null) return;
+  const { kind, name } = context as { kind?: unknown; name?: unknown };
+  if (typeof kind !== 'string' || typeof (context as { addInitializer?: unknown }).addInitializer !== 'function') return;
+  const what = kind === 'class' ? `class ${String(name)}` : `${kind} ${typeof name === 'symbol' ? name.toString() : String(name)}`;
+  throw new TypeError(
+    `@${decorator} on ${what} was applied as a standard (TC39) decorator, and toolwright uses TypeScript's legacy decorators ` +
+      '(as class-validator, class-transformer and tsyringe do). Set "experimentalDecorators": true and ' +
+      '"emitDecoratorMetadata": true in the compilerOptions of your tsconfig.json.',
+  );
+}
+
 /** Resolves the site a class-or-method decorator was applied to, refusing what cannot be a tool. */
 export function decoratedSite(decorator: string, target: object, propertyKey?: string | symbol, descriptor?: PropertyDescriptor): Site {
+  rejectStandardDecorator(decorator, propertyKey);
   if (propertyKey === undefined) {
     if (typeof target !== 'function') {
       throw new TypeError(`@${decorator} must decorate a class or a method; got ${describeValue(target)}.`);

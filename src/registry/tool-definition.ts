@@ -98,6 +98,11 @@ export class ToolDefinition {
     return this.declaration?.timeoutMs;
   }
 
+  /** Whether calls need a person's approval (`@Tool({ approval })`), or undefined when not declared. */
+  get approval(): ToolDeclaration['approval'] {
+    return this.declaration?.approval;
+  }
+
   /** `@FailsOn` rules, the tool's own before its superclasses'. */
   get failsOn(): readonly FailsOnRule[] {
     if (this.kind === 'method') return getOwnFact<FailsOnRule[]>(KEYS.failsOn, this.site) ?? [];
@@ -162,7 +167,7 @@ export class ToolDefinition {
 
   /** The input field model (an empty contract when the tool takes no input). */
   get inputContract(): Contract {
-    return (this.input ??= inputContractFor(this.site));
+    return (this.input ??= inputContractFor(this.site, this.kind === 'class' ? this.method : undefined));
   }
 
   /** The output field model, or undefined when the tool exposes nothing. */

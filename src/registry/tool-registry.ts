@@ -1,4 +1,5 @@
 import { checkToolBag } from '../config/tool-bags';
+import { checkClassToolInput } from '../contract/tool-contracts';
 import type { ToolDeclaration } from '../decorators/tool';
 import { catalogMark, catalogSince } from '../metadata/catalog';
 import { KEYS } from '../metadata/keys';
@@ -7,7 +8,7 @@ import { DEFAULT_NAME_SUFFIXES } from '../naming/tool-name';
 import { versionSuffixMismatch } from '../naming/version-suffix';
 import { describeValue, joinWords } from '../util/describe-value';
 import { DefinitionHost, ToolDefinition } from './tool-definition';
-import { loadToolRoot, normalizeToolRoot } from './tool-roots';
+import { checkBaseDir, loadToolRoot, normalizeToolRoot, resolveToolRoot, ToolRoot } from './tool-roots';
 
 export interface RegistryOptions {
   /**
@@ -27,6 +28,11 @@ export interface RegistryOptions {
 export interface AdapterRegistration {
   /** Directories whose exported action classes are members without a per-class `@Tool`. */
   toolRoots?: readonly string[];
+  /**
+   * The directory relative `toolRoots` resolve against (an absolute path, usually `__dirname`);
+   * without it, the working directory when the adapter is registered.
+   */
+  baseDir?: string;
 }
 
 export interface VersionGroup {
@@ -44,7 +50,7 @@ export type ToolLike = ToolDefinition | Function;
  */
 export class ToolRegistry {
   readonly nameSuffixes: readonly string[];
-  private readonly adapterRoots = new Map<string, readonly string[]>();
+  private readonly adapterRoots = new Map<string, readonly ToolRoot[]>();
   private readonly explicit: Function[] | undefined;
   private readonly added: Function[] = [];
   private readonly since: number;
@@ -82,13 +88,18 @@ export class ToolRegistry {
     if (typeof key !== 'string' || !/^[A-Za-z][A-Za-z0-9_-]*$/.test(key)) {
       throw new TypeError(`registerAdapter: ${describeValue(key)} is not an adapter key such as 'mcp'.`);
     }
+    const unknown = Object.keys(registration).filter((option) => option !== 'toolRoots' && option !== 'baseDir');
+    if (unknown.length > 0) {
+      throw new TypeError(`registerAdapter('${key}'): unknown option '${unknown[0]}'. Known options: toolRoots, baseDir.`);
+    }
+    const baseDir = checkBaseDir(registration.baseDir, key);
     if (registration.toolRoots !== undefined) {
       if (!Array.isArray(registration.toolRoots)) {
         throw new TypeError(
           `registerAdapter('${key}'): toolRoots must be a list of directories; got ${describeValue(registration.toolRoots)}.`,
         );
       }
-      const roots = registration.toolRoots.map((root) => normalizeToolRoot(root, key));
+      const roots = registration.toolRoots.map((root) => resolveToolRoot(root, key, baseDir));
       this.adapterRoots.set(key, Object.freeze(roots));
     } else if (!this.adapterRoots.has(key)) {
       this.adapterRoots.set(key, Object.freeze([]));
@@ -193,10 +204,10 @@ export class ToolRegistry {
     return (this.adapterRoots.get(adapter) ?? []).some((root) => this.rootClasses(root, adapter).includes(target));
   }
 
-  private rootClasses(root: string, adapter: string): readonly Function[] {
-    normalizeToolRoot(root, adapter);
-    let classes = this.loadedRoots.get(root);
-    if (!classes) this.loadedRoots.set(root, (classes = loadToolRoot(root, adapter).classes));
+  private rootClasses(root: ToolRoot, adapter: string): readonly Function[] {
+    normalizeToolRoot(root.root, adapter);
+    let classes = this.loadedRoots.get(root.absolute);
+    if (!classes) this.loadedRoots.set(root.absolute, (classes = loadToolRoot(root, adapter).classes));
     return classes;
   }
 
@@ -238,6 +249,7 @@ export class ToolRegistry {
 
   /** Enumeration-time checks of one member's declaration. */
   private checkMember(definition: ToolDefinition, key: string): void {
+    if (definition.kind === 'class') checkClassToolInput(definition.site, definition.method);
     for (const bag of definition.adapterBags(key)) checkToolBag(key, bag, definition.id);
     if (definition.hasExplicitName(key)) return;
     const { suffixVersion } = definition.derivedName();

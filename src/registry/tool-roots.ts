@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { catalogMark, forgetSince } from '../metadata/catalog';
 import { describeValue } from '../util/describe-value';
+import { warn } from '../util/warnings';
 
 /** Directory names that hold whole applications, never just tools. */
 const BULK_DIRECTORIES = ['src', 'app', 'lib', 'dist', 'actions'];
@@ -55,20 +56,60 @@ function listModules(directory: string): string[] {
   return found.filter((file) => !(file.endsWith('.ts') && names.has(file.replace(/\.ts$/, '.js'))));
 }
 
+/** A tool root as registered: the normalized path as given, and the directory it names. */
+export interface ToolRoot {
+  readonly root: string;
+  readonly absolute: string;
+  /** The directory a relative root was resolved against, and whether it was `baseDir`. */
+  readonly base: string;
+  readonly fromBaseDir: boolean;
+}
+
+/**
+ * Checks and resolves a tool root: relative roots resolve against `baseDir` when given (so a server
+ * started from another directory, as desktop clients do, finds them), otherwise against the
+ * working directory at registration.
+ */
+export function resolveToolRoot(raw: unknown, adapter: string, baseDir: string | undefined): ToolRoot {
+  const root = normalizeToolRoot(raw, adapter);
+  const base = baseDir ?? process.cwd();
+  return { root, absolute: path.resolve(base, root), base, fromBaseDir: baseDir !== undefined };
+}
+
+/** `baseDir` must be an absolute directory path, such as `__dirname`. */
+export function checkBaseDir(baseDir: unknown, adapter: string): string | undefined {
+  if (baseDir === undefined) return undefined;
+  if (typeof baseDir !== 'string' || !path.isAbsolute(baseDir)) {
+    throw new TypeError(
+      `registerAdapter('${adapter}'): baseDir must be an absolute directory path such as __dirname ` +
+        `(or path.dirname(fileURLToPath(import.meta.url)) in an ES module); got ${describeValue(baseDir)}.`,
+    );
+  }
+  return baseDir;
+}
+
 export interface LoadedRoot {
   /** Every class a module under the root exports. */
   readonly classes: readonly Function[];
 }
 
 /**
- * Loads every module under a root (resolved against the working directory) and collects the
- * classes they export. A module that fails to load is skipped with a warning naming the file and
- * the error, and nothing it declared is kept.
+ * Loads every module under a root and collects the classes they export. A module that fails to
+ * load is skipped with a warning naming the file and the error, and nothing it declared is kept.
  */
-export function loadToolRoot(root: string, adapter: string): LoadedRoot {
-  const absolute = path.resolve(root);
+export function loadToolRoot({ root, absolute, base, fromBaseDir }: ToolRoot, adapter: string): LoadedRoot {
   if (!fs.existsSync(absolute) || !fs.statSync(absolute).isDirectory()) {
-    throw new Error(`Tool root '${root}' for '${adapter}' is not a directory (resolved to ${absolute}).`);
+    const against = fromBaseDir ? `baseDir ${base}` : `the working directory ${base}`;
+    const hint = path.isAbsolute(root)
+      ? 'Create it or correct the path.'
+      : fromBaseDir
+        ? 'Create it or correct the path (relative to baseDir).'
+        : `Create it or correct the path; to resolve relative roots against your module's directory, pass baseDir: __dirname to registerAdapter.`;
+    throw new Error(
+      `Tool root '${root}' for '${adapter}' is not a directory (resolved to ${absolute}` +
+        (path.isAbsolute(root) ? '' : `, against ${against}`) +
+        `). ${hint}`,
+    );
   }
   const classes: Function[] = [];
   for (const file of listModules(absolute)) {
@@ -79,10 +120,10 @@ export function loadToolRoot(root: string, adapter: string): LoadedRoot {
       exported = require(file);
     } catch (error) {
       forgetSince(mark);
-      process.emitWarning(
-        `toolwright: skipped ${path.relative(process.cwd(), file)} under tool root '${root}': ${(error as Error)?.message ?? String(error)}`,
-        { code: 'TOOLWRIGHT_TOOL_ROOT_LOAD' },
-      );
+      warn({
+        code: 'TOOLWRIGHT_TOOL_ROOT_LOAD',
+        message: `toolwright: skipped ${path.relative(process.cwd(), file)} under tool root '${root}': ${(error as Error)?.message ?? String(error)}`,
+      });
       continue;
     }
     if (exported && (typeof exported === 'object' || typeof exported === 'function')) {

@@ -9,6 +9,8 @@ import { describeMismatch } from '../contract/conforms';
 import type { Contract, TypeNode } from '../contract/field-model';
 import { messages } from '../contract/messages';
 import { FieldError, OutputContractError, UnserializableValueError } from '../errors/errors';
+import { isInlineShapeClass } from '../contract/tool-contracts';
+import { warn } from '../util/warnings';
 
 export interface RenderOptions {
   /** Also refuse a class instance with no `toJSON` and no declared shape (default false). */
@@ -34,6 +36,8 @@ class State {
   depth = 0;
   /** Objects on the current path, tracked only in the exact (second) walk. */
   ancestors?: Set<object>;
+  /** Who returned the value (`approve_loan (ApproveLoan)`), for reports. */
+  who?: () => string;
 
   constructor(readonly rejectOpaque: boolean) {}
 
@@ -335,6 +339,60 @@ function contractRenderer(contract: Contract): (value: object, state: State) => 
   return renderer;
 }
 
+/** At most this many undeclared keys are reported per contract and tool (a value keyed by ids must not flood). */
+export const UNDECLARED_KEY_REPORTS = 50;
+
+const reportedKeys = new WeakMap<Contract, Map<string, Set<string>>>();
+
+/**
+ * Reports the keys of `source` that the contract does not declare (they stay out of the response),
+ * each once per tool and contract. Only runs when a value has more keys than declared fields.
+ */
+function reportUndeclared(contract: Contract, declared: ReadonlySet<string>, source: Record<string, unknown>, state: State): void {
+  let undeclared: string[] | undefined;
+  for (const key of Object.keys(source)) if (!declared.has(key) && source[key] !== undefined) (undeclared ??= []).push(key);
+  if (undeclared === undefined) return;
+  let byTool = reportedKeys.get(contract);
+  if (!byTool) reportedKeys.set(contract, (byTool = new Map()));
+  const subject = state.who?.() ?? `render(value, ${contract.name})`;
+  let reported = byTool.get(subject);
+  if (!reported) byTool.set(subject, (reported = new Set()));
+  if (reported.size > UNDECLARED_KEY_REPORTS) return;
+  const at = state.stack.length > 0 ? ` at ${state.path()}` : '';
+  const inline = isInlineShapeClass(contract.target);
+  for (const key of undeclared) {
+    if (reported.has(key)) continue;
+    reported.add(key);
+    const tool = state.who ? subject.split(' ')[0] : undefined; // a tool name has no spaces
+    if (reported.size > UNDECLARED_KEY_REPORTS) {
+      warn({
+        code: 'TOOLWRIGHT_UNDECLARED_OUTPUT_KEY',
+        tool,
+        message: `toolwright: ${subject} returned more than ${UNDECLARED_KEY_REPORTS} keys that ${contract.name} does not declare; further ones are not reported.`,
+      });
+      return;
+    }
+    const fix = inline
+      ? `add '${key}' to the tool's @Exposes shape`
+      : `declare it with @Field() on ${contract.name}.${key} (a property without a decorator is invisible at run time)`;
+    warn({
+      code: 'TOOLWRIGHT_UNDECLARED_OUTPUT_KEY',
+      tool,
+      key,
+      message:
+        `toolwright: ${subject} returned key '${key}'${at}, which its contract ${contract.name} does not declare, so it is left out ` +
+        `of the response. To expose it, ${fix}; otherwise stop returning it.`,
+    });
+  }
+}
+
+/** Does a plain object have more than `count` keys? Counts without allocating, stops early. */
+function moreKeysThan(source: object, count: number): boolean {
+  let keys = 0;
+  for (const _key in source) if (++keys > count) return true;
+  return false;
+}
+
 function buildContractRenderer(contract: Contract): (value: object, state: State) => unknown {
   const fields = contract.fields.map((field) => ({
     name: field.name,
@@ -342,24 +400,32 @@ function buildContractRenderer(contract: Contract): (value: object, state: State
     optional: field.optional,
     nullable: field.nullable,
   }));
+  const declared = new Set(contract.fields.map((field) => field.name));
   return (value, state) => {
     state.enter(value);
     const out: Record<string, unknown> = {};
     const source = value as Record<string, unknown>;
+    // A plain object has only own properties: more keys than declared fields present means some
+    // key is undeclared. Any other object (a class instance, with getters) is checked key by key.
+    const plain = Object.getPrototypeOf(source) === Object.prototype;
+    let present = 0;
     for (const field of fields) {
       const item = source[field.name];
       state.stack.push(field.name);
       if (item === undefined) {
         if (!field.optional) state.mismatch(messages.required(state.path(), undefined));
       } else if (item === null) {
+        present++;
         if (field.nullable) out[field.name] = null;
         else state.mismatch(`${state.path()} is null, and the field is not nullable`);
       } else {
+        present++;
         const rendered = field.render(item, state);
         if (rendered !== undefined) out[field.name] = rendered;
       }
       state.stack.pop();
     }
+    if (!plain || moreKeysThan(source, present)) reportUndeclared(contract, declared, source, state);
     state.leave(value);
     return out;
   };
@@ -397,6 +463,7 @@ export function renderLoose(value: unknown, options: RenderOptions = {}): Render
 export function renderContract(target: Function, value: unknown, options: RenderOptions = {}, who?: () => string): Rendering {
   const contract = contractOf(target);
   return walk(options, (state) => {
+    state.who = who;
     let out: unknown;
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       state.mismatch(

@@ -54,7 +54,17 @@ export function joinWords(words: readonly string[], last = 'and'): string {
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return false;
   const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
+  if (proto === Object.prototype || proto === null) return true;
+  // A plain object from another realm (a vm context, or structuredClone under a test runner's
+  // sandbox, as the AI SDK clones its messages): its prototype is that realm's Object.prototype.
+  return (
+    Object.getPrototypeOf(proto) === null && Object.prototype.toString.call(value) === '[object Object]' && isRealmObjectPrototype(proto)
+  );
+}
+
+function isRealmObjectPrototype(proto: object): boolean {
+  const constructor = Object.getOwnPropertyDescriptor(proto, 'constructor')?.value as unknown;
+  return typeof constructor === 'function' && constructor.name === 'Object' && constructor.prototype === proto;
 }
 
 /** A class (or built-in constructor) as opposed to an arrow-function thunk. */

@@ -1,7 +1,8 @@
 /**
  * The boundaries DESIGN.md draws: core never imports an adapter; an adapter (and toolwright/testing)
  * imports only the core's public surface, its own files, another entry point's public surface
- * (toolwright/ai builds on toolwright/openai's Toolbox), Node built-ins and libraries.
+ * (toolwright/ai builds on toolwright/openai's Toolbox), Node built-ins and libraries. The `toolwright`
+ * command (src/cli) is a user of the public surfaces, like an adapter.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -26,7 +27,7 @@ describe('module boundaries', () => {
 
   it('core never imports an adapter or the testing helpers', () => {
     const offenders = all
-      .filter((file) => !rel(file).startsWith('adapters') && !rel(file).startsWith('testing'))
+      .filter((file) => !rel(file).startsWith('adapters') && !rel(file).startsWith('testing') && !rel(file).startsWith('cli'))
       .flatMap((file) => imports(file).filter((spec) => spec.startsWith('.') && /adapters|testing/.test(path.resolve(path.dirname(file), spec))).map((spec) => `${rel(file)} → ${spec}`));
     expect(offenders).toEqual([]);
   });
@@ -47,6 +48,24 @@ describe('module boundaries', () => {
           .map((spec) => `${rel(file)} → ${spec}`);
       });
     expect(offenders).toEqual([]);
+  });
+
+  it('the toolwright command imports only public surfaces (the core, the entry points), its own files, Node and libraries', () => {
+    const publicCore = path.join(src, 'index');
+    const entryPoint = (target: string) => /^adapters[\\/][^\\/]+$/.test(path.relative(src, target)) || /^adapters[\\/][^\\/]+[\\/]index$/.test(path.relative(src, target));
+    const cli = all.filter((file) => rel(file).startsWith('cli'));
+    const offenders = cli.flatMap((file) =>
+      imports(file)
+        .filter((spec) => spec.startsWith('.'))
+        .filter((spec) => {
+          const target = path.resolve(path.dirname(file), spec);
+          const ownManifest = target === path.join(src, '..', 'package.json'); // for --version
+          return target !== publicCore && !entryPoint(target) && !ownManifest && !target.startsWith(path.join(src, 'cli') + path.sep);
+        })
+        .map((spec) => `${rel(file)} → ${spec}`),
+    );
+    expect(offenders).toEqual([]);
+    expect(cli.length).toBeGreaterThanOrEqual(10);
   });
 
   it('finds the files it checks (the test is not vacuous)', () => {

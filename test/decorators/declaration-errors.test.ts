@@ -56,7 +56,7 @@ describe('declaration errors', () => {
     [
       'an unknown option',
       () => { @Tool({ descripton: 'typo' } as never) class A { call() {} } return A; },
-      "A: unknown @Tool option 'descripton'. Known options: name, description, title, error, success, except, adapters, method, timeoutMs.",
+      "A: unknown @Tool option 'descripton'. Known options: name, description, title, error, success, except, adapters, method, timeoutMs, approval.",
     ],
     [
       'a bag that is not an object',
@@ -151,9 +151,9 @@ describe('declaration errors', () => {
       'A: @Expects: expected a DTO class, a thunk () => Dto, or an inline shape object; got 5.',
     ],
     [
-      '@Expects with an empty inline shape',
-      () => { @Expects({}) class A {} return A; },
-      'A: @Expects: an inline contract needs at least one field. Leave the decorator out for a tool without input.',
+      '@Exposes with an empty inline shape (@Expects({}) declares "no input"; an empty output is a mistake)',
+      () => { @Exposes({}) class A {} return A; },
+      'A: @Exposes: an inline contract needs at least one field. Leave @Exposes out for a tool that exposes nothing.',
     ],
     [
       'an inline field that is neither type nor options',

@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import * as ts from 'typescript';
 
 const repo = path.resolve(__dirname, '..', '..');
 const node = ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', 'examples/loan-desk/main.ts'];
@@ -130,6 +131,94 @@ describe('the loan desk over Streamable HTTP (npm start)', () => {
       await client.close();
     }
   });
+
+  it('serves the HTTP API on the same port at /api: curl-style calls, problems, the docs page', async () => {
+    const api = url.replace(/\/mcp$/, '/api');
+    const post = (tool: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${api}/${tool}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const approved = await post('approve_loan/v2', { loanId: ada, amount: 20000, tier: 'express' }, { 'x-officer-id': 'mallory' });
+    expect([approved.status, await approved.json()]).toEqual([200, { approvalId: expect.any(String), approvedAt: expect.any(String), tier: 'express' }]);
+    const status = await fetch(`${api}/loan_status/v1?loanId=${ada}`);
+    expect(await status.json()).toMatchObject({ state: 'approved', approvedBy: 'officer-on-duty' });
+    const invalid = await post('approve_loan/v1', { loanId: 'nope', amount: 0 });
+    expect([invalid.status, invalid.headers.get('content-type')]).toEqual([422, 'application/problem+json; charset=utf-8']);
+    expect(((await invalid.json()) as { errors: Array<{ field: string }> }).errors.map((e) => e.field)).toEqual(['loanId', 'amount']);
+    const again = await post('cancel_loan/v1', { loanId: ada });
+    expect([again.status, ((await again.json()) as { detail: string }).detail]).toEqual([422, 'Could not cancel the loan: an approved loan cannot be cancelled']);
+    const document = (await (await fetch(`${api}/openapi.json`)).json()) as { paths: Record<string, { post: { deprecated?: boolean } }> };
+    expect(Object.keys(document.paths)).toEqual([
+      '/api/approve_loan/v1',
+      '/api/approve_loan/v2',
+      '/api/cancel_loan/v1',
+      '/api/check_credit/v1',
+      '/api/list_loans/v1',
+      '/api/loan_status/v1',
+    ]);
+    expect(document.paths['/api/approve_loan/v1'].post.deprecated).toBe(true);
+    const docs = await fetch(`${api}/docs`);
+    expect([docs.status, docs.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+  });
+
+  it('generates a typed client from /api/openapi.json (openapi-typescript + openapi-fetch) that compiles and calls the desk', async () => {
+    const api = url.replace(/\/mcp$/, '/api');
+    const origin = new URL(url).origin;
+    fs.mkdirSync(path.join(repo, '.tmp'), { recursive: true });
+    const dir = fs.mkdtempSync(path.join(repo, '.tmp', 'typed-client-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'openapi.json'), await (await fetch(`${api}/openapi.json`)).text());
+      await promisify(execFile)(process.execPath, [path.join(repo, 'node_modules', 'openapi-typescript', 'bin', 'cli.js'), 'openapi.json', '-o', 'api.d.ts'], { cwd: dir });
+      const client = `
+        import createClient from 'openapi-fetch';
+        import type { paths } from './api';
+
+        export async function run(baseUrl: string) {
+          const desk = createClient<paths>({ baseUrl });
+          const credit = await desk.POST('/api/check_credit/v1', { body: { applicant: 'Alan Turing' } });
+          if (!credit.data) throw new Error('check_credit failed');
+          const score: number = credit.data.score;
+          const band: 'poor' | 'fair' | 'good' | 'excellent' = credit.data.band;
+          const pending = await desk.GET('/api/list_loans/v1', { params: { query: { state: 'pending' } } });
+          const applicants: string[] = (pending.data?.loans ?? []).map((loan) => loan.applicant);
+          const refused = await desk.POST('/api/approve_loan/v2', { body: { loanId: 'not-a-uuid', amount: 5 } });
+          const fields: string[] = (refused.error?.errors ?? []).map((error) => error.field);
+          return { score, band, applicants, status: refused.response.status, fields };
+        }`;
+      const wrong = `
+        import createClient from 'openapi-fetch';
+        import type { paths } from './api';
+        const desk = createClient<paths>({ baseUrl: '' });
+        void desk.POST('/api/check_credit/v1', { body: { applicant: 42 } });
+        void desk.POST('/api/check_credit/v2', { body: { applicant: 'Ada' } });`;
+      fs.writeFileSync(path.join(dir, 'client.ts'), client);
+      fs.writeFileSync(path.join(dir, 'wrong.ts'), wrong);
+      const options: ts.CompilerOptions = {
+        strict: true,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        esModuleInterop: true,
+        skipLibCheck: true,
+        types: [],
+        outDir: dir,
+      };
+      const diagnostics = (file: string, emit: boolean) => {
+        const program = ts.createProgram([path.join(dir, file)], options);
+        const found = [...ts.getPreEmitDiagnostics(program)].map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+        if (emit) program.emit();
+        return found;
+      };
+      expect(diagnostics('client.ts', true)).toEqual([]);
+      // The types are the contract: a wrong field type and an unknown version do not compile.
+      const errors = diagnostics('wrong.ts', false);
+      expect(errors).toHaveLength(2);
+      expect(errors[0]).toMatch(/number.*not assignable to type 'string'/);
+      const run = `require('./client.js').run(${JSON.stringify(origin)}).then((r) => process.stdout.write(JSON.stringify(r)))`;
+      const { stdout } = await promisify(execFile)(process.execPath, ['-e', run], { cwd: dir });
+      expect(JSON.parse(stdout)).toEqual({ score: 540, band: 'poor', applicants: expect.arrayContaining(['Alan Turing']), status: 422, fields: ['loanId'] });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe('the loan desk with signed tokens (npm start -- --auth)', () => {
@@ -206,6 +295,22 @@ describe('the loan desk with signed tokens (npm start -- --auth)', () => {
       await transport.terminateSession();
       await client.close();
     }
+  });
+
+  it('guards the HTTP API at /api with the same tokens: 401 without one, 403 for a reader writing', async () => {
+    const api = url.replace(/\/mcp$/, '/api');
+    const none = await fetch(`${api}/check_credit/v1?applicant=Ada`);
+    expect([none.status, none.headers.get('www-authenticate')]).toEqual([401, 'Bearer']);
+    const stranger = await fetch(`${api}/check_credit/v1?applicant=Ada`, { headers: { authorization: `Bearer ${tokens.stranger}` } });
+    expect(stranger.status).toBe(401);
+    const write = await fetch(`${api}/cancel_loan/v1`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.reader}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ loanId: alan }),
+    });
+    expect([write.status, ((await write.json()) as { detail: string }).detail]).toEqual([403, 'This call needs the scope loans:write.']);
+    const read = await fetch(`${api}/loan_status/v1?loanId=${alan}`, { headers: { authorization: `Bearer ${tokens.reader}` } });
+    expect([read.status, ((await read.json()) as { state: string }).state]).toEqual([200, 'pending']);
   });
 
   it('refuses a token for another server, and one signed with another key', async () => {

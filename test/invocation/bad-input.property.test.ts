@@ -190,7 +190,7 @@ describe('hostile values thrown by a tool never break invoke', () => {
 
   it('the outcome is an exception with the generic message; the thrown text never reaches the caller', async () => {
     let next: () => unknown = () => undefined;
-    @Tool() class Hostile {
+    @Tool() @Expects({}) class Hostile {
       async call(_input: unknown, { signal }: { signal: AbortSignal }) {
         if (signal.aborted) throw next();
         throw next();

@@ -3,7 +3,7 @@
  * `message`, `name`, `toString` or `Symbol.toPrimitive` throw: each is an exception outcome with the
  * generic message, on every transport, and its text never reaches the caller.
  */
-import { configure, describeValue, ExceptionHandler, FailsOn, fail, Invoker, invoke, isOwnedFailure, Tool } from 'toolwright';
+import { configure, describeValue, ExceptionHandler, Expects, FailsOn, fail, Invoker, invoke, isOwnedFailure, Tool } from 'toolwright';
 import { toAiSdkTools, ToolCallFailedError } from 'toolwright/ai';
 import { Toolbox } from 'toolwright/openai';
 import { format } from 'node:util';
@@ -189,7 +189,7 @@ describe('checks that meet hostile values', () => {
 
   it('an aborted call whose tool throws a hostile value is still a cancellation', async () => {
     next = trapEverything;
-    @Tool({ name: 'abort_then_explode' }) class AbortThenExplode {
+    @Tool({ name: 'abort_then_explode' }) @Expects({}) class AbortThenExplode {
       async call(_input: unknown, { signal }: { signal: AbortSignal }) {
         await new Promise((resolve) => signal.addEventListener('abort', resolve));
         throw next();

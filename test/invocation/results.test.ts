@@ -191,6 +191,7 @@ describe('6. DI, context and cancellation', () => {
   it('the tool gets a context with the AbortSignal and its definition', async () => {
     const controller = new AbortController();
     let seen: { signal: AbortSignal; name: string } | undefined;
+    @Expects({}) // takes no input, reads its context
     @Tool() class Observe {
       call(_input: unknown, context: { signal: AbortSignal; tool: { toolName(): string } }) {
         seen = { signal: context.signal, name: context.tool.toolName() };
@@ -204,6 +205,7 @@ describe('6. DI, context and cancellation', () => {
 
   it('a call cancelled before it starts never runs; one cancelled while running is a cancelled failure', async () => {
     let started = 0;
+    @Expects({}) // takes no input, reads its context
     @Tool() class Slow {
       async call(_input: unknown, { signal }: { signal: AbortSignal }) {
         started++;

@@ -6,6 +6,7 @@
 import {
   configure,
   defineTool,
+  Expects,
   describeTool,
   invoke,
   Invoker,
@@ -27,6 +28,7 @@ let lastSignal: AbortSignal | undefined;
 
 /** Never settles, and ignores its signal. */
 @Tool({ name: 'hang', timeoutMs: 30, error: 'Could not fetch the report' })
+@Expects({})
 class Hang {
   call(_input: unknown, { signal }: { signal: AbortSignal }) {
     lastSignal = signal;
@@ -36,6 +38,7 @@ class Hang {
 
 /** Never settles on its own; declares no limit. */
 @Tool({ name: 'wait' })
+@Expects({})
 class Wait {
   call(_input: unknown, { signal }: { signal: AbortSignal }) {
     lastSignal = signal;
@@ -45,6 +48,7 @@ class Wait {
 
 /** Answers at once. */
 @Tool({ name: 'quick', timeoutMs: 60_000 })
+@Expects({})
 class Quick {
   call(_input: unknown, { signal }: { signal: AbortSignal }) {
     lastSignal = signal;
@@ -87,7 +91,7 @@ describe('@Tool({ timeoutMs })', () => {
     const result = await invoke(Late);
     expect(result.error).toBe('late took longer than 20 ms');
     finish('too late');
-    @Tool({ name: 'late_failure', timeoutMs: 20 }) class LateFailure {
+    @Tool({ name: 'late_failure', timeoutMs: 20 }) @Expects({}) class LateFailure {
       call(_input: unknown, { signal }: { signal: AbortSignal }) {
         return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted midway'))));
       }

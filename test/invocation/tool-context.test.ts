@@ -225,7 +225,7 @@ describe('the AI SDK', () => {
       restaurant: 'Chez Nous',
       size: 4,
       note: 'window seat',
-      transport: 'ai-sdk',
+      transport: 'ai',
       requestId: 'tc-7',
       sessionId: '',
     });

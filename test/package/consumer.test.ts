@@ -96,6 +96,19 @@ describe('the packed package', () => {
     expect(schemas.json).toMatchObject({ valid: { title: 'VPN down', priority: 'high' } });
   }, 120_000);
 
+  it('npx toolwright list works in the consumer project (the bin ships, commander is a dependency)', async () => {
+    const dir = path.join(projects.app, 'cli');
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'cli-consumer', version: '1.0.0', private: true }));
+    fs.writeFileSync(path.join(dir, 'toolwright.config.cjs'), "module.exports = { import: ['./tools.cjs'], adapters: ['mcp'] };\n");
+    fs.writeFileSync(
+      path.join(dir, 'tools.cjs'),
+      "const { Tool, SemanticHints } = require('toolwright');\nclass Ping { call() { return {}; } }\nTool('mcp', { description: 'Are you there?' })(Ping);\nSemanticHints('readOnly')(Ping);\nmodule.exports = { Ping };\n",
+    );
+    const { stdout } = await run('npx', ['--no-install', 'toolwright', 'list', '--json'], dir);
+    expect(JSON.parse(stdout)).toEqual([{ name: 'ping', version: 1, adapters: ['mcp'], hints: ['readOnly'], description: 'Are you there?', id: 'Ping' }]);
+  });
+
   it('import and require share one registry, and every entry point resolves in both systems', async () => {
     const file = path.join(projects.app, 'shared.mjs');
     fs.writeFileSync(
@@ -107,12 +120,14 @@ describe('the packed package', () => {
         "import * as esmMcp from 'toolwright/mcp';",
         "import * as esmOpenai from 'toolwright/openai';",
         "import * as esmAi from 'toolwright/ai';",
+        "import * as esmHttp from 'toolwright/http';",
         'const require = createRequire(import.meta.url);',
         "const cjs = require('toolwright');",
         "const cjsTesting = require('toolwright/testing');",
         "const cjsMcp = require('toolwright/mcp');",
         "const cjsOpenai = require('toolwright/openai');",
         "const cjsAi = require('toolwright/ai');",
+        "const cjsHttp = require('toolwright/http');",
         'console.log(JSON.stringify({',
         '  sameRegistry: esm.Tools === cjs.Tools,',
         '  sameTool: esm.Tool === cjs.Tool,',
@@ -121,11 +136,13 @@ describe('the packed package', () => {
         '  mcp: esmMcp.createMcpServer === cjsMcp.createMcpServer && esm.Tools.adapters().includes("mcp"),',
         '  openai: esmOpenai.Toolbox === cjsOpenai.Toolbox && esm.Tools.adapters().includes("openai"),',
         '  ai: typeof esmAi.toAiSdkTools === "function" && esmAi.toAiSdkTools === cjsAi.toAiSdkTools,',
+        // Fastify is loaded only when a server starts: the entry point resolves without its peers installed.
+        '  http: esmHttp.toolwrightHttp === cjsHttp.toolwrightHttp && esm.Tools.adapters().includes("http"),',
         '}));',
       ].join('\n'),
     );
     const { stdout } = await run(process.execPath, [file], projects.app);
-    expect(JSON.parse(stdout)).toEqual({ sameRegistry: true, sameTool: true, testing: true, names: true, mcp: true, openai: true, ai: true });
+    expect(JSON.parse(stdout)).toEqual({ sameRegistry: true, sameTool: true, testing: true, names: true, mcp: true, openai: true, ai: true, http: true });
   });
 });
 

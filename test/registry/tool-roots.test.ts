@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { ToolRegistry } from 'toolwright';
 
@@ -86,6 +88,56 @@ describe('tool roots', () => {
     );
     expect(() => new ToolRegistry().registerAdapter('mcp', { toolRoots: 'agent_tools' as never })).toThrow(
       "registerAdapter('mcp'): toolRoots must be a list of directories; got 'agent_tools'.",
+    );
+  });
+});
+
+describe('tool roots and baseDir', () => {
+  const fixtures = path.join(__dirname, '..', 'fixtures', 'tool-roots');
+  let cwd: string;
+  beforeEach(() => {
+    cwd = process.cwd();
+    jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+  });
+  afterEach(() => {
+    process.chdir(cwd);
+    jest.restoreAllMocks();
+  });
+
+  it('relative roots resolve against baseDir, wherever the process was started', () => {
+    process.chdir(os.tmpdir()); // as a desktop client launching the server from elsewhere
+    const registry = new ToolRegistry({ isolated: true }).registerAdapter('mcp', { toolRoots: ['agent_tools'], baseDir: fixtures });
+    expect(registry.forAdapter('mcp').map((d) => d.toolName())).toEqual(['search_docs', 'summarize']);
+  });
+
+  it('without baseDir, against the working directory when the adapter is registered (the error says so and suggests baseDir)', () => {
+    process.chdir(os.tmpdir());
+    const registry = new ToolRegistry({ isolated: true }).registerAdapter('mcp', { toolRoots: ['agent_tools'] });
+    process.chdir(fixtures); // changing directory later does not move the root
+    expect(() => registry.forAdapter('mcp')).toThrow(
+      `Tool root 'agent_tools' for 'mcp' is not a directory (resolved to ${path.join(fs.realpathSync(os.tmpdir()), 'agent_tools')}, against the ` +
+        `working directory ${fs.realpathSync(os.tmpdir())}). Create it or correct the path; to resolve relative roots against your ` +
+        "module's directory, pass baseDir: __dirname to registerAdapter.",
+    );
+  });
+
+  it('a root missing under baseDir is an error naming the root, where it resolved and baseDir', () => {
+    const registry = new ToolRegistry({ isolated: true }).registerAdapter('mcp', { toolRoots: ['no_such_tools'], baseDir: fixtures });
+    expect(() => registry.forAdapter('mcp')).toThrow(
+      `Tool root 'no_such_tools' for 'mcp' is not a directory (resolved to ${path.join(fixtures, 'no_such_tools')}, against baseDir ` +
+        `${fixtures}). Create it or correct the path (relative to baseDir).`,
+    );
+  });
+
+  it('baseDir must be absolute; an unknown option is refused; the broad-path guard still applies to the root as given', () => {
+    expect(() => new ToolRegistry().registerAdapter('mcp', { toolRoots: ['agent_tools'], baseDir: 'tools' })).toThrow(
+      "registerAdapter('mcp'): baseDir must be an absolute directory path such as __dirname (or path.dirname(fileURLToPath(import.meta.url)) in an ES module); got 'tools'.",
+    );
+    expect(() => new ToolRegistry().registerAdapter('mcp', { toolroots: ['agent_tools'] } as never)).toThrow(
+      "registerAdapter('mcp'): unknown option 'toolroots'. Known options: toolRoots, baseDir.",
+    );
+    expect(() => new ToolRegistry().registerAdapter('mcp', { toolRoots: ['../tools'], baseDir: fixtures })).toThrow(
+      "Tool root '../tools' for 'mcp' is too broad: it escapes the project with ..",
     );
   });
 });

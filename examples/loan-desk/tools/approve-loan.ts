@@ -42,10 +42,10 @@ class ApproveLoanBase {
   }
 }
 
-@Tool('mcp', 'openai', {
+@Tool('mcp', 'openai', 'http', {
   description: 'Approve a pending loan (standard tier)',
   error: 'Could not approve the loan',
-  adapters: { mcp: { scopes: [LOANS_WRITE] } },
+  adapters: { mcp: { scopes: [LOANS_WRITE] }, http: { deprecated: true } },
 })
 @ToolVersion(1)
 @Expects(ApproveLoanInput)
@@ -56,7 +56,7 @@ export class ApproveLoanV1 extends ApproveLoanBase {
   }
 }
 
-@Tool('mcp', 'openai', {
+@Tool('mcp', 'openai', 'http', {
   description: 'Approve a pending loan, choosing the processing tier',
   error: 'Could not approve the loan',
   adapters: { mcp: { scopes: [LOANS_WRITE] } },

@@ -11,10 +11,10 @@ export class Cancellation {
   @Field() cancelled!: boolean;
 }
 
-@Tool('mcp', 'openai', {
+@Tool('mcp', 'openai', 'http', {
   description: 'Cancel a loan that is not yet approved',
   error: 'Could not cancel the loan',
-  adapters: { mcp: { scopes: [LOANS_WRITE] } },
+  adapters: { mcp: { scopes: [LOANS_WRITE] }, http: { failureStatus: { on: [[LoanLockedError, 409]] } } },
 })
 @SemanticHints('destructive')
 @FailsOn(LoanLockedError, 'the loan is locked by another officer')

@@ -13,7 +13,7 @@ export class CreditReport {
   @Field({ enum: ['poor', 'fair', 'good', 'excellent'] }) band!: string;
 }
 
-@Tool('mcp', 'openai', { adapters: { mcp: { scopes: [LOANS_READ] } } })
+@Tool('mcp', 'openai', 'http', { adapters: { mcp: { scopes: [LOANS_READ] } } })
 @Description('Credit score of an applicant')
 @SemanticHints('readOnly', 'idempotent')
 @Expects(CheckCreditInput)

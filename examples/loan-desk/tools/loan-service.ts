@@ -32,7 +32,7 @@ export class LoanList {
 export class LoanService {
   constructor(private readonly loans: LoanRepository) {}
 
-  @Tool('mcp', 'openai', { name: 'loan_status', description: 'Status of a loan', adapters: { mcp: { scopes: [LOANS_READ] } } })
+  @Tool('mcp', 'openai', 'http', { name: 'loan_status', description: 'Status of a loan', adapters: { mcp: { scopes: [LOANS_READ] } } })
   @SemanticHints('readOnly', 'idempotent')
   @Exposes(LoanStatus)
   async status(input: LoanStatusInput): Promise<LoanStatus> {
@@ -41,7 +41,10 @@ export class LoanService {
     return { loanId: loan.id, applicant: loan.applicant, amount: loan.amount, state: loan.state, approvedBy: loan.approvedBy ?? null };
   }
 
-  @Tool('mcp', 'openai', { description: 'List loans, optionally only those in one state', adapters: { mcp: { scopes: [LOANS_READ] } } })
+  @Tool('mcp', 'openai', 'http', {
+    description: 'List loans, optionally only those in one state',
+    adapters: { mcp: { scopes: [LOANS_READ] } },
+  })
   @SemanticHints('readOnly', 'idempotent')
   @Expects({ state: { enum: ['pending', 'approved', 'cancelled'], optional: true, description: 'Only loans in this state' } })
   @Exposes(LoanList)

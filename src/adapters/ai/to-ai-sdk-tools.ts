@@ -108,6 +108,7 @@ export function toAiSdkTools(source: Toolbox | Iterable<ToolLike>, options: AiSd
   }
   const toolbox = source instanceof Toolbox ? source : new Toolbox(source);
   const tools: AiSdkTools = {};
+  const scope = { ...(ambientContext !== undefined ? { ambientContext } : {}), ...(container !== undefined ? { container } : {}) };
   for (const schema of toolbox.schemas({ only, strict })) {
     const { name, description, parameters } = schema.function;
     tools[name] = tool<Record<string, unknown>, unknown>({
@@ -115,15 +116,13 @@ export function toAiSdkTools(source: Toolbox | Iterable<ToolLike>, options: AiSd
       // No validate function: the invoker is the one validation, and its failures reach the model.
       inputSchema: jsonSchema<Record<string, unknown>>(parameters as JSONSchema7),
       ...(schema.function.strict ? { strict: true } : {}),
+      // Approvals declared on the tool become the SDK's own approval flow; the SDK runs execute only once approved.
+      needsApproval: (input, { toolCallId }) => toolbox.needsApproval({ id: toolCallId, name, arguments: input }, scope),
       async execute(input, { toolCallId, abortSignal }) {
-        const record = await toolbox.invoke(
+        const record = await toolbox.invokeAs(
+          'ai',
           { id: toolCallId, name, arguments: input },
-          {
-            signal: abortSignal,
-            context: { ...context, transport: 'ai-sdk', requestId: toolCallId },
-            ...(ambientContext !== undefined ? { ambientContext } : {}),
-            ...(container !== undefined ? { container } : {}),
-          },
+          { ...scope, signal: abortSignal, approve: () => true, context: { ...context, transport: 'ai', requestId: toolCallId } },
         );
         if (record.status === 'failed') throw new ToolCallFailedError(record);
         if (record.content) return contentOutput(record.data, record.content);

@@ -25,6 +25,16 @@ export const McpConfig = defineAdapterConfig('mcp', {
     validate: (value: readonly string[]) => scopeListProblem(value) ?? true,
     overridable: true,
   },
+  /**
+   * Whether clients may call the tool as an MCP task (spec 2025-11-25): `forbidden` (default),
+   * `optional` or `required`. A long-running tool declares `optional` or `required`, and its task
+   * calls run on the queue given to `createMcpServer({ tasks: { queue } })`.
+   */
+  taskSupport: {
+    default: 'forbidden' as 'forbidden' | 'optional' | 'required',
+    oneOf: ['forbidden', 'optional', 'required'],
+    overridable: true,
+  },
   /** A model is usually better served by an ugly honest rendering than by a failed call. */
   ...declareRejectOpaqueExposedValues({ default: false }),
 });

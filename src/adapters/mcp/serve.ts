@@ -11,6 +11,7 @@ import { mcpServerFactory, McpServerOptions } from './server';
 import type { McpServedTools } from './served-tools';
 import { SessionTable } from './sessions';
 import type { EventStore } from './event-store';
+import { listenError } from './listen-error';
 
 export { serveStdio } from './stdio';
 export type { McpStdioHandle, StdioServeOptions } from './stdio';
@@ -52,6 +53,11 @@ export interface HttpServeOptions {
   allowedHosts?: readonly string[];
   /** Browser origins (`https://app.example.com`) allowed to call; a request with another Origin gets 403. */
   allowedOrigins?: readonly string[];
+  /**
+   * Answers requests for other paths (default: 404), e.g. an HTTP API on the same port:
+   * `otherRequests: (req, res) => api.routing(req, res)`.
+   */
+  otherRequests?: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
 export interface McpHttpHandle {
@@ -83,9 +89,10 @@ export async function serveHttp(options: McpServerOptions, http: HttpServeOption
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (gate?.serveMetadata(req, res, url.pathname)) return;
-    if (url.pathname !== path) return void res.writeHead(404).end();
+    if (url.pathname !== path && !http.otherRequests) return void res.writeHead(404).end();
     const forbidden = refusal(req);
     if (forbidden) return jsonRpcError(res, 403, -32000, forbidden);
+    if (url.pathname !== path) return http.otherRequests!(req, res);
     const authInfo = gate ? await gate.authenticate(req, res) : undefined;
     if (authInfo === null) return; // answered: 401, 403 or 500
     const read = req.method === 'POST' ? await readJsonBody(req, res, { maxBodyBytes, requestTimeoutMs }) : { body: undefined };
@@ -135,9 +142,10 @@ export async function serveHttp(options: McpServerOptions, http: HttpServeOption
     },
   );
   await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
+    const refuse = (error: unknown) => reject(listenError(error, host, port));
+    httpServer.once('error', refuse);
     httpServer.listen(port, host.replace(/^\[(.*)\]$/, '$1'), () => {
-      httpServer.off('error', reject);
+      httpServer.off('error', refuse);
       actualPort = (httpServer.address() as AddressInfo).port;
       resolve();
     });

@@ -10,9 +10,12 @@ import { container as rootContainer, type DependencyContainer, type InjectionTok
 import { AmbientSource, describeValue, guardToolResponse, Invoker, InvokerOptions, isPlainObject, ToolDefinition } from '../../index';
 import { scopeListProblem } from './auth';
 import { handleSetLevel, mcpCallContext, SessionState } from './call-context';
+import { McpConfig } from './config';
+import { mcpApprover } from './approval';
 import { McpRequestContext, withMcpRequest } from './request-context';
 import { McpServedTools, ServableTool, ServedTool } from './served-tools';
-import { McpAdapter } from './wrap';
+import { checkTasksOptions, createdTask, McpTasksOptions, queueTaskStore } from './tasks';
+import { mapResult, McpAdapter } from './wrap';
 
 export interface McpServerOptions {
   /** The server's name, as clients show it. */
@@ -37,6 +40,20 @@ export interface McpServerOptions {
    * that `serveHttp({ auth })` verified holds its token's scopes only.
    */
   unauthenticatedScopes?: readonly string[];
+  /**
+   * Tools that need approval (`@Tool({ approval })`) ask through an elicitation; a client without
+   * elicitation gets a refusal. `true` relies on the client's own confirmation UI instead: such
+   * clients' calls run as confirmed. Default false.
+   */
+  trustClientConfirmation?: boolean;
+  /** How long an approval question waits for the person's answer, in milliseconds (default 60,000, the SDK's request timeout); then the call is not approved. */
+  approvalTimeoutMs?: number;
+  /**
+   * MCP tasks on a job queue: tools whose `taskSupport` is `optional` or `required` may be called
+   * as tasks, which run on the queue's workers. Any server process on the same queue answers
+   * `tasks/get`, `tasks/result` and `tasks/cancel`.
+   */
+  tasks?: McpTasksOptions;
   /**
    * Capabilities declared beside `tools` and `logging` (e.g. `{ resources: {}, prompts: {} }`), so
    * `configure` can answer their requests.
@@ -129,6 +146,33 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
   const unauthenticated = options.unauthenticatedScopes ?? [];
   const problem = scopeListProblem(unauthenticated);
   if (problem) throw new TypeError(`createMcpServer: unauthenticatedScopes ${problem}; got ${describeValue(unauthenticated)}.`);
+  if (options.trustClientConfirmation !== undefined && typeof options.trustClientConfirmation !== 'boolean') {
+    throw new TypeError(
+      `createMcpServer: trustClientConfirmation must be true or false; got ${describeValue(options.trustClientConfirmation)}.`,
+    );
+  }
+  const approvalTimeoutMs = options.approvalTimeoutMs ?? 60_000;
+  if (typeof approvalTimeoutMs !== 'number' || !Number.isInteger(approvalTimeoutMs) || approvalTimeoutMs < 1) {
+    throw new TypeError(
+      `createMcpServer: approvalTimeoutMs must be a whole number of milliseconds of at least 1; got ${describeValue(approvalTimeoutMs)}.`,
+    );
+  }
+  const tasks = checkTasksOptions(options.tasks);
+  const taskSupportOf = (served: ServedTool) => McpConfig.resolveOverrideFor(served.entry.definition, 'taskSupport');
+  const wantsTasks = [...tools.all()].filter((served) => taskSupportOf(served) !== 'forbidden');
+  if (wantsTasks.length > 0 && !tasks) {
+    throw new TypeError(
+      `createMcpServer: ${wantsTasks[0].entry.definition.id} declares taskSupport '${taskSupportOf(wantsTasks[0])}', and the server has no queue to run tasks on. ` +
+        'Pass tasks: { queue: createToolQueue({ connection }) } (toolwright/queue), or leave taskSupport out.',
+    );
+  }
+  const taskStore = tasks
+    ? queueTaskStore(
+        tasks,
+        wantsTasks.map((served) => served.entry.definition),
+        (tool, result) => mapResult(tool, result),
+      )
+    : undefined;
   const invoker = new Invoker(options.invoker);
   const root = options.container ?? rootContainer;
   const capabilities: ServerCapabilities = { ...options.capabilities, tools: { listChanged: true }, logging: {} };
@@ -140,11 +184,28 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
     return scopes.every((scope) => held.includes(scope));
   };
 
-  const call = async (server: Server, state: SessionState, name: string, args: unknown, extra: RequestExtra): Promise<CallToolResult> => {
+  const call = async (
+    server: Server,
+    state: SessionState,
+    name: string,
+    args: unknown,
+    extra: RequestExtra,
+    asTask: boolean,
+  ): Promise<CallToolResult | { task: unknown }> => {
     const served = tools.get(name);
     // A tool the caller may not see answers exactly as one that does not exist: nothing to probe.
     if (!served || !allowed(served, extra)) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const { entry } = served;
+    const support = taskSupportOf(served);
+    if (asTask && support === 'forbidden') {
+      throw new JsonRpcError(
+        ErrorCode.InvalidParams,
+        `Tool ${name} cannot be called as a task (its taskSupport is forbidden); call it without params.task.`,
+      );
+    }
+    if (!asTask && support === 'required') {
+      throw new JsonRpcError(ErrorCode.MethodNotFound, `Tool ${name} must be called as a task (taskSupport required): add params.task.`);
+    }
     const request = new RequestContext(extra);
     const child = root.createChildContainer();
     // An abstract class is a fine token at run time; tsyringe's types only admit concrete ones.
@@ -157,14 +218,46 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
         return failedContext(entry.definition, error);
       }
     }
+    if (asTask) {
+      // The call leaves this process: it is validated here and runs on a worker; the request's own
+      // container and signal do not travel (cancel with tasks/cancel).
+      const job = await tasks!.queue.enqueue(entry.definition, args ?? {}, { ambientContext, invalidInputAsJob: true });
+      return createdTask(job, tasks!, tasks!.queue.keepFinishedMs ?? null);
+    }
     const context = mcpCallContext(server, state, request, name);
-    return withMcpRequest(request, () => entry.handler(args, { invoker, ambientContext, container: child, signal: extra.signal, context }));
+    // Approval, call id and trace context: the pipeline's view of this request.
+    const approve = mcpApprover(server, extra, entry.tool.name, options.trustClientConfirmation === true, approvalTimeoutMs);
+    const trace = {
+      parent: extra._meta,
+      attributes: {
+        'mcp.method.name': 'tools/call',
+        'gen_ai.tool.name': entry.tool.name,
+        'jsonrpc.request.id': String(extra.requestId),
+        ...(extra.sessionId !== undefined ? { 'mcp.session.id': extra.sessionId } : {}),
+      },
+    };
+    return withMcpRequest(request, () =>
+      entry.handler(args, {
+        invoker,
+        ambientContext,
+        container: child,
+        signal: extra.signal,
+        approve,
+        callId: String(extra.requestId),
+        trace,
+        context,
+      }),
+    );
   };
 
   const factory = () => {
     const server = new Server(
       { name: options.name, version: options.version },
-      { capabilities, ...(options.instructions ? { instructions: options.instructions } : {}) },
+      {
+        capabilities: tasks ? { ...capabilities, tasks: { cancel: {}, requests: { tools: { call: {} } } } } : capabilities,
+        ...(options.instructions ? { instructions: options.instructions } : {}),
+        ...(taskStore ? { taskStore } : {}),
+      },
     );
     const state: SessionState = {};
     handleSetLevel(server, state);
@@ -178,8 +271,8 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
     // params first and answers a malformed call with its whole schema report, twice prefixed.
     server.fallbackRequestHandler = async (request, extra) => {
       if (request.method !== 'tools/call') throw new JsonRpcError(ErrorCode.MethodNotFound, 'Method not found');
-      const { name, args } = callParams(request);
-      return call(server, state, name, args, extra as unknown as RequestExtra);
+      const { name, args, asTask } = callParams(request);
+      return call(server, state, name, args, extra as unknown as RequestExtra, asTask);
     };
     options.configure?.(server);
     tools.attach(server);
@@ -206,7 +299,7 @@ function failedContext(tool: ToolDefinition, error: unknown): CallToolResult {
 }
 
 /** The name and arguments of a tools/call request, or a one-line -32602 saying what is wrong. */
-function callParams(request: JSONRPCRequest): { name: string; args: Record<string, unknown> | undefined } {
+function callParams(request: JSONRPCRequest): { name: string; args: Record<string, unknown> | undefined; asTask: boolean } {
   const params = request.params as Record<string, unknown> | undefined;
   if (!isPlainObject(params) || typeof params.name !== 'string') {
     throw new JsonRpcError(ErrorCode.InvalidParams, "Invalid tools/call request: params.name must be the tool's name (a string).");
@@ -219,7 +312,10 @@ function callParams(request: JSONRPCRequest): { name: string; args: Record<strin
       `Invalid tools/call request: arguments must be an object of named arguments, not ${kind}.`,
     );
   }
-  return { name: params.name, args };
+  if (params.task !== undefined && !isPlainObject(params.task)) {
+    throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid tools/call request: params.task must be an object such as { ttl: 60000 }.');
+  }
+  return { name: params.name, args, asTask: params.task !== undefined };
 }
 
 /**

@@ -3,6 +3,8 @@ import type { DependencyContainer } from 'tsyringe';
 import {
   AmbientSource,
   CallContext,
+  Approver,
+  CallTrace,
   guardToolResponse,
   Invoker,
   MAPPING_FAILURE,
@@ -23,6 +25,12 @@ export interface McpCallOptions {
   signal?: AbortSignal;
   /** The tool context's handlers and the call's identity (the server fills them from the MCP request). */
   context?: CallContext;
+  /** Asks a person when the tool needs approval (the server passes an elicitation; without it such a call is refused). */
+  approve?: Approver;
+  /** The call's id (the server passes the JSON-RPC request id). */
+  callId?: string;
+  /** The client's trace context (`_meta.traceparent`) and the MCP span attributes. */
+  trace?: CallTrace;
 }
 
 /** A toolwright tool as MCP sees it: the `tools/list` entry and the `tools/call` handler. */
@@ -96,6 +104,15 @@ function toCallToolResult(definition: ToolDefinition, result: Result, exposes: b
   return { content: [text(typeof rendered === 'string' ? rendered : JSON.stringify(rendered)), ...parts] };
 }
 
+/** A Result as tools/call answers it; a mapping problem is reported and answered as a generic error. */
+export function mapResult(definition: ToolDefinition, result: Result, exposes = definition.outputSchema() !== undefined): CallToolResult {
+  return guardToolResponse(
+    definition,
+    () => toCallToolResult(definition, result, exposes),
+    (): CallToolResult => ({ isError: true, content: [text(MAPPING_FAILURE)] }),
+  );
+}
+
 /**
  * `toolwright/mcp`'s two public methods, the shape every toolwright adapter offers:
  * `tools()` (every `mcp` member, wrapped) and `wrap(tool)`.
@@ -123,6 +140,8 @@ export const McpAdapter = {
     const annotations = annotationsFor(definition.hints);
     if (annotations) entry.annotations = annotations;
     if (definition.version > 1) entry._meta = { toolVersion: definition.version };
+    const taskSupport = McpConfig.resolveOverrideFor(definition, 'taskSupport');
+    if (taskSupport !== 'forbidden') entry.execution = { taskSupport };
     const exposes = outputSchema !== undefined;
     return {
       definition,
@@ -132,13 +151,13 @@ export const McpAdapter = {
           ambientContext: call.ambientContext ?? {},
           container: call.container,
           signal: call.signal,
+          transport: 'mcp',
+          approve: call.approve,
+          callId: call.callId,
+          trace: call.trace,
           context: call.context ?? { transport: 'mcp' },
         });
-        return guardToolResponse(
-          definition,
-          () => toCallToolResult(definition, result, exposes),
-          (): CallToolResult => ({ isError: true, content: [text(MAPPING_FAILURE)] }),
-        );
+        return mapResult(definition, result, exposes);
       },
     };
   },

@@ -6,6 +6,7 @@
 import {
   AmbientSource,
   CallContext,
+  Approver,
   CallOptions,
   contentAsText,
   ContentPart,
@@ -35,11 +36,20 @@ export interface ToolboxCallOptions {
    * `call.transport` is `openai` and its `requestId` the tool call's id unless set here.
    */
   context?: CallContext;
+  /**
+   * Answers calls that need approval (`@Tool({ approval })`) at once. Without it such a call gives
+   * an `approval_required` record, answered later with `toolbox.approve(record)` or `deny(record)`.
+   */
+  approve?: Approver;
 }
 
 /** @internal What an entry's call receives. */
 export interface EntryCallOptions extends ToolboxCallOptions {
   readonly invoker: Invoker;
+  /** The transport the call came through (`openai`, or `ai` through the AI SDK adapter). */
+  readonly transport: string;
+  /** The model's tool call id. */
+  readonly callId: string;
   /** Read `null` on a non-nullable field as absent (the call follows a strict-mode schema). */
   readonly nullMeansAbsent: boolean;
 }
@@ -67,6 +77,8 @@ export interface ToolboxEntry {
   describe(strict: boolean): FunctionDescription;
   /** Runs a call with arguments already parsed from JSON. Never throws for the model's input. */
   call(args: unknown, options: EntryCallOptions): Promise<EntryOutcome>;
+  /** Does this call need a person's approval before it runs? (Local tools that declare approval.) */
+  needsApproval?(args: unknown, options: EntryCallOptions): Promise<boolean>;
   /** Releases what the entry holds (connections); local entries hold nothing. */
   close?(): Promise<void>;
 }
@@ -110,9 +122,21 @@ export function localEntry(tool: ToolLike, where: string): ToolboxEntry {
     tool: definition,
     owner: definition.id,
     describe: (strict) => describeLocalFunction(definition, name, strict),
-    async call(args, { invoker, ambientContext, container, signal, nullMeansAbsent, context }) {
-      const result = await invoker.invoke(definition, args, { ambientContext, container, signal, nullMeansAbsent, context });
+    async call(args, { invoker, ambientContext, container, signal, nullMeansAbsent, transport, callId, approve, context }) {
+      const result = await invoker.invoke(definition, args, {
+        ambientContext,
+        container,
+        signal,
+        nullMeansAbsent,
+        transport,
+        callId,
+        approve,
+        context,
+      });
       return outcomeOf(result);
+    },
+    needsApproval(args, { invoker, ambientContext, container, nullMeansAbsent }) {
+      return invoker.approvalNeeded(definition, args, { ambientContext, container, nullMeansAbsent });
     },
   };
 }

@@ -93,6 +93,11 @@ export function toMessages(
         `toMessages: record ${index} is not a tool call record (from Toolbox.invoke or invokeAll); got ${describeValue(record)}.`,
       );
     }
+    if (record.status === 'approval_required') {
+      throw new TypeError(
+        `toMessages: record ${index} (${String(record.name)}) is waiting for approval. Answer it first with toolbox.approve(record) or toolbox.deny(record), and send the record that returns.`,
+      );
+    }
     return toMessage(record as unknown as ToolCallRecord, api ?? (record.api === 'responses' ? 'responses' : 'chat'));
   });
 }

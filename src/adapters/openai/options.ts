@@ -35,8 +35,11 @@ function checkObject(options: unknown, where: string, known: readonly string[]):
 }
 
 function checkCallOptions(options: Record<string, unknown>, where: string): void {
-  const { ambientContext, container, signal, context } = options;
+  const { ambientContext, container, signal, context, approve } = options;
   checkCallContext(context, where);
+  if (approve !== undefined && typeof approve !== 'function') {
+    throw new TypeError(`${where}: 'approve' must be a function (call) => boolean | { approved, reason }; got ${describeValue(approve)}.`);
+  }
   if (ambientContext !== undefined && (typeof ambientContext !== 'object' || ambientContext === null || Array.isArray(ambientContext))) {
     throw new TypeError(
       `${where}: 'ambientContext' must be a Map or an object keyed by ambient key; got ${describeValue(ambientContext)}.`,
@@ -68,7 +71,7 @@ export function readToolboxOptions(options: unknown): ToolboxOptions {
 
 /** @internal */
 export function readCallOptions(options: unknown, where: string): ToolboxCallOptions {
-  const checked = checkObject(options, where, ['ambientContext', 'container', 'signal', 'context']);
+  const checked = checkObject(options, where, ['ambientContext', 'container', 'signal', 'context', 'approve']);
   checkCallOptions(checked, where);
   return checked as ToolboxCallOptions;
 }
@@ -80,6 +83,7 @@ export function readInvokeAllOptions(options: unknown): { concurrency: number; c
     'container',
     'signal',
     'context',
+    'approve',
     'concurrency',
   ]);
   checkCallOptions(call, 'Toolbox.invokeAll');

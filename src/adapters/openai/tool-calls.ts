@@ -68,7 +68,11 @@ export interface ToolCallRecord<A extends FunctionApi = FunctionApi> {
   readonly id: string;
   readonly name: string;
   readonly api: A;
-  readonly status: 'completed' | 'failed';
+  /**
+   * `approval_required`: the tool needs a person's approval and nothing ran yet; answer it with
+   * `toolbox.approve(record)` or `toolbox.deny(record, reason)`, which give the record to send.
+   */
+  readonly status: 'completed' | 'failed' | 'approval_required';
   readonly durationMs: number;
   /** The parsed arguments (the raw text when it is not JSON). */
   readonly arguments: unknown;

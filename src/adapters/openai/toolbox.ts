@@ -2,8 +2,8 @@
  * A per-conversation tool registry: the functions one conversation offers, their provider schemas,
  * and the way from a model's tool calls to invocations and back to messages.
  */
-import { Invoker, ToolDefinition, ToolLike, Tools, describeValue, joinWords } from '../../index';
-import { EntryOutcome, localEntry, ToolboxCallOptions, ToolboxEntry } from './entry';
+import { ApprovalDecision, Invoker, ToolDefinition, ToolLike, Tools, describeValue, joinWords } from '../../index';
+import { EntryCallOptions, EntryOutcome, localEntry, ToolboxCallOptions, ToolboxEntry } from './entry';
 import { ChatFunctionTool, FunctionApi, formatFunction, readSchemaOptions, ResponsesFunctionTool } from './function-schema';
 import {
   InvokeAllOptions,
@@ -29,6 +29,16 @@ export interface SchemasOptions {
   /** `chat` (default): Chat Completions tools; `responses`: Responses API function tools. */
   api?: FunctionApi;
 }
+
+/** A call waiting for a person's approval: what `approve` / `deny` run it with. */
+interface PendingApproval {
+  readonly match: ToolCallMatch;
+  readonly options: ToolboxCallOptions;
+  readonly transport: string;
+}
+
+/** The text an `approval_required` record carries (it is never meant for the model). */
+export const APPROVAL_REQUIRED = 'This call is waiting for a person to approve it.';
 
 /** Where each match came from, so that `invoke` reads it against its own toolbox. */
 const matchSources = new WeakMap<object, ReadCall>();
@@ -70,6 +80,8 @@ export class Toolbox {
   private readonly shownStrict = new Set<string>();
   private readonly settings: ToolboxOptions;
   private readonly invoker: Invoker;
+  /** Records waiting for approval, each answerable once. */
+  private readonly pending = new WeakMap<object, PendingApproval>();
   /** @internal Remote MCP servers mounted here, by alias. */
   readonly servers = new Map<string, MountedServer>();
 
@@ -154,6 +166,50 @@ export class Toolbox {
   async invoke(call: ToolCallInput | ToolCallMatch, options?: ToolboxCallOptions): Promise<ToolCallRecord> {
     const callOptions = readCallOptions(options, 'Toolbox.invoke');
     return this.run(this.matchRead(this.read(call, 'Toolbox.invoke')), callOptions);
+  }
+
+  /**
+   * Runs a call that waited for approval (an `approval_required` record from this toolbox), as
+   * approved. Each record is answered once; the returned record is the one to send to the model.
+   */
+  approve<A extends FunctionApi>(record: ToolCallRecord<A>): Promise<ToolCallRecord<A>> {
+    return this.answer(record, true, 'Toolbox.approve') as Promise<ToolCallRecord<A>>;
+  }
+
+  /**
+   * Refuses a call that waited for approval: it never runs, and the returned record tells the
+   * model it was not approved (with `reason`, when given).
+   */
+  deny<A extends FunctionApi>(record: ToolCallRecord<A>, reason?: string): Promise<ToolCallRecord<A>> {
+    if (reason !== undefined && typeof reason !== 'string') {
+      throw new TypeError(`Toolbox.deny: the reason must be a string; got ${describeValue(reason)}.`);
+    }
+    return this.answer(record, { approved: false, reason }, 'Toolbox.deny') as Promise<ToolCallRecord<A>>;
+  }
+
+  private answer(record: ToolCallRecord, decision: ApprovalDecision, where: string): Promise<ToolCallRecord> {
+    const pending = typeof record === 'object' && record !== null ? this.pending.get(record) : undefined;
+    if (!pending) {
+      throw new TypeError(
+        `${where}: expected an 'approval_required' record from this toolbox's invoke or invokeAll, not yet answered; got ${describeValue(record)}.`,
+      );
+    }
+    this.pending.delete(record);
+    // Through the invoker again: the arguments are checked anew, and middleware sees the answer.
+    return this.run(pending.match, { ...pending.options, approve: () => decision }, pending.transport);
+  }
+
+  /** @internal Runs a call for another adapter built on this toolbox (the AI SDK's), under its transport name. */
+  invokeAs(transport: string, call: ToolCallInput, options: ToolboxCallOptions): Promise<ToolCallRecord> {
+    return this.run(this.matchRead(this.read(call, 'Toolbox.invoke')), readCallOptions(options, 'Toolbox.invoke'), transport);
+  }
+
+  /** @internal Does this call need a person's approval (false for unknown names and remote tools)? */
+  async needsApproval(call: ToolCallInput, options: ToolboxCallOptions = {}): Promise<boolean> {
+    const match = this.matchRead(this.read(call, 'Toolbox.invoke'));
+    const entry = this.entries.get(match.name);
+    if (match.error !== undefined || !entry?.needsApproval) return false;
+    return entry.needsApproval(match.arguments, this.entryOptions(entry, match, options, 'ai'));
   }
 
   /**
@@ -290,27 +346,50 @@ export class Toolbox {
     return match;
   }
 
-  private async run(match: ToolCallMatch, options: ToolboxCallOptions): Promise<ToolCallRecord> {
+  private entryOptions(entry: ToolboxEntry, match: ToolCallMatch, options: ToolboxCallOptions, transport: string): EntryCallOptions {
+    return {
+      invoker: this.invoker,
+      ambientContext: options.ambientContext ?? this.settings.ambientContext,
+      container: options.container ?? this.settings.container,
+      signal: options.signal,
+      approve: options.approve,
+      nullMeansAbsent: this.strict || this.shownStrict.has(entry.name),
+      transport,
+      callId: match.id,
+      context: {
+        transport: 'openai',
+        requestId: match.id,
+        unavailable: UNAVAILABLE,
+        ...this.settings.context,
+        ...options.context,
+      },
+    };
+  }
+
+  private async run(match: ToolCallMatch, options: ToolboxCallOptions, transport = 'openai'): Promise<ToolCallRecord> {
     const started = performance.now();
     const entry = this.entries.get(match.name);
     let outcome: EntryOutcome;
     if (match.error !== undefined || !entry) {
       outcome = { status: 'failed', output: match.error ?? `Unknown tool ${quoteName(match.name)}.` };
     } else {
-      outcome = await entry.call(match.arguments, {
-        invoker: this.invoker,
-        ambientContext: options.ambientContext ?? this.settings.ambientContext,
-        container: options.container ?? this.settings.container,
-        signal: options.signal,
-        context: {
-          transport: 'openai',
-          requestId: match.id,
-          unavailable: UNAVAILABLE,
-          ...this.settings.context,
-          ...options.context,
-        },
-        nullMeansAbsent: this.strict || this.shownStrict.has(entry.name),
-      });
+      const entryOptions = this.entryOptions(entry, match, options, transport);
+      if (options.approve === undefined && entry.needsApproval && (await entry.needsApproval(match.arguments, entryOptions))) {
+        // Nothing runs yet: the application asks a person, then answers with approve() or deny().
+        const record: ToolCallRecord = {
+          id: match.id,
+          name: match.name,
+          api: match.api,
+          status: 'approval_required',
+          durationMs: performance.now() - started,
+          arguments: match.arguments,
+          result: undefined,
+          output: APPROVAL_REQUIRED,
+        };
+        this.pending.set(record, { match, options, transport });
+        return record;
+      }
+      outcome = await entry.call(match.arguments, entryOptions);
     }
     return {
       id: match.id,

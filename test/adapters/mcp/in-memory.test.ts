@@ -226,6 +226,7 @@ describe('per-request context', () => {
     let aborted: Promise<unknown> | undefined;
     let started!: () => void;
     const running = new Promise<void>((resolve) => (started = resolve));
+    @Expects({}) // takes no input, reads its context
     @Tool('mcp')
     class Wait {
       call(_input: unknown, { signal }: { signal: AbortSignal }) {

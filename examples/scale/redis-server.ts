@@ -1,0 +1,75 @@
+/**
+ * A throwaway redis-server: from the PATH, on a free port, no persistence (`--save '' --appendonly
+ * no`). The scale-out example and the queue tests start their own and stop it when done.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as net from 'node:net';
+
+export interface TestRedis {
+  readonly port: number;
+  readonly connection: { host: string; port: number };
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function ready(child: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) {
+        child.stdout?.off('data', onData);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.once('error', (error) =>
+      reject(
+        new Error(
+          `Could not start redis-server (${error.message}). The queue tests need redis-server on the PATH: apt-get install redis-server.`,
+        ),
+      ),
+    );
+    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code} before it was ready:\n${output}`)));
+  });
+}
+
+export async function startRedis(): Promise<TestRedis> {
+  for (let attempt = 0; ; attempt++) {
+    const port = await freePort();
+    const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    try {
+      await ready(child);
+    } catch (error) {
+      child.kill('SIGKILL');
+      child.stdout?.destroy();
+      if (attempt < 3 && !String(error).includes('PATH')) continue; // the port was taken meanwhile
+      throw error;
+    }
+    child.stdout?.resume();
+    return {
+      port,
+      connection: { host: '127.0.0.1', port },
+      stop: () =>
+        new Promise<void>((resolve) => {
+          const done = () => (child.stdout?.destroy(), resolve());
+          if (child.exitCode !== null) return done();
+          child.once('exit', done);
+          child.kill('SIGTERM');
+        }),
+    };
+  }
+}

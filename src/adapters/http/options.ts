@@ -1,0 +1,65 @@
+import type { FastifyRequest } from 'fastify';
+import type { DependencyContainer } from 'tsyringe';
+import type { AmbientSource, InvokerOptions, ToolDefinition, ToolLike } from '../../index';
+
+/**
+ * How `auth.verify` answers: `true` lets the call through; `false` refuses with 401; a status with a
+ * detail refuses with that status (401: who are you; 403: not allowed). Anything else is a bug in
+ * the hook, answered 500 (fail-closed).
+ */
+export type HttpAuthVerdict = boolean | { readonly status: 401 | 403; readonly detail?: string };
+
+export interface HttpAuth {
+  /**
+   * Runs before every tool call, before the body is read. Read the credentials from the request
+   * (and attach who the caller is to it, for `ambientContext`); never trust the body for this.
+   */
+  verify(request: FastifyRequest, tool: ToolDefinition): HttpAuthVerdict | Promise<HttpAuthVerdict>;
+  /**
+   * How OpenAPI describes the credentials (an OpenAPI Security Scheme Object), e.g.
+   * `{ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }`. Every operation requires it.
+   */
+  securityScheme: { readonly type: 'http' | 'apiKey' | 'oauth2' | 'openIdConnect' | 'mutualTLS'; readonly [key: string]: unknown };
+  /** Its name under `components/securitySchemes` (default `auth`). */
+  schemeName?: string;
+  /** The `WWW-Authenticate` header of a 401 (default `Bearer` for an http bearer scheme, `Basic` for basic). */
+  challenge?: string;
+}
+
+/** OpenAPI's `info`: what the docs page shows at the top. */
+export interface HttpApiInfo {
+  /** Default `Toolwright HTTP API`. */
+  title?: string;
+  /** The API's own version (default `1.0.0`); each tool version has its own path. */
+  version?: string;
+  description?: string;
+}
+
+export interface HttpApiOptions {
+  /** The tools to serve, every version separately (default: every `http` member, all versions). */
+  tools?: ReadonlyArray<ToolLike>;
+  /** Where the routes live (`/api` → `POST /api/check_credit/v1`). Fastify's own `register` option. */
+  prefix?: string;
+  /**
+   * The trusted ambient values of a call, from its request (for example the authenticated user).
+   * Never from the body or the query string.
+   */
+  ambientContext?: (request: FastifyRequest, tool: ToolDefinition) => AmbientSource | undefined | Promise<AmbientSource | undefined>;
+  /** The container tools resolve from (default: tsyringe's root container). */
+  container?: DependencyContainer;
+  /** Refuses a call with 401 or 403 before the tool runs; documented as a security scheme in OpenAPI. */
+  auth?: HttpAuth;
+  /** Invoker options: `rejectUndeclaredInputs`, `userFacingInputErrors`, `onException`. */
+  invoker?: Omit<InvokerOptions, 'container'>;
+  /**
+   * Give each call an AbortSignal that aborts when the client disconnects before the answer
+   * (default false: an AbortController per request costs about a tenth of a small call's CPU time).
+   */
+  abortOnDisconnect?: boolean;
+  /** Largest request body accepted, in bytes (default 1 MiB); larger answers 413. */
+  bodyLimit?: number;
+  /** OpenAPI `info`. */
+  info?: HttpApiInfo;
+  /** Serve the interactive docs page at `{prefix}/docs` (default true; needs `@fastify/swagger-ui`). */
+  docs?: boolean;
+}

@@ -1,0 +1,237 @@
+/**
+ * The Fastify plugin: every tool version at `POST {prefix}/{tool_name}/v{n}` (and GET for readOnly
+ * tools), RFC 9457 problems for every error, `{prefix}/openapi.json` and the docs page.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import { AmbientSource, describeValue, guardToolResponse, Invoker, MAPPING_FAILURE, Result, ToolDefinition } from '../../index';
+import { failureStatusOf, HttpConfig } from './config';
+import { registerDocs } from './docs';
+import { httpApiDocument } from './openapi';
+import type { HttpApiOptions, HttpAuth } from './options';
+import { problem, sendProblem } from './problem';
+import { httpRoutes, HttpRoute } from './routes';
+
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
+const GENERIC = 'Something went wrong';
+const OTHER_METHODS = ['PUT', 'DELETE', 'PATCH'] as const;
+
+function pathOf(request: FastifyRequest): string {
+  const query = request.url.indexOf('?');
+  return query < 0 ? request.url : request.url.slice(0, query);
+}
+
+/** The query string as the tool's input: a single value for a list field becomes a list of one. */
+function queryInput(query: unknown, listFields: ReadonlySet<string>): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
+    input[key] = listFields.has(key) && !Array.isArray(value) ? [value] : value;
+  }
+  return input;
+}
+
+function checkBodyLimit(value: unknown): number {
+  if (value === undefined) return DEFAULT_BODY_LIMIT;
+  if (!Number.isSafeInteger(value) || (value as number) < 1) {
+    throw new TypeError(`toolwright/http: bodyLimit must be a positive number of bytes (e.g. 1048576); got ${describeValue(value)}.`);
+  }
+  return value as number;
+}
+
+function challengeOf(auth: HttpAuth): string | undefined {
+  if (auth.challenge !== undefined) return auth.challenge;
+  const { type, scheme } = auth.securityScheme;
+  if (type !== 'http' || typeof scheme !== 'string') return undefined;
+  return scheme.toLowerCase() === 'bearer' ? 'Bearer' : scheme.toLowerCase() === 'basic' ? 'Basic' : undefined;
+}
+
+/**
+ * Reports a failure of the server's own code (an ambientContext or auth function) once, through
+ * `configure({ onException })`, as the adapter kit's guard does. In development the guard re-throws:
+ * the caller answers 500 either way.
+ */
+function reportServerFault(tool: ToolDefinition, message: string, cause?: unknown): void {
+  const fault = new Error(`toolwright/http: ${message}`, cause === undefined ? undefined : { cause });
+  try {
+    guardToolResponse(
+      tool,
+      () => {
+        throw fault;
+      },
+      () => undefined,
+    );
+  } catch {
+    // Reported; the request still gets its generic 500.
+  }
+}
+
+/** An onRequest hook refusing with 401/403 before the body is read; anything unexpected is a 500 (fail-closed). */
+function authHook(auth: HttpAuth, tool: ToolDefinition) {
+  const challenge = challengeOf(auth);
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    let verdict: unknown;
+    try {
+      verdict = await auth.verify(request, tool);
+    } catch (error) {
+      reportServerFault(tool, `auth.verify threw for ${tool.id}: ${(error as Error)?.message ?? String(error)}`, error);
+      return sendProblem(reply, problem(500, GENERIC, pathOf(request)));
+    }
+    if (verdict === true) return undefined;
+    const refusal = verdict === false ? { status: 401 } : (verdict as { status?: unknown; detail?: unknown } | null);
+    if (refusal && (refusal.status === 401 || refusal.status === 403)) {
+      const status = refusal.status;
+      const detail =
+        typeof refusal.detail === 'string' && refusal.detail !== ''
+          ? refusal.detail
+          : status === 401
+            ? 'This call needs valid credentials.'
+            : 'The credentials do not allow this call.';
+      return sendProblem(
+        reply,
+        problem(status, detail, pathOf(request)),
+        status === 401 && challenge ? { 'www-authenticate': challenge } : {},
+      );
+    }
+    reportServerFault(
+      tool,
+      `auth.verify must return true, false or { status: 401 | 403, detail? }; got ${describeValue(verdict)} for ${tool.id}. Refused.`,
+    );
+    return sendProblem(reply, problem(500, GENERIC, pathOf(request)));
+  };
+}
+
+/** What the request's error means for the caller: the request's own problems name the fix; the rest is generic. */
+function errorHandler(bodyLimit: number) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const instance = pathOf(request);
+    const status = error.statusCode ?? 500;
+    if (status === 413) return sendProblem(reply, problem(413, `The request body is larger than ${bodyLimit} bytes.`, instance));
+    if (status === 415) {
+      const type = request.headers['content-type'];
+      return sendProblem(
+        reply,
+        problem(415, `Unsupported media type${type ? ` '${type}'` : ''}: send the input as application/json.`, instance),
+      );
+    }
+    if (status === 400 && error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+      return sendProblem(reply, problem(400, "The request body is not valid JSON: send the tool's input as a JSON object.", instance));
+    }
+    if (status >= 400 && status < 500 && error.code?.startsWith('FST_'))
+      return sendProblem(reply, problem(status, error.message, instance));
+    request.log.error({ err: error }, 'toolwright/http: request failed');
+    return sendProblem(reply, problem(500, GENERIC, instance));
+  };
+}
+
+/** Maps a Result to the response: 200 (or 204), 422 with field errors, the tool's failure status, 500. */
+function respond(route: HttpRoute, result: Result, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const instance = pathOf(request);
+  if (result.ok) {
+    const body = guardToolResponse(
+      route.definition,
+      () => {
+        const rendered = HttpConfig.serializeExposed(result);
+        return rendered === undefined ? null : JSON.stringify(rendered);
+      },
+      () => undefined,
+    );
+    if (body === undefined) return sendProblem(reply, problem(500, MAPPING_FAILURE, instance));
+    if (body === null) return reply.code(204).send();
+    return reply.code(200).type('application/json; charset=utf-8').send(body);
+  }
+  if (result.outcome === 'exception') return sendProblem(reply, problem(500, result.message, instance));
+  if (Invoker.inputInvalid(result)) return sendProblem(reply, problem(422, result.message, instance, result.fieldErrors));
+  return sendProblem(reply, problem(failureStatusOf(route.failureStatus, result.exception), result.message, instance));
+}
+
+/**
+ * The Fastify plugin: `app.register(toolwrightHttp, { prefix: '/api' })`. Routes carry no body
+ * schema: the invoker validates the input once, from the same field model OpenAPI shows.
+ */
+export async function toolwrightHttp(fastify: FastifyInstance, options: HttpApiOptions = {}): Promise<void> {
+  const routes = httpRoutes(options);
+  const bodyLimit = checkBodyLimit(options.bodyLimit);
+  if (options.ambientContext !== undefined && typeof options.ambientContext !== 'function') {
+    throw new TypeError(
+      `toolwright/http: ambientContext must be a function (request, tool) => values; got ${describeValue(options.ambientContext)}.`,
+    );
+  }
+  if (options.auth !== undefined && (typeof options.auth?.verify !== 'function' || typeof options.auth.securityScheme !== 'object')) {
+    throw new TypeError("toolwright/http: auth needs verify(request, tool) and securityScheme (e.g. { type: 'http', scheme: 'bearer' }).");
+  }
+  const document = httpApiDocument({ ...options, prefix: fastify.prefix }, routes);
+  const invoker = new Invoker(options.invoker);
+  const { ambientContext, container, auth, abortOnDisconnect = false } = options;
+
+  // JSON only; an empty body is no input at all.
+  fastify.removeAllContentTypeParsers();
+  const json = fastify.getDefaultJsonParser('error', 'error');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (request, body, done) => {
+    if (body === '') return done(null, undefined);
+    json(request, body as string, done);
+  });
+  fastify.setErrorHandler(errorHandler(bodyLimit));
+  fastify.setNotFoundHandler((request, reply) => {
+    sendProblem(
+      reply,
+      problem(
+        404,
+        `No such endpoint: ${request.method} ${pathOf(request)}. The API is described at ${fastify.prefix}/openapi.json.`,
+        pathOf(request),
+      ),
+    );
+  });
+
+  fastify.get('/openapi.json', (_request, reply) => reply.type('application/json; charset=utf-8').send(document));
+
+  for (const route of routes) {
+    const { definition } = route;
+    const listFields = new Set(
+      definition.inputContract.inputFields.filter((field) => field.type.kind === 'array').map((field) => field.name),
+    );
+    const handler: RouteHandlerMethod = async (request, reply) => {
+      const input = request.method === 'POST' ? request.body : queryInput(request.query, listFields);
+      let ambient: AmbientSource = {};
+      if (ambientContext) {
+        try {
+          ambient = (await ambientContext(request, definition)) ?? {};
+        } catch (error) {
+          reportServerFault(
+            definition,
+            `the ambientContext function threw for ${definition.id}: ${(error as Error)?.message ?? String(error)}`,
+            error,
+          );
+          return sendProblem(reply, problem(500, definition.messages.error ?? GENERIC, pathOf(request)));
+        }
+      }
+      if (!abortOnDisconnect)
+        return respond(route, await invoker.invoke(definition, input, { ambientContext: ambient, container }), request, reply);
+      const controller = new AbortController();
+      const onClose = () => {
+        if (!reply.raw.writableFinished) controller.abort(new Error('The client closed the connection.'));
+      };
+      reply.raw.once('close', onClose);
+      const result = await invoker.invoke(definition, input, { ambientContext: ambient, container, signal: controller.signal });
+      reply.raw.off('close', onClose);
+      return respond(route, result, request, reply);
+    };
+    const onRequest = auth ? authHook(auth, definition) : undefined;
+    const allow = route.get ? 'GET, HEAD, POST' : 'POST';
+    fastify.route({
+      method: route.get ? ['GET', 'POST'] : 'POST',
+      url: route.path,
+      bodyLimit,
+      handler,
+      ...(onRequest ? { onRequest } : {}),
+    });
+    fastify.route({
+      method: route.get ? [...OTHER_METHODS] : ['GET', 'HEAD', ...OTHER_METHODS],
+      url: route.path,
+      handler: (request, reply) =>
+        sendProblem(reply, problem(405, `${request.method} is not allowed here; use ${allow.replace(', HEAD', '')}.`, pathOf(request)), {
+          allow,
+        }),
+    });
+  }
+
+  if (options.docs !== false) await registerDocs(fastify, document);
+}

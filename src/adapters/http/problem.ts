@@ -1,0 +1,81 @@
+/**
+ * RFC 9457 problem details: every error this adapter answers is `application/problem+json` with
+ * `type`, `title`, `status` and `detail`; invalid input adds `errors`, one entry per field.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { FastifyReply } from 'fastify';
+import type { FieldError } from '../../index';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+/** One field's problem in a 422 answer: the field's path, the rule it broke (when known), the message. */
+export interface ProblemFieldError {
+  readonly field: string;
+  readonly keyword?: string;
+  readonly message: string;
+}
+
+export interface Problem {
+  /** `about:blank`: the status says it all (RFC 9457 §4.2.1). */
+  readonly type: string;
+  /** The status's reason phrase (`Unprocessable Content`). */
+  readonly title: string;
+  readonly status: number;
+  /** What went wrong, for a person: the tool's user-facing message, or what to fix in the request. */
+  readonly detail: string;
+  /** The request path. */
+  readonly instance?: string;
+  /** Invalid input only: each field's problem. */
+  readonly errors?: readonly ProblemFieldError[];
+}
+
+/** RFC 9110's reason phrases where Node's still carry the older ones. */
+const TITLES: Record<number, string> = { 413: 'Content Too Large', 422: 'Unprocessable Content' };
+
+export function problem(status: number, detail: string, instance?: string, errors?: readonly FieldError[]): Problem {
+  return {
+    type: 'about:blank',
+    title: TITLES[status] ?? STATUS_CODES[status] ?? 'Error',
+    status,
+    detail,
+    ...(instance !== undefined ? { instance } : {}),
+    ...(errors !== undefined ? { errors: errors.map(fieldError) } : {}),
+  };
+}
+
+function fieldError(error: FieldError): ProblemFieldError {
+  const keyword = (error as FieldError & { keyword?: unknown }).keyword;
+  return { field: error.field, ...(typeof keyword === 'string' ? { keyword } : {}), message: error.message };
+}
+
+/** Sends a problem: its status, `application/problem+json`, and any extra headers (Allow, WWW-Authenticate). */
+export function sendProblem(reply: FastifyReply, body: Problem, headers: Record<string, string> = {}): FastifyReply {
+  return reply.code(body.status).headers(headers).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
+}
+
+/** The problem document's JSON Schema, for OpenAPI's `components/schemas/Problem`. */
+export const PROBLEM_SCHEMA = {
+  type: 'object',
+  description: 'An RFC 9457 problem details document.',
+  properties: {
+    type: { type: 'string', description: 'A URI identifying the problem type; `about:blank` when the status says it all.' },
+    title: { type: 'string', description: "The status's reason phrase." },
+    status: { type: 'integer', description: 'The HTTP status.' },
+    detail: { type: 'string', description: 'What went wrong, for a person.' },
+    instance: { type: 'string', description: 'The request path.' },
+    errors: {
+      type: 'array',
+      description: 'Invalid input only: one entry per field that broke the contract.',
+      items: {
+        type: 'object',
+        properties: {
+          field: { type: 'string', description: 'The path of the field (`amount`, `address.city`, `tags[2]`), or `base`.' },
+          keyword: { type: 'string', description: 'The rule the value broke (`minimum`, `format`, …), when known.' },
+          message: { type: 'string' },
+        },
+        required: ['field', 'message'],
+      },
+    },
+  },
+  required: ['type', 'title', 'status', 'detail'],
+} as const;

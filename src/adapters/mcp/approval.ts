@@ -1,0 +1,64 @@
+/**
+ * Approvals over MCP: a tool that needs a person's approval asks through an elicitation (a form
+ * with one "approve" checkbox) when the client supports form elicitation. Otherwise the call is
+ * refused, unless the server chose to rely on the client's own confirmation UI.
+ */
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ErrorCode, McpError, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Approver } from '../../index';
+
+/** Longest input shown in the confirmation text; the rest is cut with "…". */
+const MAX_SHOWN = 2_000;
+
+/** The text a person reads before approving: the tool, and its input with sensitive fields redacted. */
+function question(tool: string, input: Readonly<Record<string, unknown>>): string {
+  let shown = JSON.stringify(input);
+  if (shown.length > MAX_SHOWN) shown = `${shown.slice(0, MAX_SHOWN)}…`;
+  return `Allow the tool ${tool} to run with ${shown}?`;
+}
+
+/**
+ * The approver of one tools/call request, or undefined when this client cannot be asked (the
+ * invoker then refuses the call, saying so). `trusted`: the server relies on the client's own
+ * confirmation, so a client without elicitation is taken to have confirmed.
+ */
+export function mcpApprover(
+  server: Server,
+  request: { requestId: string | number; signal: AbortSignal },
+  name: string,
+  trusted: boolean,
+  timeoutMs: number,
+): Approver | undefined {
+  if (!server.getClientCapabilities()?.elicitation?.form) return trusted ? () => true : undefined;
+  return async (call) => {
+    let answer: ElicitResult;
+    try {
+      answer = await server.elicitInput(
+        {
+          mode: 'form',
+          message: question(name, call.redactedInput()),
+          requestedSchema: {
+            type: 'object',
+            properties: { approve: { type: 'boolean', title: 'Approve', description: `Run ${name} now`, default: false } },
+            required: ['approve'],
+          },
+        },
+        // Routed with the tools/call request (its HTTP stream), and abandoned when the call is cancelled.
+        { relatedRequestId: request.requestId, signal: request.signal, timeout: timeoutMs },
+      );
+    } catch (error) {
+      // Nobody answered within the SDK's request timeout: not approved (any other error is reported).
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
+        return { approved: false, reason: 'nobody answered in time' };
+      throw error;
+    }
+    if (answer.action === 'accept' && answer.content?.approve === true) return true;
+    const reason =
+      answer.action === 'accept'
+        ? 'the user did not tick approve'
+        : answer.action === 'decline'
+          ? 'the user declined'
+          : 'the user dismissed the request';
+    return { approved: false, reason };
+  };
+}

@@ -1,0 +1,217 @@
+import { UnrecoverableError, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import IORedis from 'ioredis';
+import type { DependencyContainer } from 'tsyringe';
+import {
+  AmbientSource,
+  describeValue,
+  Invoker,
+  InvokerOptions,
+  isPlainObject,
+  Result,
+  ToolCancelledError,
+  ToolDefinition,
+  ToolLike,
+  Tools,
+} from '../../index';
+import { cancelChannel, DEFAULT_PREFIX, DEFAULT_QUEUE_NAME, isRetryable } from './delivery';
+import { toWire, ToolJobData, WireResult } from './wire';
+
+/** What a worker's `ambientContext` function receives. */
+export interface QueuedCall {
+  readonly jobId: string;
+  readonly tool: ToolDefinition;
+  /** The ambient values the enqueuing process sent, as they came out of Redis. */
+  readonly enqueued: Readonly<Record<string, unknown>>;
+}
+
+export interface ToolWorkerOptions {
+  /** Where Redis is: ioredis options or an ioredis instance, as BullMQ takes them. */
+  connection: ConnectionOptions;
+  /** The queue's name (default `toolwright`): the same as `createToolQueue`'s. */
+  name?: string;
+  /** BullMQ's key prefix (default `bull`). */
+  prefix?: string;
+  /** The tools this worker runs. Default: every member of adapter `queue`, all versions. */
+  tools?: readonly ToolLike[];
+  /** The container tools resolve from; each job gets a child of it. */
+  container?: DependencyContainer;
+  /** Jobs run at once in this process (default 1). */
+  concurrency?: number;
+  /**
+   * The ambient values a job's tool receives. Default: those the enqueuing process sent. Derive
+   * values here that the worker should not take from Redis.
+   */
+  ambientContext?: (call: QueuedCall) => AmbientSource | undefined | Promise<AmbientSource | undefined>;
+  /** Invoker options: time limits, `onException`, `rejectUndeclaredInputs`, … */
+  invoker?: Omit<InvokerOptions, 'container'>;
+  /**
+   * How long a running job's lock lasts without renewal (default 30 000 ms). A worker that dies
+   * mid-call is noticed after about this long; its retryable jobs then run elsewhere.
+   */
+  lockDurationMs?: number;
+  /** How often this worker looks for jobs whose worker died (default: lockDurationMs). */
+  stalledIntervalMs?: number;
+}
+
+export interface ToolWorker {
+  /** The BullMQ worker underneath, for monitoring. */
+  readonly bullWorker: Worker<ToolJobData, WireResult>;
+  /** Resolves when the worker is connected and taking jobs. */
+  ready(): Promise<void>;
+  /** Stops taking jobs and waits for running calls to finish (`{ force: true }` aborts them). */
+  close(options?: { force?: boolean }): Promise<void>;
+}
+
+const OPTION_KEYS = new Set([
+  'connection',
+  'name',
+  'prefix',
+  'tools',
+  'container',
+  'concurrency',
+  'ambientContext',
+  'invoker',
+  'lockDurationMs',
+  'stalledIntervalMs',
+]);
+
+/** How long a cancel for a job this worker was not running is remembered. */
+const RECENT_CANCEL_MS = 60_000;
+
+/** Stalls are counted by the processor against the delivery rules, not by BullMQ. */
+const STALLS_LEFT_TO_TOOLWRIGHT = 1_000_000;
+
+function toolKey(name: string, version: number): string {
+  return `${name}@${version}`;
+}
+
+function integer(value: unknown, name: string, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
+    throw new TypeError(`startToolWorker: ${name} must be an integer of at least ${min}; got ${describeValue(value)}.`);
+  }
+  return value;
+}
+
+/**
+ * Runs queued tool calls through the invoker (DI, ambient values, time limits, validation again).
+ * Start as many as you like, in as many processes, on the same Redis and queue name.
+ */
+export function startToolWorker(options: ToolWorkerOptions): ToolWorker {
+  if (!isPlainObject(options) || options.connection === undefined) {
+    throw new TypeError("startToolWorker needs { connection }: where Redis is, e.g. { connection: { host: '127.0.0.1', port: 6379 } }.");
+  }
+  const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.has(key));
+  if (unknown.length > 0) throw new TypeError(`startToolWorker: unknown option '${unknown[0]}'. Known: ${[...OPTION_KEYS].join(', ')}.`);
+  if (options.ambientContext !== undefined && typeof options.ambientContext !== 'function') {
+    throw new TypeError(
+      `startToolWorker: ambientContext must be a function (call) => values; got ${describeValue(options.ambientContext)}.`,
+    );
+  }
+  const concurrency = integer(options.concurrency, 'concurrency', 1) ?? 1;
+  const lockDuration = integer(options.lockDurationMs, 'lockDurationMs', 100) ?? 30_000;
+  const stalledInterval = integer(options.stalledIntervalMs, 'stalledIntervalMs', 100) ?? lockDuration;
+  const name = options.name ?? DEFAULT_QUEUE_NAME;
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
+
+  const tools = new Map<string, ToolDefinition>();
+  const definitions = options.tools ? options.tools.map((tool) => Tools.resolve(tool)) : Tools.forAdapter('queue', { allVersions: true });
+  for (const tool of definitions) tools.set(toolKey(tool.toolName('queue'), tool.version), tool);
+  const known = () => [...tools.keys()].sort().join(', ') || 'none';
+
+  const invoker = new Invoker({ ...options.invoker, ...(options.container ? { container: options.container } : {}) });
+
+  const processor = async (job: Job<ToolJobData, WireResult>, _token?: string, signal?: AbortSignal): Promise<WireResult> => {
+    const data = job.data;
+    const tool = isPlainObject(data) ? tools.get(toolKey(String(data.tool), Number(data.version))) : undefined;
+    if (!tool) {
+      throw new UnrecoverableError(
+        `This worker has no tool '${isPlainObject(data) ? String(data.tool) : '?'}' version ${isPlainObject(data) ? String(data.version) : '?'} (it runs: ${known()}). ` +
+          'Start it with startToolWorker({ tools: [...] }) including that tool, or make the tool a member of adapter queue.',
+      );
+    }
+    if (isPlainObject(data.rejected)) return data.rejected;
+    const retryable = isRetryable(tool);
+    if (job.stalledCounter > 0) {
+      // Its worker stopped mid-call. Only a tool that may run twice runs again, and only within its attempts.
+      if (!retryable) {
+        throw new UnrecoverableError(
+          `The worker running ${tool.toolName('queue')} stopped mid-call, and the tool is neither idempotent nor readOnly, so it is not run again: it may or may not have taken effect.`,
+        );
+      }
+      if (job.stalledCounter + job.attemptsMade >= (job.opts.attempts ?? 1)) {
+        throw new UnrecoverableError(
+          `The workers running ${tool.toolName('queue')} stopped mid-call ${job.stalledCounter} times; no attempts left.`,
+        );
+      }
+    }
+    // Cancelled just as this worker took it (the cancel found it no longer waiting): the tool never runs.
+    if (cancelledHere.has(job.id!)) return toWire(cancelledResult(tool));
+    let ambientContext: AmbientSource = data.ambient ?? {};
+    if (options.ambientContext) {
+      ambientContext = (await options.ambientContext({ jobId: job.id!, tool, enqueued: ambientContext as Record<string, unknown> })) ?? {};
+    }
+    const child = (options.container ?? undefined)?.createChildContainer();
+    const result = await invoker.invoke(tool, data.input, { ambientContext, signal, ...(child ? { container: child } : {}) });
+    if (!result.ok && result.outcome === 'exception' && retryable && job.attemptsMade + 1 < (job.opts.attempts ?? 1)) {
+      // Thrown so BullMQ retries it with backoff; the detail was reported by the invoker already.
+      throw new Error(`${tool.toolName('queue')} ended in an exception (attempt ${job.attemptsMade + 1}); retrying.`);
+    }
+    try {
+      return toWire(result);
+    } catch (error) {
+      return toWire(Result.exception(tool, error) as Result);
+    }
+  };
+
+  const worker = new Worker<ToolJobData, WireResult>(name, processor, {
+    connection: options.connection,
+    prefix,
+    concurrency,
+    lockDuration,
+    stalledInterval,
+    maxStalledCount: STALLS_LEFT_TO_TOOLWRIGHT,
+    autorun: true,
+  });
+  // BullMQ logs nothing by itself; an error event without a listener would crash the process.
+  worker.on('error', () => undefined);
+
+  // Cancels this worker heard for jobs it was not running yet: one it takes a moment later is not run.
+  const cancelledHere = new Map<string, NodeJS.Timeout>();
+
+  // Cancellation of a running job: every worker listens; the one running it aborts its signal.
+  const connection = options.connection as IORedis | Record<string, unknown>;
+  const subscriber =
+    typeof (connection as IORedis).duplicate === 'function'
+      ? (connection as IORedis).duplicate({ lazyConnect: true })
+      : new IORedis({ ...(connection as Record<string, unknown>), lazyConnect: true, maxRetriesPerRequest: null });
+  subscriber.on('error', () => undefined);
+  const subscribed = subscriber.connect().then(() => subscriber.subscribe(cancelChannel(prefix, name)));
+  subscriber.on('message', (_channel: string, jobId: string) => {
+    if (worker.cancelJob(jobId, 'cancelled') || cancelledHere.has(jobId)) return;
+    const timer = setTimeout(() => cancelledHere.delete(jobId), RECENT_CANCEL_MS);
+    timer.unref();
+    cancelledHere.set(jobId, timer);
+  });
+
+  let closing: Promise<void> | undefined;
+  return {
+    bullWorker: worker,
+    async ready() {
+      await Promise.all([worker.waitUntilReady(), subscribed]);
+    },
+    close(closeOptions = {}) {
+      if (closeOptions.force) worker.cancelAllJobs('worker closing');
+      closing ??= (async () => {
+        await worker.close();
+        await subscribed.catch(() => undefined);
+        await subscriber.quit().catch(() => subscriber.disconnect());
+      })();
+      return closing;
+    },
+  };
+}
+
+function cancelledResult(tool: ToolDefinition): Result {
+  return Result.failure(tool, 'The call was cancelled.', new ToolCancelledError('The call was cancelled.'));
+}

@@ -1,0 +1,65 @@
+import { joinWords, ToolDefinition, Tools } from '../index';
+import { CliError } from './cli-error';
+
+/**
+ * Every tool of the loaded project: the members of the registered adapters (or of one adapter),
+ * every version or the latest of each, sorted by name then version. A tool in several adapters
+ * appears once.
+ */
+export function projectTools(options: { adapter?: string; allVersions?: boolean } = {}): ToolDefinition[] {
+  const adapters = Tools.adapters();
+  if (options.adapter !== undefined && !adapters.includes(options.adapter)) {
+    throw new CliError(
+      adapters.length === 0
+        ? `no adapter is registered, so '${options.adapter}' has no tools: add adapters: ['${options.adapter}'] to toolwright.config.`
+        : `unknown adapter '${options.adapter}': the registered ones are ${joinWords(adapters)}.`,
+    );
+  }
+  const seen = new Set<ToolDefinition>();
+  for (const key of options.adapter === undefined ? adapters : [options.adapter]) {
+    for (const tool of Tools.forAdapter(key, { allVersions: true })) seen.add(tool);
+  }
+  const all = [...seen].sort((a, b) => compareText(a.toolName(), b.toolName()) || a.version - b.version);
+  if (options.allVersions) return all;
+  const latest = new Map<string, ToolDefinition>();
+  for (const tool of all) latest.set(tool.toolName(), tool);
+  return [...latest.values()];
+}
+
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The names a tool answers to: its own and its per-adapter names. */
+function namesOf(tool: ToolDefinition): string[] {
+  return [...new Set([tool.toolName(), ...tool.adapters.map((key) => tool.toolName(key))])];
+}
+
+/** One tool by name (its own or an adapter's), at a version or the latest. */
+export function findTool(name: string, options: { version?: number; adapter?: string }): ToolDefinition {
+  const all = projectTools({ adapter: options.adapter, allVersions: true });
+  const named = all.filter((tool) => namesOf(tool).includes(name));
+  if (named.length === 0) {
+    const names = [...new Set(all.map((tool) => tool.toolName()))];
+    const hint =
+      names.length === 0
+        ? 'the project has no tools (is the adapter registered in toolwright.config?)'
+        : `the tools are ${joinWords(names)}`;
+    throw new CliError(`unknown tool '${name}': ${hint}. Run toolwright list.`);
+  }
+  if (options.version === undefined) return named[named.length - 1];
+  const match = named.find((tool) => tool.version === options.version);
+  if (!match) {
+    throw new CliError(
+      `${name} has no version ${options.version}: its versions are ${joinWords(named.map((tool) => String(tool.version)))}.`,
+    );
+  }
+  return match;
+}
+
+/** Parses `--version N`. */
+export function parseVersion(value: string): number {
+  const version = Number(value);
+  if (!/^\d+$/.test(value) || version < 1) throw new CliError(`--version must be a whole number from 1; got '${value}'.`);
+  return version;
+}

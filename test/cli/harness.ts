@@ -1,0 +1,62 @@
+/**
+ * Builds toolwright into a private package directory (so the tests never race a rebuild of ./dist,
+ * such as the one `npm pack` does in test/package), with a copy of the loan desk
+ * and its repository config, and the CLI fixture projects under fixtures/ (where `toolwright`
+ * resolves to that build). The tests then run the built bin as a user does: `node dist/cli/bin.js`.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+export const repo = path.resolve(__dirname, '..', '..');
+
+let home = '';
+
+function copy(from: string, to: string): void {
+  fs.cpSync(from, to, { recursive: true });
+}
+
+/** Builds the package into a fresh temporary directory and lays out the projects; returns the directory. */
+export function buildPackage(): string {
+  home = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-cli-'));
+  fs.symlinkSync(path.join(repo, 'node_modules'), path.join(home, 'node_modules'), 'dir');
+  fs.copyFileSync(path.join(repo, 'package.json'), path.join(home, 'package.json'));
+  execFileSync(process.execPath, [path.join(repo, 'scripts', 'build.js'), '--into', home, '--no-types'], { cwd: repo, stdio: 'pipe' });
+  copy(path.join(repo, 'examples', 'loan-desk'), path.join(home, 'examples', 'loan-desk'));
+  for (const file of ['toolwright.config.js', 'tsconfig.json']) fs.copyFileSync(path.join(repo, file), path.join(home, file));
+  copy(path.join(repo, 'test', 'fixtures', 'cli'), path.join(home, 'fixtures'));
+  fs.mkdirSync(path.join(home, 'fixtures', 'node_modules'));
+  fs.symlinkSync(home, path.join(home, 'fixtures', 'node_modules', 'toolwright'), 'dir');
+  return home;
+}
+
+export function removeBuild(): void {
+  if (home) fs.rmSync(home, { recursive: true, force: true });
+}
+
+export interface Ran {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the built bin in `cwd` and waits for it to exit. */
+export function toolwright(args: string[], options: { cwd: string; input?: string; env?: NodeJS.ProcessEnv }): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(home, 'dist', 'cli', 'bin.js'), ...args], {
+      cwd: options.cwd,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+export const bin = () => path.join(home, 'dist', 'cli', 'bin.js');

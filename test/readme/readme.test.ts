@@ -1,0 +1,215 @@
+/**
+ * Every TypeScript block in README.md is type-checked, as a user would compile it: each block its
+ * own ES module (so top-level await works), under `strict`, with legacy decorators and decorator
+ * metadata, importing toolwright through its public entry points (mapped to src/, as tsconfig.json
+ * maps them). A block that cannot be completed is preceded by `<!-- fragment: reason -->` and
+ * skipped; every skipped block must give its reason. One program checks all blocks.
+ *
+ * A block may leave out the imports of the names it uses from `toolwright`, class-validator and
+ * tsyringe (the test adds them, as a reader continuing the first example would have them), and
+ * may use the stand-ins for the application around the examples declared in APPLICATION below.
+ * Everything else it uses, it declares or imports itself.
+ */
+import 'reflect-metadata';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as ts from 'typescript';
+
+const repo = path.resolve(__dirname, '..', '..');
+const readme = fs.readFileSync(path.join(repo, 'README.md'), 'utf8');
+
+interface Block {
+  /** The README line of the first line of code (1-based). */
+  readonly line: number;
+  readonly code: string;
+  /** Set when the block is marked `<!-- fragment: reason -->`. */
+  readonly fragment?: string;
+  readonly file: string;
+}
+
+function extractBlocks(markdown: string): Block[] {
+  const lines = markdown.split('\n');
+  const blocks: Block[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^```(?:ts|typescript)\s*$/.test(lines[i])) continue;
+    const start = i + 1;
+    let end = start;
+    while (end < lines.length && !/^```\s*$/.test(lines[end])) end++;
+    let previous = i - 1;
+    while (previous >= 0 && lines[previous].trim() === '') previous--;
+    const marker = previous >= 0 ? /^<!--\s*fragment:(.*)-->\s*$/.exec(lines[previous].trim()) : null;
+    blocks.push({
+      line: start + 1,
+      code: lines.slice(start, end).join('\n') + '\n',
+      fragment: marker ? marker[1].trim() : undefined,
+      file: path.join(repo, 'test', 'readme', `readme-line-${start + 1}.ts`),
+    });
+    i = end;
+  }
+  return blocks;
+}
+
+const blocks = extractBlocks(readme);
+
+/** The application the examples live in: what they use without declaring. Types only. */
+const APPLICATION = `
+declare class Loan { id: string; state: 'pending' | 'approved' | 'cancelled'; }
+declare class LoanStatusInput { loanId: string; }
+declare class LoanStatus { loanId: string; state: string; }
+declare class LoanRepository {
+  find(id: string): Promise<Loan | undefined>;
+  status(id: string): Promise<LoanStatus>;
+  approve(loan: Loan, amount: number, officerId: string): Promise<string>;
+}
+// Tools the examples declare in other blocks (as in examples/loan-desk).
+declare class ApproveLoanInput { loanId: string; amount: number; tier: 'standard' | 'express'; officerId: string; }
+declare class ApproveLoanV2 { call(input: ApproveLoanInput): Promise<{ approvalId: string; approvedAt: Date }>; }
+declare class CheckCredit { call(input: { applicantId: string }): { score: number; band: string }; }
+declare class LoanService { status(input: LoanStatusInput): Promise<LoanStatus>; }
+declare class RateLimited extends Error {}
+declare const loanId: string;
+declare const officerId: string;
+declare const session: { officerId: string };
+declare const token: string;
+declare const index: { search(query: string, limit?: number): Promise<string[]> };
+declare const container: import('tsyringe').DependencyContainer;
+declare function use(value: unknown): void;
+declare function show(message: string): void;
+`;
+const applicationFile = path.join(repo, 'test', 'readme', 'readme-application.d.ts');
+
+/** The names a block may use without importing them, by module. */
+function importableNames(): Map<string, string> {
+  const from = new Map<string, string>();
+  const index = fs.readFileSync(path.join(repo, 'src', 'index.ts'), 'utf8');
+  for (const [, list] of index.matchAll(/export (?:type )?\{([^}]*)\}/g)) {
+    for (const name of list.split(',').map((entry) => entry.trim().split(/\s+as\s+/).pop()!.trim())) {
+      if (name) from.set(name, 'toolwright');
+    }
+  }
+  for (const library of ['class-validator', 'tsyringe']) {
+    for (const name of Object.keys(require(library) as object)) if (!from.has(name) && /^[A-Za-z]\w*$/.test(name)) from.set(name, library);
+  }
+  return from;
+}
+
+/**
+ * The block's code plus, on a line after it, imports of the importable names it uses but neither
+ * imports nor declares at top level (after it, so that line numbers stay the README's).
+ */
+function withImports(code: string, importable: Map<string, string>): string {
+  const source = ts.createSourceFile('block.ts', code, ts.ScriptTarget.ES2022, true);
+  const declared = new Set<string>();
+  for (const statement of source.statements) {
+    if (ts.isImportDeclaration(statement)) {
+      const clause = statement.importClause;
+      if (clause?.name) declared.add(clause.name.text);
+      const bindings = clause?.namedBindings;
+      if (bindings && ts.isNamedImports(bindings)) bindings.elements.forEach((element) => declared.add(element.name.text));
+      if (bindings && ts.isNamespaceImport(bindings)) declared.add(bindings.name.text);
+    } else if ((ts.isClassDeclaration(statement) || ts.isFunctionDeclaration(statement)) && statement.name) {
+      declared.add(statement.name.text);
+    } else if (ts.isVariableStatement(statement)) {
+      for (const declaration of statement.declarationList.declarations) {
+        if (ts.isIdentifier(declaration.name)) declared.add(declaration.name.text);
+      }
+    } else if ((ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isEnumDeclaration(statement)) && statement.name) {
+      declared.add(statement.name.text);
+    }
+  }
+  const used = new Set<string>();
+  const visit = (node: ts.Node): void => {
+    if (ts.isIdentifier(node)) {
+      const parent = node.parent;
+      const isMemberName =
+        (ts.isPropertyAccessExpression(parent) && parent.name === node) ||
+        (ts.isPropertyAssignment(parent) && parent.name === node) ||
+        (ts.isQualifiedName(parent) && parent.right === node) ||
+        ((ts.isMethodDeclaration(parent) || ts.isPropertyDeclaration(parent) || ts.isPropertySignature(parent)) && parent.name === node);
+      if (!isMemberName) used.add(node.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  const byModule = new Map<string, string[]>();
+  for (const name of used) {
+    const module = importable.get(name);
+    if (module && !declared.has(name)) byModule.set(module, [...(byModule.get(module) ?? []), name]);
+  }
+  const imports = [...byModule].map(([module, names]) => `import { ${names.join(', ')} } from '${module}';`).join(' ');
+  return imports ? `${code}${imports}\n` : code;
+}
+
+const options: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.ESNext,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  moduleDetection: ts.ModuleDetectionKind.Force,
+  lib: ['lib.es2022.d.ts'],
+  types: ['node'],
+  strict: true,
+  experimentalDecorators: true,
+  emitDecoratorMetadata: true,
+  useDefineForClassFields: false,
+  esModuleInterop: true,
+  skipLibCheck: true,
+  noEmit: true,
+  baseUrl: repo,
+  paths: {
+    toolwright: ['src/index.ts'],
+    'toolwright/testing': ['src/testing/index.ts'],
+    'toolwright/mcp': ['src/adapters/mcp/index.ts'],
+    'toolwright/openai': ['src/adapters/openai/index.ts'],
+    'toolwright/ai': ['src/adapters/ai/index.ts'],
+  },
+};
+
+function typeCheck(checked: Block[]): Map<Block, string[]> {
+  const importable = importableNames();
+  const virtual = new Map<string, string>(checked.map((block) => [block.file, withImports(block.code, importable)]));
+  virtual.set(applicationFile, APPLICATION);
+  const host = ts.createCompilerHost(options);
+  const { fileExists, readFile, getSourceFile } = host;
+  host.fileExists = (file) => virtual.has(file) || fileExists.call(host, file);
+  host.readFile = (file) => virtual.get(file) ?? readFile.call(host, file);
+  host.getSourceFile = (file, language, onError, create) => {
+    const code = virtual.get(file);
+    return code !== undefined ? ts.createSourceFile(file, code, language, true) : getSourceFile.call(host, file, language, onError, create);
+  };
+  const program = ts.createProgram([applicationFile, ...checked.map((block) => block.file)], options, host);
+  const application = program.getSourceFile(applicationFile)!;
+  const setup = [...program.getSyntacticDiagnostics(application), ...program.getSemanticDiagnostics(application)];
+  if (setup.length > 0) throw new Error(`the README test's application stand-ins do not compile: ${ts.flattenDiagnosticMessageText(setup[0].messageText, ' ')}`);
+  const problems = new Map<Block, string[]>();
+  for (const block of checked) {
+    const source = program.getSourceFile(block.file)!;
+    const diagnostics = [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)];
+    problems.set(
+      block,
+      diagnostics.map((diagnostic) => {
+        const { line } = source.getLineAndCharacterOfPosition(diagnostic.start ?? 0);
+        return `README.md:${block.line + line}: TS${diagnostic.code} ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
+      }),
+    );
+  }
+  return problems;
+}
+
+describe('README.md', () => {
+  it('has TypeScript blocks to check (the test is not vacuous)', () => {
+    expect(blocks.filter((block) => !block.fragment).length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('every block marked as a fragment says why', () => {
+    const skipped = blocks.filter((block) => block.fragment !== undefined);
+    expect(skipped.filter((block) => block.fragment === '').map((block) => `README.md:${block.line}`)).toEqual([]);
+    // The list of skipped blocks, for whoever reads the test output.
+    if (skipped.length > 0) console.log(skipped.map((block) => `README.md:${block.line}: fragment: ${block.fragment}`).join('\n'));
+  });
+
+  it('every other block compiles under strict against the public entry points, as its own module', () => {
+    const checked = blocks.filter((block) => block.fragment === undefined);
+    const problems = [...typeCheck(checked).values()].flat();
+    expect(problems).toEqual([]);
+  });
+});
