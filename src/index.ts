@@ -54,6 +54,24 @@ export { inputSchema, outputSchema, schemaOf } from './schema/schemas';
 export type { JsonSchema, SchemaDialect, SchemaDirection, SchemaOptions } from './schema/build-schema';
 export { invoke, Invoker } from './invocation/invoker';
 export type { CallOptions, InvokerOptions, ToolContext } from './invocation/invoker';
+export { checkCallContext, LOG_LEVELS } from './invocation/tool-context';
+export { Content, contentAsText, ToolContent } from './content/content';
+export type { Bytes, ContentPart, EmbeddedResource, ResourceLink } from './content/content';
+export type {
+  CallAuth,
+  CallContext,
+  CallIdentity,
+  ContextCall,
+  ElicitField,
+  ElicitResult,
+  ElicitSchema,
+  LogLevel,
+  SampleContent,
+  SampleMessage,
+  SampleRequest,
+  SampleResult,
+  ToolContextHandlers,
+} from './invocation/tool-context';
 export type { ToolOutput } from './invocation/tool-output';
 export type { ContractType, ShapeType, TypeOfSpec } from './contract/contract-type';
 export { Result, isOwnedFailure } from './invocation/result';
@@ -72,6 +90,7 @@ export {
   UnserializableValueError,
   ToolCancelledError,
   ToolTimeoutError,
+  ToolContextUnavailableError,
 } from './errors/errors';
 export type { FieldError } from './errors/errors';
 

@@ -3,6 +3,7 @@ import { checkMiddleware } from '../invocation/pipeline';
 import type { ToolDefinition } from '../registry/tool-definition';
 import { describeValue } from '../util/describe-value';
 import { isTimeoutMs, TIMEOUT_RULE } from '../util/limits';
+import { setDefaultContextHandlers, ToolContextHandlers } from '../invocation/tool-context';
 import { setWarningHandler, WarningHandler } from '../util/warnings';
 
 /** What an exception report knows: the tool, and the arguments as the caller sent them. */
@@ -25,6 +26,12 @@ export interface ToolwrightSettings {
    * `InvokerOptions.defaultTimeoutMs`), in milliseconds. Default: none.
    */
   defaultTimeoutMs?: number;
+  /**
+   * Process-wide handlers of the tool context (`progress`, `log`, `elicit`, `sample`) for calls
+   * whose transport passes none, e.g. `{ log: (level, message) => logger[level]?.(message) }`.
+   * Default none: progress and logs go nowhere, `elicit` and `sample` fail naming the fix.
+   */
+  toolContext?: ToolContextHandlers;
   /**
    * Receives every toolwright warning (`{ code, message, tool?, key? }`): a returned key the
    * `@Exposes` contract does not declare (once per tool and key), a constraint JSON Schema cannot
@@ -79,6 +86,7 @@ export function configure(settings: ToolwrightSettings): void {
     }
     defaultTimeoutMs = next;
   }
+  if ('toolContext' in settings) setDefaultContextHandlers(settings.toolContext);
   if ('middleware' in settings) middleware = settings.middleware === undefined ? [] : checkMiddleware(settings.middleware, 'configure');
   if ('requireApprovalForDestructive' in settings) {
     const next = settings.requireApprovalForDestructive;

@@ -76,6 +76,22 @@ export class ToolTimeoutError extends ToolwrightError {
   }
 }
 
+/**
+ * A tool asked its context for something the transport cannot do: `elicit` (ask the user) or
+ * `sample` (ask the caller's model) with no one to ask. Developer-facing; its message says how to
+ * provide it.
+ */
+export class ToolContextUnavailableError extends ToolwrightError {
+  override readonly code = 'CONTEXT_UNAVAILABLE';
+  constructor(
+    message: string,
+    /** The operation that could not run. */
+    readonly operation: 'elicit' | 'sample',
+  ) {
+    super(message);
+  }
+}
+
 /** A call that needs a person's approval was denied, or could not be put to anyone. */
 export class ToolApprovalError extends ToolwrightError {
   override readonly code = 'TOOL_APPROVAL';

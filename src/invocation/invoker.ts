@@ -38,20 +38,13 @@ import { failureMessage, Result, SettledResult } from './result';
 import { checkMiddleware, Middleware, PipelineCall, runPipeline, TransportName } from './pipeline';
 import { hasSensitive, redact } from './redact';
 import { deliberateFailure, isAbortError, isInstance } from './thrown';
+import { contentOf } from '../content/content';
+import { CallContext, ToolContext, toolContext } from './tool-context';
 import { CallTrace, traced, tracingAvailable } from './tracing';
 import type { InvokeOutput } from './tool-output';
 import { ContractValidator, contractValidator } from './validation';
 
-/** What a tool receives beside its input. */
-export interface ToolContext {
-  /**
-   * Aborted when the caller cancels or the time limit passes (its reason a ToolTimeoutError); pass
-   * it on to fetch, timers and database drivers.
-   */
-  readonly signal: AbortSignal;
-  /** The tool being called. */
-  readonly tool: ToolDefinition;
-}
+export type { ToolContext } from './tool-context';
 
 export interface InvokerOptions {
   /** The DI container tools resolve from (default: tsyringe's root container). */
@@ -104,6 +97,11 @@ export interface CallOptions {
    * optional field nullable and sends `null` for "left out".
    */
   nullMeansAbsent?: boolean;
+  /**
+   * What the tool's context can do in this call and who is calling: handlers for `progress`, `log`,
+   * `elicit`, `sample` (else `configure({ toolContext })`'s), and the call's identity.
+   */
+  context?: CallContext;
   /** Which transport the call came through, for middleware, spans and metrics (default `inprocess`). */
   transport?: TransportName;
   /** The call's id (an MCP request id, a model's tool call id); default a generated UUID. */
@@ -410,13 +408,13 @@ export class Invoker {
     if (timeoutMs === undefined && caller === undefined) {
       // Nothing can end the call early: no timer, no listener, just the call.
       try {
-        value = await instance[definition.method](input, { signal: NEVER_ABORTED, tool: definition });
+        value = await instance[definition.method](input, toolContext(definition, NEVER_ABORTED, call.context));
       } catch (error) {
         return this.fromThrown(definition, error, undefined, args);
       }
     } else {
       const settled = await settle(
-        (signal) => instance[definition.method](input, { signal, tool: definition }),
+        (signal) => instance[definition.method](input, toolContext(definition, signal, call.context)),
         caller,
         timeoutMs,
         () => this.timeoutError(definition, timeoutMs!),
@@ -427,8 +425,12 @@ export class Invoker {
       value = settled.value;
     }
 
+    // Content parts (Content.*) travel beside the value their Content.with carried, if any.
+    const content = contentOf(value);
+    if (content) value = content.value;
     // 7. The returned value must keep the tool's own @Exposes contract.
     const result = Result.success(definition, value);
+    if (content) result.content = content.parts;
     if (plan.output) {
       try {
         result.rendered = renderContract(plan.output, value, {}, () => `${definition.toolName()} (${definition.id})`);
@@ -581,7 +583,17 @@ export function invoke<T = never, Tool extends ToolLike = ToolLike>(
   args?: unknown,
   options: InvokerOptions & CallOptions = {},
 ): Promise<SettledResult<InvokeOutput<T, Tool>>> {
-  const { ambientContext, container, signal, nullMeansAbsent, transport, callId, approve, trace, ...invokerOptions } = options;
+  const { ambientContext, container, signal, nullMeansAbsent, transport, callId, approve, trace, context, ...invokerOptions } = options;
   const invoker = Object.keys(invokerOptions).length === 0 ? defaultInvoker : new Invoker(invokerOptions);
-  return invoker.invoke<T, Tool>(tool, args, { ambientContext, container, signal, nullMeansAbsent, transport, callId, approve, trace });
+  return invoker.invoke<T, Tool>(tool, args, {
+    ambientContext,
+    container,
+    signal,
+    nullMeansAbsent,
+    transport,
+    callId,
+    approve,
+    trace,
+    context,
+  });
 }

@@ -1,3 +1,4 @@
+import type { ContentPart } from '../content/content';
 import { FieldError, InputValidationError } from '../errors/errors';
 import type { ToolDefinition } from '../registry/tool-definition';
 import { ToolFailure } from './failure';
@@ -15,6 +16,8 @@ export const DEFAULT_SUCCESS = 'Action completed successfully';
 export class Result<T = unknown> {
   /** @internal Rendered forms of `value`, keyed by rejectOpaque; filled by the invoker's output check. */
   rendered?: { value: unknown; opaquePath?: string };
+  /** The content parts the tool answered with (`Content.*`), beside or instead of its value. */
+  content?: readonly ContentPart[];
 
   private constructor(
     readonly tool: ToolDefinition,

@@ -19,13 +19,28 @@ export interface SchemaOptions {
    * `additionalProperties: false` at every level, only keywords strict mode accepts.
    */
   strict?: boolean;
+  /** Name the dialect with `$schema` at the root (default false). MCP clients expect it. */
+  declareDialect?: boolean;
+  /**
+   * Write a nested contract class used in more than one place once, in `$defs` (`definitions` for
+   * draft-07), and point to it with `$ref` (default false: inlined at each use; recursive ones
+   * always go to `$defs`).
+   */
+  sharedDefs?: boolean;
 }
 
 interface ResolvedOptions {
   readonly direction: SchemaDirection;
   readonly dialect: SchemaDialect;
   readonly strict: boolean;
+  readonly declareDialect: boolean;
+  readonly sharedDefs: boolean;
 }
+
+const DIALECT_URIS: Record<SchemaDialect, string> = {
+  '2020-12': 'https://json-schema.org/draft/2020-12/schema',
+  'draft-07': 'http://json-schema.org/draft-07/schema#',
+};
 
 /** Keywords OpenAI's strict mode accepts; anything else is dropped from the strict projection. */
 const STRICT_KEYWORDS = new Set([
@@ -56,12 +71,20 @@ const STRICT_FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email'
 /** Per contract class, its schemas by options (see `slot`). */
 const cache = new WeakMap<Function, Array<JsonSchema | undefined>>();
 
-function slot({ direction, dialect, strict }: ResolvedOptions): number {
-  return (direction === 'input' ? 0 : 4) + (dialect === '2020-12' ? 0 : 2) + (strict ? 1 : 0);
+function slot({ direction, dialect, strict, declareDialect, sharedDefs }: ResolvedOptions): number {
+  return (
+    (direction === 'input' ? 0 : 4) + (dialect === '2020-12' ? 0 : 2) + (strict ? 1 : 0) + (declareDialect ? 8 : 0) + (sharedDefs ? 16 : 0)
+  );
 }
 
 function resolveOptions(direction: SchemaDirection, options: SchemaOptions): ResolvedOptions {
-  const resolved: ResolvedOptions = { direction, dialect: options.dialect ?? '2020-12', strict: options.strict === true };
+  const resolved: ResolvedOptions = {
+    direction,
+    dialect: options.dialect ?? '2020-12',
+    strict: options.strict === true,
+    declareDialect: options.declareDialect === true,
+    sharedDefs: options.sharedDefs === true,
+  };
   if (resolved.dialect !== '2020-12' && resolved.dialect !== 'draft-07') {
     throw new TypeError(`Unknown schema dialect '${String(resolved.dialect)}'. Use '2020-12' (the default) or 'draft-07'.`);
   }
@@ -107,13 +130,13 @@ class SchemaWriter {
     private readonly root: Function,
     private readonly options: ResolvedOptions,
   ) {
-    this.recursive = recursiveContracts(root);
+    this.recursive = options.sharedDefs ? new Set([...recursiveContracts(root), ...sharedContracts(root)]) : recursiveContracts(root);
   }
 
   write(): JsonSchema {
-    const schema = this.objectSchema(contractOf(this.root), true);
-    if (this.defNames) schema[this.options.dialect === 'draft-07' ? 'definitions' : '$defs'] = this.defs;
-    return schema;
+    const body = this.objectSchema(contractOf(this.root), true);
+    if (this.defNames) body[this.options.dialect === 'draft-07' ? 'definitions' : '$defs'] = this.defs;
+    return this.options.declareDialect ? { $schema: DIALECT_URIS[this.options.dialect], ...body } : body;
   }
 
   private get refPrefix(): string {
@@ -261,6 +284,27 @@ function withNull(schema: JsonSchema): JsonSchema {
     return schema;
   }
   return { anyOf: [schema, { type: 'null' }] };
+}
+
+/** Contract classes (other than the root) referenced from more than one field of the tree. */
+function sharedContracts(root: Function): ReadonlySet<Function> {
+  const uses = new Map<Function, number>();
+  const seen = new Set<Function>([root]);
+  const stack = [root];
+  while (stack.length > 0) {
+    const out: Function[] = [];
+    for (const field of contractOf(stack.pop()!).fields) collectTargets(field.type, out);
+    for (const target of out) {
+      uses.set(target, (uses.get(target) ?? 0) + 1);
+      if (!seen.has(target)) {
+        seen.add(target);
+        stack.push(target);
+      }
+    }
+  }
+  const shared = new Set<Function>();
+  for (const [target, count] of uses) if (count > 1 && target !== root) shared.add(target);
+  return shared;
 }
 
 const recursiveCache = new WeakMap<Function, ReadonlySet<Function>>();

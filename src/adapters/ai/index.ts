@@ -4,4 +4,4 @@
  * (the `openai` adapter's) they share.
  */
 export { toAiSdkTools, ToolCallFailedError } from './to-ai-sdk-tools';
-export type { AiSdkTools, AiSdkToolsOptions } from './to-ai-sdk-tools';
+export type { AiSdkContentOutput, AiSdkTools, AiSdkToolsOptions } from './to-ai-sdk-tools';

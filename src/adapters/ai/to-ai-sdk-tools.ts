@@ -3,7 +3,7 @@
  * executed through the toolbox (and so through the invoker).
  */
 import { jsonSchema, JSONSchema7, tool, Tool } from 'ai';
-import { describeValue, ToolLike, ToolwrightError } from '../../index';
+import { checkCallContext, contentAsText, ContentPart, describeValue, ToolLike, ToolwrightError } from '../../index';
 import { Toolbox, ToolboxCallOptions, ToolCallRecord } from '../openai/index';
 
 export interface AiSdkToolsOptions {
@@ -15,9 +15,56 @@ export interface AiSdkToolsOptions {
   ambientContext?: ToolboxCallOptions['ambientContext'];
   /** A DI container for every call (default: the toolbox's). */
   container?: ToolboxCallOptions['container'];
+  /**
+   * Tool-context handlers for every call (`progress`, `log`, `elicit`, `sample`); the context's
+   * `call.transport` is `ai-sdk` and its `requestId` the SDK's `toolCallId`.
+   */
+  context?: ToolboxCallOptions['context'];
 }
 
 /** The tools `generateText` / `streamText` take: the record the AI SDK calls a `ToolSet`. */
+/**
+ * The output of a call that answered with content parts (`Content.*`): the exposed value (if any)
+ * and the parts, as JSON; `toModelOutput` turns it into the SDK's content output.
+ */
+export interface AiSdkContentOutput {
+  readonly toolwright: 'content';
+  readonly data?: unknown;
+  readonly content: readonly ContentPart[];
+}
+
+function contentOutput(data: unknown, content: readonly ContentPart[]): AiSdkContentOutput {
+  return { toolwright: 'content', ...(data !== undefined ? { data } : {}), content };
+}
+
+function isContentOutput(output: unknown): output is AiSdkContentOutput {
+  return (
+    typeof output === 'object' &&
+    output !== null &&
+    (output as AiSdkContentOutput).toolwright === 'content' &&
+    Array.isArray((output as AiSdkContentOutput).content)
+  );
+}
+
+type ModelPart =
+  | { type: 'text'; text: string }
+  | { type: 'image-data'; data: string; mediaType: string }
+  | { type: 'file-data'; data: string; mediaType: string; filename?: string };
+
+/** Images as `image-data`, audio and binary resources as `file-data`, the rest as text. */
+function modelParts(output: AiSdkContentOutput): ModelPart[] {
+  const parts: ModelPart[] = output.data !== undefined ? [{ type: 'text', text: JSON.stringify(output.data) }] : [];
+  for (const part of output.content) {
+    if (part.type === 'image') parts.push({ type: 'image-data', data: part.data, mediaType: part.mimeType });
+    else if (part.type === 'audio') parts.push({ type: 'file-data', data: part.data, mediaType: part.mimeType });
+    else if (part.type === 'resource' && 'blob' in part.resource) {
+      const { uri, mimeType = 'application/octet-stream', blob } = part.resource;
+      parts.push({ type: 'file-data', data: blob, mediaType: mimeType, filename: uri.split('/').pop() || undefined });
+    } else parts.push({ type: 'text', text: contentAsText(part) });
+  }
+  return parts;
+}
+
 export type AiSdkTools = Record<string, Tool<Record<string, unknown>, unknown>>;
 
 /**
@@ -33,7 +80,7 @@ export class ToolCallFailedError extends Error {
   }
 }
 
-const KNOWN_OPTIONS = ['only', 'strict', 'ambientContext', 'container'];
+const KNOWN_OPTIONS = ['only', 'strict', 'ambientContext', 'container', 'context'];
 
 /**
  * The AI SDK tools of a toolbox (or of a list of tools, in a new toolbox), keyed by function name.
@@ -48,7 +95,8 @@ export function toAiSdkTools(source: Toolbox | Iterable<ToolLike>, options: AiSd
   }
   const unknown = Object.keys(options).filter((key) => !KNOWN_OPTIONS.includes(key));
   if (unknown.length > 0) throw new TypeError(`toAiSdkTools: unknown option '${unknown[0]}'. Known options: ${KNOWN_OPTIONS.join(', ')}.`);
-  const { only, strict, ambientContext, container } = options;
+  const { only, strict, ambientContext, container, context } = options;
+  checkCallContext(context, 'toAiSdkTools');
   // Checked now: a mistake here would otherwise reach the model as a tool error.
   if (ambientContext !== undefined && (typeof ambientContext !== 'object' || ambientContext === null || Array.isArray(ambientContext))) {
     throw new TypeError(
@@ -74,11 +122,19 @@ export function toAiSdkTools(source: Toolbox | Iterable<ToolLike>, options: AiSd
         const record = await toolbox.invokeAs(
           'ai',
           { id: toolCallId, name, arguments: input },
-          { ...scope, signal: abortSignal, approve: () => true },
+          { ...scope, signal: abortSignal, approve: () => true, context: { ...context, transport: 'ai', requestId: toolCallId } },
         );
         if (record.status === 'failed') throw new ToolCallFailedError(record);
+        if (record.content) return contentOutput(record.data, record.content);
         return record.data !== undefined ? record.data : record.output;
       },
+      // As the SDK does without toModelOutput, except for content, which becomes its content output.
+      toModelOutput: ({ output }) =>
+        isContentOutput(output)
+          ? { type: 'content', value: modelParts(output) }
+          : typeof output === 'string'
+            ? { type: 'text', value: output }
+            : { type: 'json', value: output as never },
     });
   }
   return tools;

@@ -8,7 +8,9 @@ import { hostGuard } from './hosts';
 import { jsonRpcError, readJsonBody } from './http-body';
 import { DEFAULT_LIMITS, positiveInteger } from './limits';
 import { mcpServerFactory, McpServerOptions } from './server';
+import type { McpServedTools } from './served-tools';
 import { SessionTable } from './sessions';
+import type { EventStore } from './event-store';
 import { listenError } from './listen-error';
 
 export { serveStdio } from './stdio';
@@ -21,8 +23,18 @@ export interface HttpServeOptions {
   port?: number;
   /** Default `/mcp`. */
   path?: string;
-  /** No sessions: a fresh server for every request (default false: one server per session). */
+  /**
+   * No sessions: a fresh server for every request (default false: one server per session). A
+   * tools/call answers over SSE when the client accepts it (so progress and logs reach it); the
+   * client closing the response aborts the tool's signal.
+   */
   stateless?: boolean;
+  /**
+   * Session mode: makes SSE streams resumable. A client that lost a stream reconnects with
+   * `Last-Event-ID` and is sent what it missed. `new InMemoryEventStore()` for development and one
+   * process; a shared store (the SDK's `EventStore` interface) for several. Default none.
+   */
+  eventStore?: EventStore;
   /** Largest request body accepted, in bytes (default 4 MiB); a larger one gets 413. */
   maxBodyBytes?: number;
   /**
@@ -53,6 +65,8 @@ export interface McpHttpHandle {
   readonly url: string;
   /** Open sessions (session mode). */
   readonly sessions: () => number;
+  /** The tools served: add and remove them at run time; connected clients are sent tools/list_changed. */
+  readonly tools: McpServedTools;
   close(): Promise<void>;
 }
 
@@ -68,7 +82,7 @@ export async function serveHttp(options: McpServerOptions, http: HttpServeOption
   const makeServer = mcpServerFactory(options);
   let servedUrl = '';
   const gate = http.auth !== undefined ? httpAuthGate(http.auth, () => servedUrl) : undefined;
-  const sessions = new SessionTable(limits, makeServer);
+  const sessions = new SessionTable(limits, makeServer, http.eventStore);
   const refusal = hostGuard(host, http);
   let actualPort = port;
 
@@ -87,7 +101,9 @@ export async function serveHttp(options: McpServerOptions, http: HttpServeOption
 
     if (stateless) {
       const server = makeServer();
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      // A tool call answers over SSE when the client takes it, so progress, logs, elicitation and
+      // sampling reach the client mid-call; everything else answers with one JSON body.
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !streamsCall(req, body) });
       res.on('close', () => {
         void transport.close();
         void server.close();
@@ -140,12 +156,25 @@ export async function serveHttp(options: McpServerOptions, http: HttpServeOption
   return {
     url: servedUrl,
     sessions: () => sessions.size,
+    tools: makeServer.tools,
     async close() {
       await sessions.closeAll();
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },
   };
+}
+
+/** A single tools/call from a client that accepts an SSE answer. */
+function streamsCall(req: IncomingMessage, body: unknown): boolean {
+  const accept = req.headers.accept;
+  return (
+    typeof accept === 'string' &&
+    accept.includes('text/event-stream') &&
+    typeof body === 'object' &&
+    body !== null &&
+    (body as { method?: unknown }).method === 'tools/call'
+  );
 }
 
 /** Every HTTP option checked and defaulted: a TypeError naming the option otherwise. */
@@ -161,6 +190,17 @@ function resolveHttpOptions(http: HttpServeOptions) {
   if (typeof path !== 'string' || !path.startsWith('/'))
     throw new TypeError(`${where}: 'path' must start with '/', e.g. '/mcp'; got ${describeValue(path)}.`);
   if (typeof stateless !== 'boolean') throw new TypeError(`${where}: 'stateless' must be true or false; got ${describeValue(stateless)}.`);
+  const { eventStore } = http;
+  if (eventStore !== undefined) {
+    const store = eventStore as Partial<EventStore> | null;
+    if (typeof store?.storeEvent !== 'function' || typeof store.replayEventsAfter !== 'function') {
+      throw new TypeError(
+        `${where}: 'eventStore' must implement storeEvent and replayEventsAfter (e.g. new InMemoryEventStore()); got ${describeValue(eventStore)}.`,
+      );
+    }
+    if (stateless)
+      throw new TypeError(`${where}: 'eventStore' needs sessions; a stateless server has no stream to resume. Drop one of the two.`);
+  }
   const limit = (option: keyof typeof DEFAULT_LIMITS) =>
     positiveInteger(where, option, http[option as keyof HttpServeOptions], DEFAULT_LIMITS[option]);
   return {

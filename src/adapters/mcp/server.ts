@@ -1,22 +1,21 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, ListToolsRequestSchema, type CallToolResult, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
-import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import {
-  AmbientSource,
-  describeValue,
-  guardToolResponse,
-  Invoker,
-  InvokerOptions,
-  isPlainObject,
-  ToolDefinition,
-  ToolLike,
-} from '../../index';
+  ErrorCode,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type JSONRPCRequest,
+  type ServerCapabilities,
+} from '@modelcontextprotocol/sdk/types.js';
+import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
+import { AmbientSource, describeValue, guardToolResponse, Invoker, InvokerOptions, isPlainObject, ToolDefinition } from '../../index';
 import { scopeListProblem } from './auth';
+import { handleSetLevel, mcpCallContext, SessionState } from './call-context';
 import { McpConfig } from './config';
 import { mcpApprover } from './approval';
 import { McpRequestContext, withMcpRequest } from './request-context';
+import { McpServedTools, ServableTool, ServedTool } from './served-tools';
 import { checkTasksOptions, createdTask, McpTasksOptions, queueTaskStore } from './tasks';
-import { mapResult, McpAdapter, McpToolEntry } from './wrap';
+import { mapResult, McpAdapter } from './wrap';
 
 export interface McpServerOptions {
   /** The server's name, as clients show it. */
@@ -25,7 +24,7 @@ export interface McpServerOptions {
   /** Instructions for the model, sent at initialization. */
   instructions?: string;
   /** The tools to serve: tools, or entries from `McpAdapter.wrap`. Default: `McpAdapter.tools()`. */
-  tools?: ReadonlyArray<ToolLike | McpToolEntry>;
+  tools?: ReadonlyArray<ServableTool>;
   /** The container tools resolve from; each call gets a child of it with the request registered. */
   container?: DependencyContainer;
   /**
@@ -55,6 +54,25 @@ export interface McpServerOptions {
    * `tasks/get`, `tasks/result` and `tasks/cancel`.
    */
   tasks?: McpTasksOptions;
+  /**
+   * Capabilities declared beside `tools` and `logging` (e.g. `{ resources: {}, prompts: {} }`), so
+   * `configure` can answer their requests.
+   */
+  capabilities?: ServerCapabilities;
+  /**
+   * Called with every SDK server this builds (once per session; once per request in stateless mode;
+   * once for stdio) before it connects: add resources, prompts, completions and anything else with
+   * the SDK's own API (`server.setRequestHandler(ListResourcesRequestSchema, …)`). Declare their
+   * capabilities in `capabilities`.
+   */
+  configure?: (server: Server) => void;
+}
+
+/** The factory of SDK servers `mcpServerFactory` returns, with the live tool set they share. */
+export interface McpServerFactory {
+  (): Server;
+  /** The tools served: add and remove them at run time; clients are sent tools/list_changed. */
+  readonly tools: McpServedTools;
 }
 
 /**
@@ -112,22 +130,19 @@ class RequestContext extends McpRequestContext {
  * Builds the tool entries once and returns a factory of SDK servers over them: one server per
  * connection or session, as the SDK requires, all answering from the same prebuilt tool list.
  */
-export function mcpServerFactory(options: McpServerOptions): () => Server {
+export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
   if (typeof options?.name !== 'string' || typeof options.version !== 'string') {
     throw new TypeError("createMcpServer needs { name, version }, e.g. { name: 'loan-desk', version: '1.0.0' }.");
   }
-  const entries = (options.tools ?? McpAdapter.tools()).map((tool) => (isEntry(tool) ? tool : McpAdapter.wrap(tool)));
-  const byName = new Map<string, McpToolEntry>();
-  for (const entry of entries) {
-    const existing = byName.get(entry.tool.name);
-    if (existing) {
-      const [a, b] = [existing.definition.id, entry.definition.id].sort();
-      throw new TypeError(
-        `Tools ${a} and ${b} are both served as '${entry.tool.name}'. Give one another name (wrap(tool, { name }) or @Tool({ adapters: { mcp: { name } } })).`,
-      );
-    }
-    byName.set(entry.tool.name, entry);
+  if (options.configure !== undefined && typeof options.configure !== 'function') {
+    throw new TypeError(`createMcpServer: 'configure' must be a function (server) => void; got ${describeValue(options.configure)}.`);
   }
+  if (options.capabilities !== undefined && !isPlainObject(options.capabilities)) {
+    throw new TypeError(
+      `createMcpServer: 'capabilities' must be an object of MCP server capabilities, e.g. { resources: {} }; got ${describeValue(options.capabilities)}.`,
+    );
+  }
+  const tools = new McpServedTools(options.tools ?? McpAdapter.tools());
   const unauthenticated = options.unauthenticatedScopes ?? [];
   const problem = scopeListProblem(unauthenticated);
   if (problem) throw new TypeError(`createMcpServer: unauthenticatedScopes ${problem}; got ${describeValue(unauthenticated)}.`);
@@ -142,47 +157,46 @@ export function mcpServerFactory(options: McpServerOptions): () => Server {
       `createMcpServer: approvalTimeoutMs must be a whole number of milliseconds of at least 1; got ${describeValue(approvalTimeoutMs)}.`,
     );
   }
-  const scopesOf = new Map(entries.map((entry) => [entry, McpConfig.resolveOverrideFor(entry.definition, 'scopes')]));
-  const scoped = [...scopesOf.values()].some((scopes) => scopes.length > 0);
-  const listing = { tools: entries.map((entry) => entry.tool) };
   const tasks = checkTasksOptions(options.tasks);
-  const taskSupport = new Map(entries.map((entry) => [entry, McpConfig.resolveOverrideFor(entry.definition, 'taskSupport')]));
-  const wantsTasks = entries.filter((entry) => taskSupport.get(entry) !== 'forbidden');
+  const taskSupportOf = (served: ServedTool) => McpConfig.resolveOverrideFor(served.entry.definition, 'taskSupport');
+  const wantsTasks = [...tools.all()].filter((served) => taskSupportOf(served) !== 'forbidden');
   if (wantsTasks.length > 0 && !tasks) {
     throw new TypeError(
-      `createMcpServer: ${wantsTasks[0].definition.id} declares taskSupport '${taskSupport.get(wantsTasks[0])}', and the server has no queue to run tasks on. ` +
+      `createMcpServer: ${wantsTasks[0].entry.definition.id} declares taskSupport '${taskSupportOf(wantsTasks[0])}', and the server has no queue to run tasks on. ` +
         'Pass tasks: { queue: createToolQueue({ connection }) } (toolwright/queue), or leave taskSupport out.',
     );
   }
   const taskStore = tasks
     ? queueTaskStore(
         tasks,
-        wantsTasks.map((entry) => entry.definition),
+        wantsTasks.map((served) => served.entry.definition),
         (tool, result) => mapResult(tool, result),
       )
     : undefined;
   const invoker = new Invoker(options.invoker);
   const root = options.container ?? rootContainer;
+  const capabilities: ServerCapabilities = { ...options.capabilities, tools: { listChanged: true }, logging: {} };
 
   /** Whether this request may see and call the tool: it holds every scope the tool declares. */
-  const allowed = (entry: McpToolEntry, extra: RequestExtra): boolean => {
-    const needed = scopesOf.get(entry)!;
-    if (needed.length === 0) return true;
+  const allowed = ({ scopes }: ServedTool, extra: RequestExtra): boolean => {
+    if (scopes.length === 0) return true;
     const held = extra.authInfo ? extra.authInfo.scopes : unauthenticated;
-    return needed.every((scope) => held.includes(scope));
+    return scopes.every((scope) => held.includes(scope));
   };
 
   const call = async (
+    server: Server,
+    state: SessionState,
     name: string,
     args: unknown,
     extra: RequestExtra,
-    server: Server,
     asTask: boolean,
   ): Promise<CallToolResult | { task: unknown }> => {
-    const entry = byName.get(name);
+    const served = tools.get(name);
     // A tool the caller may not see answers exactly as one that does not exist: nothing to probe.
-    if (!entry || !allowed(entry, extra)) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-    const support = taskSupport.get(entry);
+    if (!served || !allowed(served, extra)) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    const { entry } = served;
+    const support = taskSupportOf(served);
     if (asTask && support === 'forbidden') {
       throw new JsonRpcError(
         ErrorCode.InvalidParams,
@@ -210,7 +224,8 @@ export function mcpServerFactory(options: McpServerOptions): () => Server {
       const job = await tasks!.queue.enqueue(entry.definition, args ?? {}, { ambientContext, invalidInputAsJob: true });
       return createdTask(job, tasks!, tasks!.queue.keepFinishedMs ?? null);
     }
-    // Approval, call id and trace context (issue 16): the pipeline's view of this request.
+    const context = mcpCallContext(server, state, request, name);
+    // Approval, call id and trace context: the pipeline's view of this request.
     const approve = mcpApprover(server, extra, entry.tool.name, options.trustClientConfirmation === true, approvalTimeoutMs);
     const trace = {
       parent: extra._meta,
@@ -230,34 +245,40 @@ export function mcpServerFactory(options: McpServerOptions): () => Server {
         approve,
         callId: String(extra.requestId),
         trace,
+        context,
       }),
     );
   };
 
-  return () => {
+  const factory = () => {
     const server = new Server(
       { name: options.name, version: options.version },
       {
-        capabilities: {
-          tools: { listChanged: false },
-          ...(tasks ? { tasks: { cancel: {}, requests: { tools: { call: {} } } } } : {}),
-        },
+        capabilities: tasks ? { ...capabilities, tasks: { cancel: {}, requests: { tools: { call: {} } } } } : capabilities,
         ...(options.instructions ? { instructions: options.instructions } : {}),
         ...(taskStore ? { taskStore } : {}),
       },
     );
-    server.setRequestHandler(ListToolsRequestSchema, (_request, extra) =>
-      scoped ? { tools: entries.filter((entry) => allowed(entry, extra as unknown as RequestExtra)).map((entry) => entry.tool) } : listing,
-    );
+    const state: SessionState = {};
+    handleSetLevel(server, state);
+    server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => {
+      if (!tools.scoped()) return tools.list();
+      const visible: ServedTool[] = [];
+      for (const served of tools.all()) if (allowed(served, extra as unknown as RequestExtra)) visible.push(served);
+      return { tools: visible.map((served) => served.entry.tool) };
+    });
     // tools/call is answered here rather than through setRequestHandler: the SDK's Server parses its
     // params first and answers a malformed call with its whole schema report, twice prefixed.
     server.fallbackRequestHandler = async (request, extra) => {
       if (request.method !== 'tools/call') throw new JsonRpcError(ErrorCode.MethodNotFound, 'Method not found');
       const { name, args, asTask } = callParams(request);
-      return call(name, args, extra as unknown as RequestExtra, server, asTask);
+      return call(server, state, name, args, extra as unknown as RequestExtra, asTask);
     };
+    options.configure?.(server);
+    tools.attach(server);
     return server;
   };
+  return Object.assign(factory, { tools });
 }
 
 /** An ambientContext function that threw: the server's problem, reported once, never shown to the model. */
@@ -295,10 +316,6 @@ function callParams(request: JSONRPCRequest): { name: string; args: Record<strin
     throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid tools/call request: params.task must be an object such as { ttl: 60000 }.');
   }
   return { name: params.name, args, asTask: params.task !== undefined };
-}
-
-function isEntry(value: ToolLike | McpToolEntry): value is McpToolEntry {
-  return typeof value === 'object' && value !== null && 'tool' in value && 'handler' in value && !(value instanceof ToolDefinition);
 }
 
 /**

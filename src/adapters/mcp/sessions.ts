@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { type EventStore, StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { jsonRpcError } from './http-body';
 
 /** A server at its session limit logs at most one line a minute. */
@@ -43,6 +43,8 @@ export class SessionTable {
   constructor(
     private readonly limits: SessionLimits,
     private readonly makeServer: () => Server,
+    /** Makes the session's SSE streams resumable (`Last-Event-ID`), when given. */
+    private readonly eventStore?: EventStore,
   ) {}
 
   get size(): number {
@@ -98,6 +100,7 @@ export class SessionTable {
     let session: Session | undefined;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      ...(this.eventStore ? { eventStore: this.eventStore } : {}),
       onsessioninitialized: (id) => {
         if (this.closed) return void transport.close();
         session = { transport, server, open: 0, idleSince: Date.now() };

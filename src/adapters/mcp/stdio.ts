@@ -4,6 +4,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_LIMITS, positiveInteger, TOO_LARGE } from './limits';
 import { mcpServerFactory, McpServerOptions } from './server';
+import type { McpServedTools } from './served-tools';
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
@@ -139,13 +140,16 @@ export interface StdioServeOptions {
 
 export interface McpStdioHandle {
   readonly server: Server;
+  /** The tools served: add and remove them while the client is connected (it is sent tools/list_changed). */
+  readonly tools: McpServedTools;
   close(): Promise<void>;
 }
 
 /** Serves the tools over stdio (the process's stdin and stdout): what desktop clients launch. */
 export async function serveStdio(options: McpServerOptions, stdio: StdioServeOptions = {}): Promise<McpStdioHandle> {
   const maxMessageBytes = positiveInteger('serveStdio', 'maxMessageBytes', stdio?.maxMessageBytes, DEFAULT_LIMITS.maxMessageBytes);
-  const server = mcpServerFactory(options)();
+  const factory = mcpServerFactory(options);
+  const server = factory();
   await server.connect(new BoundedStdioTransport(maxMessageBytes));
-  return { server, close: () => server.close() };
+  return { server, tools: factory.tools, close: () => server.close() };
 }

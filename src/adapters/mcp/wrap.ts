@@ -2,6 +2,7 @@ import type { CallToolResult, Tool as McpTool, ToolAnnotations } from '@modelcon
 import type { DependencyContainer } from 'tsyringe';
 import {
   AmbientSource,
+  CallContext,
   Approver,
   CallTrace,
   guardToolResponse,
@@ -22,6 +23,8 @@ export interface McpCallOptions {
   ambientContext?: AmbientSource;
   container?: DependencyContainer;
   signal?: AbortSignal;
+  /** The tool context's handlers and the call's identity (the server fills them from the MCP request). */
+  context?: CallContext;
   /** Asks a person when the tool needs approval (the server passes an elicitation; without it such a call is refused). */
   approve?: Approver;
   /** The call's id (the server passes the JSON-RPC request id). */
@@ -48,6 +51,8 @@ export interface WrapOptions {
 
 const defaultInvoker = new Invoker();
 
+const MCP_SCHEMA = { declareDialect: true, sharedDefs: true } as const;
+
 /** MCP annotations from semantic hints, or undefined when the tool declares none MCP knows. */
 function annotationsFor(hints: readonly string[]): ToolAnnotations | undefined {
   const annotations: ToolAnnotations = {};
@@ -66,6 +71,16 @@ function text(value: string): CallToolResult['content'][number] {
   return { type: 'text', text: value };
 }
 
+/** `ask_user` → "Ask user". */
+function sentenceOf(name: string): string {
+  const words = name
+    .replace(/[_\-.]+/g, ' ')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .trim()
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 /** Maps a Result to what tools/call answers. */
 function toCallToolResult(definition: ToolDefinition, result: Result, exposes: boolean): CallToolResult {
   if (!result.ok) {
@@ -74,13 +89,19 @@ function toCallToolResult(definition: ToolDefinition, result: Result, exposes: b
     return failed;
   }
   const presentAs = McpConfig.resolveOverrideFor(definition, 'presentAs');
+  // Content parts are MCP content blocks as they are (the same fields, base64 data).
+  const parts = (result.content ?? []) as CallToolResult['content'];
   const rendered = McpConfig.serializeExposed(result);
   if (exposes) {
     const structured = rendered as Record<string, unknown>;
-    return { content: [text(presentAs === 'message' ? result.message : JSON.stringify(structured))], structuredContent: structured };
+    return {
+      content: [text(presentAs === 'message' ? result.message : JSON.stringify(structured)), ...parts],
+      structuredContent: structured,
+    };
   }
-  if (presentAs === 'message' || rendered === undefined) return { content: [text(result.message)] };
-  return { content: [text(typeof rendered === 'string' ? rendered : JSON.stringify(rendered))] };
+  if (parts.length > 0 && rendered === undefined) return { content: [...parts] };
+  if (presentAs === 'message' || rendered === undefined) return { content: [text(result.message), ...parts] };
+  return { content: [text(typeof rendered === 'string' ? rendered : JSON.stringify(rendered)), ...parts] };
 }
 
 /** A Result as tools/call answers it; a mapping problem is reported and answered as a generic error. */
@@ -105,15 +126,15 @@ export const McpAdapter = {
   /** One tool as an MCP tool entry and its handler. */
   wrap(tool: ToolLike, options: WrapOptions = {}): McpToolEntry {
     const definition = Tools.resolve(tool);
-    const outputSchema = definition.outputSchema();
+    // What MCP clients expect: the dialect named, and a class used in several places written once.
+    const outputSchema = definition.outputSchema(MCP_SCHEMA);
     const title = McpConfig.resolveOverrideFor(definition, 'title') ?? definition.title;
     const entry: McpTool = {
       name: options.name ?? definition.toolName('mcp'),
       ...(title !== undefined ? { title } : {}),
-      ...((options.description ?? definition.description) !== undefined
-        ? { description: options.description ?? definition.description }
-        : {}),
-      inputSchema: definition.inputSchema() as McpTool['inputSchema'],
+      // MCP clients expect a description: a tool without one is described by its title or its name.
+      description: options.description ?? definition.description ?? title ?? sentenceOf(definition.toolName('mcp')),
+      inputSchema: definition.inputSchema(MCP_SCHEMA) as McpTool['inputSchema'],
       ...(outputSchema ? { outputSchema: outputSchema as McpTool['outputSchema'] } : {}),
     };
     const annotations = annotationsFor(definition.hints);
@@ -134,6 +155,7 @@ export const McpAdapter = {
           approve: call.approve,
           callId: call.callId,
           trace: call.trace,
+          context: call.context ?? { transport: 'mcp' },
         });
         return mapResult(definition, result, exposes);
       },

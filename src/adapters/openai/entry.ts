@@ -5,8 +5,11 @@
  */
 import {
   AmbientSource,
+  CallContext,
   Approver,
   CallOptions,
+  contentAsText,
+  ContentPart,
   guardToolResponse,
   Invoker,
   joinWords,
@@ -28,6 +31,11 @@ export interface ToolboxCallOptions {
   /** A DI container for this call (e.g. a child container with request-scoped registrations). */
   container?: CallOptions['container'];
   signal?: AbortSignal;
+  /**
+   * The tool context's handlers for this call (`progress`, `log`, `elicit`, `sample`); the context's
+   * `call.transport` is `openai` and its `requestId` the tool call's id unless set here.
+   */
+  context?: CallContext;
   /**
    * Answers calls that need approval (`@Tool({ approval })`) at once. Without it such a call gives
    * an `approval_required` record, answered later with `toolbox.approve(record)` or `deny(record)`.
@@ -52,6 +60,7 @@ export interface EntryOutcome {
   readonly output: string;
   readonly result?: Result;
   readonly data?: unknown;
+  readonly content?: readonly ContentPart[];
 }
 
 /** @internal One function a toolbox offers. */
@@ -90,6 +99,13 @@ export function outcomeOf(result: Result): EntryOutcome {
     result.tool,
     (): EntryOutcome => {
       const data = OpenAIConfig.serializeExposed(result);
+      const content = result.content;
+      if (content && content.length > 0) {
+        // Chat Completions carries text only: each part as text (an image or audio as a one-line stand-in).
+        const lines = content.map(contentAsText);
+        if (data !== undefined) lines.unshift(JSON.stringify(data));
+        return { status: 'completed', output: lines.join('\n'), result, content, ...(data !== undefined ? { data } : {}) };
+      }
       if (data === undefined) return { status: 'completed', output: result.message, result };
       return { status: 'completed', output: JSON.stringify(data), result, data };
     },
@@ -106,7 +122,7 @@ export function localEntry(tool: ToolLike, where: string): ToolboxEntry {
     tool: definition,
     owner: definition.id,
     describe: (strict) => describeLocalFunction(definition, name, strict),
-    async call(args, { invoker, ambientContext, container, signal, nullMeansAbsent, transport, callId, approve }) {
+    async call(args, { invoker, ambientContext, container, signal, nullMeansAbsent, transport, callId, approve, context }) {
       const result = await invoker.invoke(definition, args, {
         ambientContext,
         container,
@@ -115,6 +131,7 @@ export function localEntry(tool: ToolLike, where: string): ToolboxEntry {
         transport,
         callId,
         approve,
+        context,
       });
       return outcomeOf(result);
     },

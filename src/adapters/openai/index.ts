@@ -21,7 +21,7 @@ export type {
   ToolCallRecord,
 } from './tool-calls';
 export { toMessages } from './messages';
-export type { ChatToolMessage, ResponsesFunctionCallOutput, ToMessagesOptions } from './messages';
+export type { ChatToolMessage, ResponsesFunctionCallOutput, ResponsesOutputPart, ToMessagesOptions } from './messages';
 export { McpSecurityError, McpSecurityPolicy } from './remote-mcp/security-policy';
 export { REFUSED_ENV_VARIABLES } from './remote-mcp/refused-env';
 export type { McpSecurityPolicyOptions, McpTransportKind } from './remote-mcp/security-policy';

@@ -1,4 +1,4 @@
-import { describeValue, isPlainObject } from '../../index';
+import { contentAsText, ContentPart, describeValue, isPlainObject } from '../../index';
 /**
  * Records back to the messages the model reads: Chat Completions `tool` messages and Responses API
  * `function_call_output` items (structural types, assignable to the `openai` package's).
@@ -17,7 +17,30 @@ export interface ChatToolMessage {
 export interface ResponsesFunctionCallOutput {
   type: 'function_call_output';
   call_id: string;
-  output: string;
+  /** The text; or, for a tool that answered with images or files, the parts (`input_text`, `input_image`, `input_file`). */
+  output: string | ResponsesOutputPart[];
+}
+
+/** A part of a Responses `function_call_output` (`ResponseFunctionCallOutputItem`). */
+export type ResponsesOutputPart =
+  | { type: 'input_text'; text: string }
+  | { type: 'input_image'; image_url: string; detail: 'auto' }
+  | { type: 'input_file'; file_data: string; filename: string };
+
+/**
+ * Content parts as the Responses API takes them: images as `input_image` data URLs, embedded
+ * binary resources as `input_file`, the rest (audio, links, text resources) as `input_text`.
+ */
+function responsesParts(data: unknown, content: readonly ContentPart[]): ResponsesOutputPart[] {
+  const parts: ResponsesOutputPart[] = data !== undefined ? [{ type: 'input_text', text: JSON.stringify(data) }] : [];
+  for (const part of content) {
+    if (part.type === 'image') parts.push({ type: 'input_image', image_url: `data:${part.mimeType};base64,${part.data}`, detail: 'auto' });
+    else if (part.type === 'resource' && 'blob' in part.resource) {
+      const { uri, mimeType = 'application/octet-stream', blob } = part.resource;
+      parts.push({ type: 'input_file', file_data: `data:${mimeType};base64,${blob}`, filename: uri.split('/').pop() || 'file' });
+    } else parts.push({ type: 'input_text', text: contentAsText(part) });
+  }
+  return parts;
 }
 
 export interface ToMessagesOptions {
@@ -27,7 +50,13 @@ export interface ToMessagesOptions {
 
 function toMessage(record: ToolCallRecord, api: FunctionApi): ChatToolMessage | ResponsesFunctionCallOutput {
   return api === 'responses'
-    ? { type: 'function_call_output', call_id: record.id, output: record.output }
+    ? {
+        type: 'function_call_output',
+        call_id: record.id,
+        output: record.content?.some((part) => part.type === 'image' || (part.type === 'resource' && 'blob' in part.resource))
+          ? responsesParts(record.data, record.content)
+          : record.output,
+      }
     : { role: 'tool', tool_call_id: record.id, content: record.output };
 }
 

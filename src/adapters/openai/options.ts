@@ -1,5 +1,5 @@
 /** Checks of the options a toolbox takes; every mistake is a TypeError naming the option. */
-import { Invoker, describeValue, isPlainObject } from '../../index';
+import { checkCallContext, Invoker, describeValue, isPlainObject } from '../../index';
 import type { ToolboxCallOptions } from './entry';
 
 export interface ToolboxOptions {
@@ -17,6 +17,8 @@ export interface ToolboxOptions {
   strict?: boolean;
   /** The invoker calls run through (default: one with default options). */
   invoker?: Invoker;
+  /** Tool-context handlers for every call through this toolbox (a per-call `context` wins, handler by handler). */
+  context?: ToolboxCallOptions['context'];
 }
 
 export interface InvokeAllOptions extends ToolboxCallOptions {
@@ -33,7 +35,8 @@ function checkObject(options: unknown, where: string, known: readonly string[]):
 }
 
 function checkCallOptions(options: Record<string, unknown>, where: string): void {
-  const { ambientContext, container, signal, approve } = options;
+  const { ambientContext, container, signal, context, approve } = options;
+  checkCallContext(context, where);
   if (approve !== undefined && typeof approve !== 'function') {
     throw new TypeError(`${where}: 'approve' must be a function (call) => boolean | { approved, reason }; got ${describeValue(approve)}.`);
   }
@@ -55,7 +58,7 @@ function checkCallOptions(options: Record<string, unknown>, where: string): void
 
 /** @internal */
 export function readToolboxOptions(options: unknown): ToolboxOptions {
-  const checked = checkObject(options, 'new Toolbox', ['ambientContext', 'container', 'strict', 'invoker']);
+  const checked = checkObject(options, 'new Toolbox', ['ambientContext', 'container', 'strict', 'invoker', 'context']);
   checkCallOptions(checked, 'new Toolbox');
   if (checked.strict !== undefined && typeof checked.strict !== 'boolean') {
     throw new TypeError(`new Toolbox: 'strict' must be true or false; got ${describeValue(checked.strict)}.`);
@@ -68,7 +71,7 @@ export function readToolboxOptions(options: unknown): ToolboxOptions {
 
 /** @internal */
 export function readCallOptions(options: unknown, where: string): ToolboxCallOptions {
-  const checked = checkObject(options, where, ['ambientContext', 'container', 'signal', 'approve']);
+  const checked = checkObject(options, where, ['ambientContext', 'container', 'signal', 'context', 'approve']);
   checkCallOptions(checked, where);
   return checked as ToolboxCallOptions;
 }
@@ -79,6 +82,7 @@ export function readInvokeAllOptions(options: unknown): { concurrency: number; c
     'ambientContext',
     'container',
     'signal',
+    'context',
     'approve',
     'concurrency',
   ]);

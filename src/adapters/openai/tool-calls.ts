@@ -1,3 +1,4 @@
+import type { ContentPart } from '../../index';
 /**
  * The tool calls a model makes, in the shapes the OpenAI APIs use (structural types: this entry
  * point does not load the `openai` package), and what the toolbox makes of them.
@@ -84,6 +85,11 @@ export interface ToolCallRecord<A extends FunctionApi = FunctionApi> {
   readonly output: string;
   /** The rendered JSON value `output` is the text of (successful calls of tools that expose a value). */
   readonly data?: unknown;
+  /**
+   * The content parts the tool answered with (`Content.*`): `output` holds their text stand-ins;
+   * `toMessages` gives the Responses API the images and files themselves.
+   */
+  readonly content?: readonly ContentPart[];
 }
 
 /** @internal A call read from any of the accepted shapes. */

@@ -68,6 +68,12 @@ function toList<T>(items: unknown, where: string, what: string): T[] {
  * messages.push(completion.choices[0].message, ...toMessages(records));
  * ```
  */
+/** Why a toolbox call cannot ask the user or the model without a handler. */
+const UNAVAILABLE = {
+  elicit: 'pass an `elicit` handler in the toolbox options or the call options ({ context: { elicit } }) that asks your user',
+  sample: 'pass a `sample` handler in the toolbox options or the call options ({ context: { sample } }) that calls your model',
+};
+
 export class Toolbox {
   private readonly entries = new Map<string, ToolboxEntry>();
   /** Names whose strict schema this toolbox has listed: their calls are read the strict way. */
@@ -350,6 +356,13 @@ export class Toolbox {
       nullMeansAbsent: this.strict || this.shownStrict.has(entry.name),
       transport,
       callId: match.id,
+      context: {
+        transport: 'openai',
+        requestId: match.id,
+        unavailable: UNAVAILABLE,
+        ...this.settings.context,
+        ...options.context,
+      },
     };
   }
 
@@ -388,6 +401,7 @@ export class Toolbox {
       result: outcome.result,
       output: outcome.output,
       ...(outcome.data !== undefined ? { data: outcome.data } : {}),
+      ...(outcome.content !== undefined ? { content: outcome.content } : {}),
     };
   }
 

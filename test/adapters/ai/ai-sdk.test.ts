@@ -177,7 +177,7 @@ describe('toAiSdkTools with generateText', () => {
 
   it('checks its options', () => {
     expect(() => toAiSdkTools(toolbox(), { ambient: {} } as never)).toThrow(
-      new TypeError("toAiSdkTools: unknown option 'ambient'. Known options: only, strict, ambientContext, container."),
+      new TypeError("toAiSdkTools: unknown option 'ambient'. Known options: only, strict, ambientContext, container, context."),
     );
     expect(() => toAiSdkTools(toolbox(), { ambientContext: 'cust-1' as never })).toThrow(
       new TypeError("toAiSdkTools: 'ambientContext' must be a Map or an object keyed by ambient key; got 'cust-1'."),

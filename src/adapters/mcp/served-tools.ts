@@ -1,0 +1,124 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { describeValue, ToolDefinition, ToolLike, Tools } from '../../index';
+import { McpConfig } from './config';
+import { McpAdapter, McpToolEntry } from './wrap';
+
+/** A tool to serve: a tool, or an entry from `McpAdapter.wrap`. */
+export type ServableTool = ToolLike | McpToolEntry;
+
+/** What the server answers for a tool: the entry and the scopes it needs. */
+export interface ServedTool {
+  readonly entry: McpToolEntry;
+  readonly scopes: readonly string[];
+}
+
+/**
+ * The tools a running server serves, changeable at run time: every connected client is sent
+ * `notifications/tools/list_changed` when a tool is added or removed.
+ */
+export class McpServedTools {
+  private readonly byName = new Map<string, ServedTool>();
+  private readonly servers = new Set<Server>();
+  private listing: { tools: McpToolEntry['tool'][] } | undefined;
+
+  /** @internal */
+  constructor(tools: readonly ServableTool[]) {
+    for (const tool of tools) this.put(toEntry(tool), false, '');
+  }
+
+  /** The names clients call, in the order the tools were added. */
+  names(): string[] {
+    return [...this.byName.keys()];
+  }
+
+  /** Whether a tool is served under this name. */
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
+  /**
+   * Serves another tool (or replaces the one served under the same name with `{ replace: true }`),
+   * and tells every connected client that the list changed.
+   */
+  add(tool: ServableTool, options: { replace?: boolean } = {}): void {
+    this.put(toEntry(tool), options.replace === true, ', or add(tool, { replace: true })');
+    this.changed();
+  }
+
+  /** Stops serving a tool (by the name clients call, or the tool); false when it was not served. */
+  remove(tool: string | ToolLike): boolean {
+    const name = typeof tool === 'string' ? tool : this.nameOf(tool);
+    if (name === undefined || !this.byName.delete(name)) return false;
+    this.changed();
+    return true;
+  }
+
+  /** @internal */
+  get(name: string): ServedTool | undefined {
+    return this.byName.get(name);
+  }
+
+  /** @internal */
+  all(): Iterable<ServedTool> {
+    return this.byName.values();
+  }
+
+  /** @internal Whether any tool declares scopes (then tools/list is filtered per request). */
+  scoped(): boolean {
+    for (const served of this.byName.values()) if (served.scopes.length > 0) return true;
+    return false;
+  }
+
+  /** @internal The unfiltered tools/list answer, built once per change. */
+  list(): { tools: McpToolEntry['tool'][] } {
+    return (this.listing ??= { tools: [...this.byName.values()].map((served) => served.entry.tool) });
+  }
+
+  /** @internal A server to notify of changes, until it closes. */
+  attach(server: Server): void {
+    this.servers.add(server);
+    const previous = server.onclose;
+    server.onclose = () => {
+      this.servers.delete(server);
+      previous?.();
+    };
+  }
+
+  private nameOf(tool: ToolLike): string | undefined {
+    const definition: ToolDefinition = Tools.resolve(tool);
+    for (const [name, served] of this.byName) if (served.entry.definition === definition) return name;
+    return undefined;
+  }
+
+  private put(entry: McpToolEntry, replace: boolean, orReplace: string): void {
+    const existing = this.byName.get(entry.tool.name);
+    if (existing && !replace) {
+      const [a, b] = [existing.entry.definition.id, entry.definition.id].sort();
+      throw new TypeError(
+        `Tools ${a} and ${b} are both served as '${entry.tool.name}'. Give one another name (wrap(tool, { name }) or @Tool({ adapters: { mcp: { name } } }))${orReplace}.`,
+      );
+    }
+    this.byName.set(entry.tool.name, { entry, scopes: McpConfig.resolveOverrideFor(entry.definition, 'scopes') });
+    this.listing = undefined;
+  }
+
+  private changed(): void {
+    this.listing = undefined;
+    for (const server of this.servers) {
+      // A server whose client has not finished initializing, or is gone, has no one to tell.
+      server.sendToolListChanged().catch(() => undefined);
+    }
+  }
+}
+
+function toEntry(tool: ServableTool): McpToolEntry {
+  if (isEntry(tool)) return tool;
+  if (tool === null || (typeof tool !== 'function' && typeof tool !== 'object')) {
+    throw new TypeError(`McpServedTools: expected a tool or an McpAdapter.wrap entry; got ${describeValue(tool)}.`);
+  }
+  return McpAdapter.wrap(tool);
+}
+
+function isEntry(value: ServableTool): value is McpToolEntry {
+  return typeof value === 'object' && value !== null && 'tool' in value && 'handler' in value && !(value instanceof ToolDefinition);
+}

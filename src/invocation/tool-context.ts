@@ -1,0 +1,283 @@
+/**
+ * The one context a tool receives beside its input, whatever transport called it: the signal, the
+ * call's identity, and four operations (progress, log, elicit, sample) that each transport fills in
+ * as far as it can. A transport passes its handlers in `CallOptions.context`; process-wide defaults
+ * come from `configure({ toolContext })`.
+ */
+import { ToolContextUnavailableError } from '../errors/errors';
+import type { ToolDefinition } from '../registry/tool-definition';
+import { describeValue, isPlainObject } from '../util/describe-value';
+
+/** Log levels, least to most severe (the syslog levels MCP uses). */
+export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
+export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+/** The verified credentials of a call (MCP's `AuthInfo` has this shape). */
+export interface CallAuth {
+  readonly token: string;
+  readonly clientId: string;
+  readonly scopes: readonly string[];
+  /** Seconds since the epoch. */
+  readonly expiresAt?: number;
+  readonly extra?: Readonly<Record<string, unknown>>;
+}
+
+/** Who is calling, as far as the transport knows. */
+export interface CallIdentity {
+  /** `in-process` for invoke(), `mcp`, `openai` (the Toolbox), `ai-sdk`, or what a custom transport says. */
+  readonly transport: string;
+  /** The request's id (MCP's JSON-RPC id, the model's tool-call id). */
+  readonly requestId?: string | number;
+  /** The transport session, where there is one (MCP over Streamable HTTP in session mode). */
+  readonly sessionId?: string;
+  /** The verified credentials, where the transport authenticates. */
+  readonly auth?: CallAuth;
+}
+
+/** One field of a form the user fills in: a flat, primitive JSON Schema (MCP's elicitation subset). */
+export type ElicitField =
+  | {
+      type: 'string';
+      title?: string;
+      description?: string;
+      minLength?: number;
+      maxLength?: number;
+      format?: 'email' | 'uri' | 'date' | 'date-time';
+      default?: string;
+    }
+  | { type: 'string'; title?: string; description?: string; enum: string[]; enumNames?: string[]; default?: string }
+  | { type: 'number' | 'integer'; title?: string; description?: string; minimum?: number; maximum?: number; default?: number }
+  | { type: 'boolean'; title?: string; description?: string; default?: boolean };
+
+/** The form of an elicitation: an object of primitive fields. */
+export interface ElicitSchema {
+  type: 'object';
+  properties: Record<string, ElicitField>;
+  required?: string[];
+}
+
+/** The user's answer: `accept` with the form's content, `decline`, or `cancel` (dismissed). */
+export interface ElicitResult {
+  readonly action: 'accept' | 'decline' | 'cancel';
+  readonly content?: Readonly<Record<string, string | number | boolean | string[]>>;
+}
+
+/** What a sampling message carries. */
+export type SampleContent =
+  { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string } | { type: 'audio'; data: string; mimeType: string };
+
+export interface SampleMessage {
+  role: 'user' | 'assistant';
+  content: SampleContent;
+}
+
+/** A request for a completion from the caller's model (MCP's `sampling/createMessage` params). */
+export interface SampleRequest {
+  messages: SampleMessage[];
+  maxTokens: number;
+  systemPrompt?: string;
+  temperature?: number;
+  stopSequences?: string[];
+  includeContext?: 'none' | 'thisServer' | 'allServers';
+  modelPreferences?: {
+    hints?: Array<{ name?: string }>;
+    costPriority?: number;
+    speedPriority?: number;
+    intelligencePriority?: number;
+  };
+  metadata?: Record<string, unknown>;
+}
+
+export interface SampleResult {
+  readonly role: 'assistant';
+  readonly content: SampleContent;
+  readonly model: string;
+  readonly stopReason?: string;
+}
+
+/** What every handler receives last: which tool asked, and the call's signal. */
+export interface ContextCall {
+  readonly tool: ToolDefinition;
+  readonly signal: AbortSignal;
+}
+
+/** How a transport (or an application, in process) answers a tool's context operations. */
+export interface ToolContextHandlers {
+  progress?(done: number, total: number | undefined, message: string | undefined, call: ContextCall): void | Promise<void>;
+  log?(level: LogLevel, message: string, data: unknown, call: ContextCall): void | Promise<void>;
+  elicit?(message: string, schema: ElicitSchema, call: ContextCall): ElicitResult | Promise<ElicitResult>;
+  sample?(request: SampleRequest, call: ContextCall): SampleResult | Promise<SampleResult>;
+}
+
+/** `CallOptions.context`: the handlers and the identity of one call. */
+export interface CallContext extends ToolContextHandlers, Partial<CallIdentity> {
+  /**
+   * Why this transport cannot ask the user or the model, for the error `elicit`/`sample` raise when
+   * there is no handler (default: "pass an `elicit` handler in the call options …").
+   */
+  unavailable?: { elicit?: string; sample?: string };
+}
+
+/** What a tool receives beside its input. */
+export interface ToolContext {
+  /**
+   * Aborted when the caller cancels or the time limit passes (its reason a ToolTimeoutError); pass
+   * it on to fetch, timers and database drivers.
+   */
+  readonly signal: AbortSignal;
+  /** The tool being called. */
+  readonly tool: ToolDefinition;
+  /** Who is calling, through which transport. */
+  readonly call: CallIdentity;
+  /** Reports progress (MCP `notifications/progress` when the client asked for it); never fails the call. */
+  progress(done: number, total?: number, message?: string): Promise<void>;
+  /** Logs to the caller (MCP `notifications/message`, honouring the client's `logging/setLevel`); never fails the call. */
+  log(level: LogLevel, message: string, data?: unknown): Promise<void>;
+  /**
+   * Asks the user to fill in a form (MCP `elicitation/create`, form mode). Rejects with a
+   * ToolContextUnavailableError where the transport cannot ask the user.
+   */
+  elicit(message: string, schema: ElicitSchema): Promise<ElicitResult>;
+  /** Asks the caller's model for a completion (MCP `sampling/createMessage`); rejects where it cannot. */
+  sample(request: SampleRequest): Promise<SampleResult>;
+  /** Whether `elicit` / `sample` can reach someone in this call (so a tool can choose another path). */
+  supports(operation: 'elicit' | 'sample'): boolean;
+}
+
+let defaults: ToolContextHandlers = {};
+
+/** @internal `configure({ toolContext })`: process-wide handlers for calls that pass none. */
+export function setDefaultContextHandlers(handlers: ToolContextHandlers | undefined): void {
+  if (handlers === undefined || handlers === null) {
+    defaults = {};
+    return;
+  }
+  checkCallContext(handlers, 'configure', 'toolContext');
+  defaults = { ...handlers };
+}
+
+const HANDLERS = ['progress', 'log', 'elicit', 'sample'] as const;
+
+/**
+ * Checks a `context` option (for adapters that take one): an object whose handlers are functions.
+ * A TypeError naming `where` and the handler otherwise.
+ */
+export function checkCallContext(context: unknown, where: string, option = 'context'): void {
+  if (context === undefined) return;
+  if (!isPlainObject(context)) {
+    throw new TypeError(
+      `${where}: '${option}' must be an object of handlers { progress, log, elicit, sample }; got ${describeValue(context)}.`,
+    );
+  }
+  for (const name of HANDLERS) {
+    const handler = context[name];
+    if (handler !== undefined && typeof handler !== 'function') {
+      throw new TypeError(`${where}: '${option}.${name}' must be a function; got ${describeValue(handler)}.`);
+    }
+  }
+}
+
+const IN_PROCESS: CallIdentity = Object.freeze({ transport: 'in-process' });
+
+/** A tool's context: handlers from the call, else from `configure`, else the transport's limits. */
+class Context implements ToolContext {
+  readonly call: CallIdentity;
+
+  constructor(
+    readonly tool: ToolDefinition,
+    readonly signal: AbortSignal,
+    private readonly given: CallContext | undefined,
+  ) {
+    this.call = given ? identityOf(given) : IN_PROCESS;
+  }
+
+  private handler<K extends keyof ToolContextHandlers>(name: K): ToolContextHandlers[K] {
+    return this.given?.[name] ?? defaults[name];
+  }
+
+  supports(operation: 'elicit' | 'sample'): boolean {
+    return this.handler(operation) !== undefined;
+  }
+
+  async progress(done: number, total?: number, message?: string): Promise<void> {
+    const handler = this.handler('progress');
+    if (!Number.isFinite(done))
+      throw new TypeError(`${this.who()}: context.progress(done) needs a finite number; got ${describeValue(done)}.`);
+    if (total !== undefined && !Number.isFinite(total)) {
+      throw new TypeError(`${this.who()}: context.progress(done, total) needs a finite total (or none); got ${describeValue(total)}.`);
+    }
+    if (handler && !this.signal.aborted) await this.quietly('progress', () => handler(done, total, message, this));
+  }
+
+  async log(level: LogLevel, message: string, data?: unknown): Promise<void> {
+    if (!LOG_LEVELS.includes(level)) {
+      throw new TypeError(`${this.who()}: context.log level must be one of ${LOG_LEVELS.join(', ')}; got ${describeValue(level)}.`);
+    }
+    const handler = this.handler('log');
+    if (handler) await this.quietly('log', () => handler(level, String(message), data, this));
+  }
+
+  async elicit(message: string, schema: ElicitSchema): Promise<ElicitResult> {
+    if (typeof message !== 'string' || message === '') {
+      throw new TypeError(
+        `${this.who()}: context.elicit(message, schema) needs a message to show the user; got ${describeValue(message)}.`,
+      );
+    }
+    if (!isPlainObject(schema) || schema.type !== 'object' || !isPlainObject(schema.properties)) {
+      throw new TypeError(
+        `${this.who()}: context.elicit(message, schema) needs a form schema { type: 'object', properties: { … } }; got ${describeValue(schema)}.`,
+      );
+    }
+    const handler = this.handler('elicit');
+    if (!handler) throw this.unavailable('elicit', 'ask the user');
+    return handler(message, schema, this);
+  }
+
+  async sample(request: SampleRequest): Promise<SampleResult> {
+    if (!isPlainObject(request) || !Array.isArray(request.messages) || !Number.isInteger(request.maxTokens) || request.maxTokens < 1) {
+      throw new TypeError(
+        `${this.who()}: context.sample(request) needs { messages: [{ role, content }], maxTokens: a whole number of at least 1 }; got ${describeValue(request)}.`,
+      );
+    }
+    const handler = this.handler('sample');
+    if (!handler) throw this.unavailable('sample', "ask the caller's model");
+    return handler(request, this);
+  }
+
+  private who(): string {
+    return `${this.tool.toolName()} (${this.tool.id})`;
+  }
+
+  private unavailable(operation: 'elicit' | 'sample', what: string): ToolContextUnavailableError {
+    const reason =
+      this.given?.unavailable?.[operation] ??
+      `pass an \`${operation}\` handler in the call options (invoke(tool, args, { context: { ${operation} } })) or configure({ toolContext: { ${operation} } })`;
+    return new ToolContextUnavailableError(
+      `${this.who()} called context.${operation}(), and this transport (${this.call.transport}) cannot ${what}: ${reason}.`,
+      operation,
+    );
+  }
+
+  /** Progress and logs are best effort: a failing handler is reported, never the tool's failure. */
+  private async quietly(what: string, send: () => unknown): Promise<void> {
+    try {
+      await send();
+    } catch (error) {
+      console.error(`toolwright: the ${what} handler of ${this.who()} failed:`, error);
+    }
+  }
+}
+
+function identityOf(given: CallContext): CallIdentity {
+  const identity: { -readonly [K in keyof CallIdentity]: CallIdentity[K] } = { transport: given.transport ?? 'in-process' };
+  if (given.requestId !== undefined) identity.requestId = given.requestId;
+  if (given.sessionId !== undefined) identity.sessionId = given.sessionId;
+  if (given.auth !== undefined) identity.auth = given.auth;
+  return Object.freeze(identity);
+}
+
+/** @internal The context of one call. */
+export function toolContext(tool: ToolDefinition, signal: AbortSignal, given: CallContext | undefined): ToolContext {
+  return new Context(tool, signal, given);
+}

@@ -1,0 +1,111 @@
+/**
+ * Session mode with an event store: a client that loses a tool call's SSE stream reconnects with
+ * Last-Event-ID and receives what it missed, the call's result included.
+ */
+import 'reflect-metadata';
+import { IncomingMessage, request } from 'node:http';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { Tool, ToolContext } from 'toolwright';
+import { InMemoryEventStore, serveHttp } from 'toolwright/mcp';
+
+let release: () => void;
+const released = new Promise<void>((resolve) => (release = resolve));
+
+@Tool({ description: 'Reports a step, waits, then finishes' })
+class SlowJob {
+  async call(_input: unknown, context: ToolContext) {
+    await context.progress(1, 2);
+    await released;
+    return 'finished';
+  }
+}
+
+/** POSTs (or GETs) and hands back the response as it arrives. */
+function send(url: string, method: string, headers: Record<string, string>, body?: unknown): Promise<{ res: IncomingMessage; abort: () => void }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', ...headers } });
+    req.on('error', () => undefined);
+    req.on('response', (res) => resolve({ res, abort: () => req.destroy() }));
+    setTimeout(() => reject(new Error('no response')), 5_000).unref();
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
+
+/** SSE events (id and data) of a response, read until `until` says stop. */
+async function readEvents(res: IncomingMessage, until: (events: Array<{ id?: string; data?: unknown }>) => boolean) {
+  const events: Array<{ id?: string; data?: unknown }> = [];
+  let buffer = '';
+  for await (const chunk of res) {
+    buffer += String(chunk);
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const event: { id?: string; data?: unknown } = {};
+      for (const line of block.split('\n')) {
+        if (line.startsWith('id: ')) event.id = line.slice(4);
+        if (line.startsWith('data: ') && line.length > 6) event.data = JSON.parse(line.slice(6));
+      }
+      events.push(event);
+    }
+    if (until(events)) break;
+  }
+  return events;
+}
+
+it('replays a lost stream after Last-Event-ID, the result included', async () => {
+  const store = new InMemoryEventStore();
+  const handle = await serveHttp({ name: 'resumable', version: '1', tools: [SlowJob] }, { port: 0, eventStore: store });
+  try {
+    const init = await send(handle.url, 'POST', {}, {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
+    const sessionId = String(init.res.headers['mcp-session-id']);
+    init.res.resume();
+    const headers = { 'mcp-session-id': sessionId, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION };
+    (await send(handle.url, 'POST', headers, { jsonrpc: '2.0', method: 'notifications/initialized' })).res.resume();
+
+    const call = await send(handle.url, 'POST', headers, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'slow_job', arguments: {}, _meta: { progressToken: 'p' } },
+    });
+    const first = await readEvents(call.res, (events) => events.some((event) => (event.data as { method?: string })?.method === 'notifications/progress'));
+    const progress = first.find((event) => (event.data as { method?: string })?.method === 'notifications/progress')!;
+    expect(progress.id).toBeDefined();
+    call.abort(); // the stream is lost
+    release();
+
+    const resumed = await send(handle.url, 'GET', { ...headers, 'last-event-id': progress.id! });
+    expect(resumed.res.statusCode).toBe(200);
+    const replay = await readEvents(resumed.res, (events) => events.some((event) => (event.data as { id?: number })?.id === 1));
+    resumed.abort();
+    const result = replay.find((event) => (event.data as { id?: number })?.id === 1)!.data as { result: { content: unknown } };
+    expect(result.result.content).toEqual([{ type: 'text', text: 'finished' }]);
+  } finally {
+    await handle.close();
+  }
+});
+
+it('the in-memory store is bounded, and an unknown or dropped event id is refused', async () => {
+  const store = new InMemoryEventStore({ maxEvents: 2 });
+  const first = await store.storeEvent('s', { jsonrpc: '2.0', method: 'a' });
+  await store.storeEvent('s', { jsonrpc: '2.0', method: 'b' });
+  await store.storeEvent('s', { jsonrpc: '2.0', method: 'c' });
+  expect(store.size).toBe(2);
+  await expect(store.replayEventsAfter(first, { send: async () => undefined })).rejects.toThrow('Unknown event id (expired or never stored)');
+  expect(() => new InMemoryEventStore({ maxEvents: 0 })).toThrow('InMemoryEventStore: maxEvents must be a whole number of at least 1; got 0.');
+});
+
+it('checks the option: an event store needs sessions', async () => {
+  await expect(serveHttp({ name: 'x', version: '1', tools: [SlowJob] }, { port: 0, stateless: true, eventStore: new InMemoryEventStore() })).rejects.toThrow(
+    "serveHttp: 'eventStore' needs sessions; a stateless server has no stream to resume. Drop one of the two.",
+  );
+  await expect(serveHttp({ name: 'x', version: '1', tools: [SlowJob] }, { port: 0, eventStore: {} as never })).rejects.toThrow(
+    "serveHttp: 'eventStore' must implement storeEvent and replayEventsAfter (e.g. new InMemoryEventStore()); got {}.",
+  );
+});
