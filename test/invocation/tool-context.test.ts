@@ -64,6 +64,7 @@ class BookTable {
 
 /** Asks the user without looking first. */
 @Tool({ description: 'Asks the user a question' })
+@Expects({})
 class AskAlways {
   async call(_input: unknown, context: ToolContext) {
     const answer = await context.elicit('Sure?', { type: 'object', properties: { yes: { type: 'boolean' } } });
@@ -149,6 +150,7 @@ describe('invoke()', () => {
 
   it('refuses bad arguments to the context with a message naming the tool and the rule', async () => {
     @Tool({ description: 'Misuses its context' })
+    @Expects({})
     class Misuse {
       async call(_input: unknown, context: ToolContext) {
         await context.log('loud' as never, 'x');
@@ -326,6 +328,7 @@ describe('MCP', () => {
   it('mcpRequest() still works beside the context', async () => {
     @Tool({ description: 'Reads the MCP request both ways' })
     @Exposes({ same: Boolean })
+    @Expects({})
     class Both {
       call(_input: unknown, context: ToolContext) {
         return { same: mcpRequest()?.requestId === context.call.requestId };

@@ -5,13 +5,14 @@
 import 'reflect-metadata';
 import { IncomingMessage, request } from 'node:http';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { Tool, ToolContext } from 'toolwright';
+import { Tool, ToolContext, Expects } from 'toolwright';
 import { InMemoryEventStore, serveHttp } from 'toolwright/mcp';
 
 let release: () => void;
 const released = new Promise<void>((resolve) => (release = resolve));
 
 @Tool({ description: 'Reports a step, waits, then finishes' })
+@Expects({})
 class SlowJob {
   async call(_input: unknown, context: ToolContext) {
     await context.progress(1, 2);

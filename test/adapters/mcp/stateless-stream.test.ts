@@ -7,10 +7,11 @@ import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Tool, ToolContext } from 'toolwright';
+import { Tool, ToolContext, Expects } from 'toolwright';
 import { serveHttp } from 'toolwright/mcp';
 
 @Tool({ description: 'Counts to three' })
+@Expects({})
 class CountToThree {
   async call(_input: unknown, context: ToolContext) {
     for (let step = 1; step <= 3; step++) await context.progress(step, 3);
@@ -25,6 +26,7 @@ let started: () => void;
 const startedCall = new Promise<void>((resolve) => (started = resolve));
 
 @Tool({ description: 'Waits until cancelled' })
+@Expects({})
 class WaitForever {
   call(_input: unknown, context: ToolContext) {
     started();
