@@ -47,6 +47,18 @@ export type ElicitField =
       default?: string;
     }
   | { type: 'string'; title?: string; description?: string; enum: string[]; enumNames?: string[]; default?: string }
+  /** A single choice with a title per value (SEP-1330). */
+  | { type: 'string'; title?: string; description?: string; oneOf: Array<{ const: string; title: string }>; default?: string }
+  /** Several choices (SEP-1330): plain values, or values with titles. */
+  | {
+      type: 'array';
+      title?: string;
+      description?: string;
+      minItems?: number;
+      maxItems?: number;
+      items: { type: 'string'; enum: string[] } | { anyOf: Array<{ const: string; title: string }> };
+      default?: string[];
+    }
   | { type: 'number' | 'integer'; title?: string; description?: string; minimum?: number; maximum?: number; default?: number }
   | { type: 'boolean'; title?: string; description?: string; default?: boolean };
 
