@@ -4,13 +4,14 @@
  * its URL on the first line of stdout. Run by scripts/conformance/run.mjs (`npm run conformance`).
  */
 import 'reflect-metadata';
-import { serveHttp } from 'toolwright/mcp';
+import { InMemoryEventStore, serveHttp } from 'toolwright/mcp';
 import { addResourcesAndPrompts, conformanceCapabilities } from './resources-and-prompts';
 import { conformanceTools } from './tools';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const portAt = args.indexOf('--port');
+  const stateless = args.includes('--stateless');
   const handle = await serveHttp(
     {
       name: 'toolwright-conformance-server',
@@ -19,7 +20,11 @@ async function main(): Promise<void> {
       capabilities: conformanceCapabilities,
       configure: addResourcesAndPrompts,
     },
-    { port: portAt >= 0 ? Number(args[portAt + 1]) : 0, stateless: args.includes('--stateless') },
+    {
+      port: portAt >= 0 ? Number(args[portAt + 1]) : 0,
+      // Session mode: resumable SSE streams (priming event ids, Last-Event-ID), which the suite checks.
+      ...(stateless ? { stateless } : { eventStore: new InMemoryEventStore() }),
+    },
   );
   process.stdout.write(`${handle.url}\n`);
   const stop = () => void handle.close().then(() => process.exit(0));

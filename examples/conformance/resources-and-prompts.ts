@@ -25,9 +25,27 @@ export const conformanceCapabilities: ServerCapabilities = {
 };
 
 const RESOURCES = [
-  { uri: 'test://static-text', name: 'static-text', title: 'Static Text Resource', description: 'A static text resource for testing', mimeType: 'text/plain' },
-  { uri: 'test://static-binary', name: 'static-binary', title: 'Static Binary Resource', description: 'A static binary resource (image) for testing', mimeType: 'image/png' },
-  { uri: 'test://watched-resource', name: 'watched-resource', title: 'Watched Resource', description: 'A resource clients may subscribe to', mimeType: 'text/plain' },
+  {
+    uri: 'test://static-text',
+    name: 'static-text',
+    title: 'Static Text Resource',
+    description: 'A static text resource for testing',
+    mimeType: 'text/plain',
+  },
+  {
+    uri: 'test://static-binary',
+    name: 'static-binary',
+    title: 'Static Binary Resource',
+    description: 'A static binary resource (image) for testing',
+    mimeType: 'image/png',
+  },
+  {
+    uri: 'test://watched-resource',
+    name: 'watched-resource',
+    title: 'Watched Resource',
+    description: 'A resource clients may subscribe to',
+    mimeType: 'text/plain',
+  },
 ];
 
 const TEMPLATE = /^test:\/\/template\/([^/]+)\/data$/;
@@ -42,7 +60,8 @@ function read(uri: string) {
       return { uri, mimeType: 'text/plain', text: 'Watched resource content' };
   }
   const id = TEMPLATE.exec(uri)?.[1];
-  if (id !== undefined) return { uri, mimeType: 'application/json', text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) };
+  if (id !== undefined)
+    return { uri, mimeType: 'application/json', text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) };
   throw new McpError(-32002, `Resource not found: ${uri}`, { uri });
 }
 
@@ -80,7 +99,10 @@ function prompt(name: string, args: Record<string, string>) {
     case 'test_prompt_with_embedded_resource':
       return {
         messages: [
-          user({ type: 'resource', resource: { uri: args.resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } }),
+          user({
+            type: 'resource',
+            resource: { uri: args.resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' },
+          }),
           user({ type: 'text', text: 'Please process the embedded resource above.' }),
         ],
       };

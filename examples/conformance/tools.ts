@@ -52,7 +52,11 @@ export class MultipleContentTypes {
     return Content.of(
       Content.text('Multiple content types test:'),
       Content.image(TEST_IMAGE_BASE64, 'image/png'),
-      Content.resource({ uri: 'test://mixed-content-resource', mimeType: 'application/json', text: JSON.stringify({ test: 'data', value: 123 }) }),
+      Content.resource({
+        uri: 'test://mixed-content-resource',
+        mimeType: 'application/json',
+        text: JSON.stringify({ test: 'data', value: 123 }),
+      }),
     );
   }
 }
@@ -141,7 +145,8 @@ export class ElicitationDefaults {
 export class ElicitationEnums {
   call(_input: unknown, context: ToolContext) {
     const options = ['option1', 'option2', 'option3'];
-    const titled = (title: string) => ['value1', 'value2', 'value3'].map((value, i) => ({ const: value, title: `${['First', 'Second', 'Third'][i]} ${title}` }));
+    const titled = (title: string) =>
+      ['value1', 'value2', 'value3'].map((value, i) => ({ const: value, title: `${['First', 'Second', 'Third'][i]} ${title}` }));
     const schema: ElicitSchema = {
       type: 'object',
       properties: {
@@ -153,8 +158,20 @@ export class ElicitationEnums {
           enum: ['opt1', 'opt2', 'opt3'],
           enumNames: ['Option One', 'Option Two', 'Option Three'],
         },
-        untitledMulti: { type: 'array', description: 'Select multiple options', minItems: 1, maxItems: 3, items: { type: 'string', enum: options } },
-        titledMulti: { type: 'array', description: 'Select multiple options with titles', minItems: 1, maxItems: 3, items: { anyOf: titled('Choice') } },
+        untitledMulti: {
+          type: 'array',
+          description: 'Select multiple options',
+          minItems: 1,
+          maxItems: 3,
+          items: { type: 'string', enum: options },
+        },
+        titledMulti: {
+          type: 'array',
+          description: 'Select multiple options with titles',
+          minItems: 1,
+          maxItems: 3,
+          items: { anyOf: titled('Choice') },
+        },
       },
       required: [],
     };
