@@ -26,6 +26,25 @@ function logData(message: string, data: unknown): unknown {
   return data === undefined ? message : { message, data };
 }
 
+/** Why elicit/sample cannot run: the client did not declare the capability. */
+const CLIENT_CANNOT = {
+  elicit:
+    'the MCP client did not declare the elicitation capability (form mode) when it connected; use a client that can ask its user, or let the tool go on without asking (context.supports("elicit"))',
+  sample:
+    'the MCP client did not declare the sampling capability when it connected; use a client that offers its model, or let the tool go on without it (context.supports("sample"))',
+};
+
+/**
+ * Why elicit/sample cannot run on a server that never saw the client's initialize: a stateless
+ * server (one per request) knows nothing of the client, and the client's answer would reach another.
+ */
+const STATELESS = {
+  elicit:
+    'the server is stateless (no session), so it cannot send the client a request and receive its answer; serve with sessions (serveHttp without stateless: true) to ask the user, or let the tool go on without asking (context.supports("elicit"))',
+  sample:
+    'the server is stateless (no session), so it cannot send the client a request and receive its answer; serve with sessions (serveHttp without stateless: true) to ask the model, or let the tool go on without it (context.supports("sample"))',
+};
+
 /** The context handlers and identity of one tools/call. */
 export function mcpCallContext(server: Server, state: SessionState, request: McpRequestContext, toolName: string): CallContext {
   const related = { relatedRequestId: request.requestId, signal: request.signal };
@@ -60,11 +79,6 @@ export function mcpCallContext(server: Server, state: SessionState, request: Mcp
             (await server.createMessage(sampleRequest as CreateMessageRequestParams, related)) as unknown as SampleResult,
         }
       : {}),
-    unavailable: {
-      elicit:
-        'the MCP client did not declare the elicitation capability (form mode) when it connected; use a client that can ask its user, or let the tool go on without asking (context.supports("elicit"))',
-      sample:
-        'the MCP client did not declare the sampling capability when it connected; use a client that offers its model, or let the tool go on without it (context.supports("sample"))',
-    },
+    unavailable: capabilities === undefined ? STATELESS : CLIENT_CANNOT,
   };
 }
