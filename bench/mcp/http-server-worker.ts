@@ -2,7 +2,9 @@
  * The server side of bench/mcp/http.ts, in its own process: a trivial tool (`echo { text }` → the
  * text) served over Streamable HTTP, in session or stateless mode, by toolwright's `serveHttp` or by
  * the SDK's `McpServer.registerTool` (zod input schema) behind the same hosting code (`hostHttp`,
- * the node:http server, host rules, body reading and session table `serveHttp` uses). Reports its URL.
+ * the node:http server, host rules, body reading and session table `serveHttp` uses). Reports its URL,
+ * then answers each IPC request with the CPU time the process has used (µs), so that the load
+ * generator can charge each cell the server's own CPU.
  * `--cpu-prof` on this process profiles the server alone (BENCH_PROFILE=1 in http.ts).
  */
 import 'reflect-metadata';
@@ -42,5 +44,8 @@ serve(
     process.on('disconnect', () => void handle.close());
     return { report: handle.url };
   },
-  async () => undefined,
+  async () => {
+    const { user, system } = process.cpuUsage();
+    return user + system;
+  },
 );

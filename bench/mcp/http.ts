@@ -32,7 +32,7 @@ async function connectClient(url: string): Promise<Client> {
 }
 
 /** `clients` callers back to back for `ms`: calls per second and the p99 latency in ms. */
-async function load(clients: Client[], ms: number): Promise<{ rate: number; p99: number }> {
+async function load(clients: Client[], ms: number): Promise<{ rate: number; p99: number; elapsed: number }> {
   const times: number[] = [];
   const start = performance.now();
   const deadline = start + ms;
@@ -48,7 +48,7 @@ async function load(clients: Client[], ms: number): Promise<{ rate: number; p99:
   );
   const elapsed = performance.now() - start;
   times.sort((a, b) => a - b);
-  return { rate: (times.length / elapsed) * 1e3, p99: times[Math.min(times.length - 1, Math.floor(times.length * 0.99))] };
+  return { elapsed, rate: (times.length / elapsed) * 1e3, p99: times[Math.min(times.length - 1, Math.floor(times.length * 0.99))] };
 }
 
 async function main(): Promise<void> {
@@ -67,19 +67,28 @@ async function main(): Promise<void> {
       pools.set(`${key}:${mode}`, clients);
     }
   }
-  const cell = (key: string, mode: string, level: number) => load(pools.get(`${key}:${mode}`)!.slice(0, level), ROUND_MS);
+  /** One cell, with the server's CPU time per call (µs) measured around it. */
+  const cell = async (key: string, mode: string, level: number) => {
+    const server = servers.get(`${key}:${mode}`)!;
+    const before = await server.ask<number>({});
+    const result = await load(pools.get(`${key}:${mode}`)!.slice(0, level), ROUND_MS);
+    const cpu = (await server.ask<number>({})) - before;
+    return { ...result, cpuPerCall: cpu / ((result.rate * result.elapsed) / 1e3) };
+  };
 
   // Warm-up: every cell once, unrecorded.
   for (const mode of MODES) for (const level of LEVELS) for (const key of KEYS) await cell(key, mode, level);
   const rates = new Map<string, number[]>();
   const p99s = new Map<string, number[]>();
+  const cpus = new Map<string, number[]>();
   const push = (map: Map<string, number[]>, id: string, value: number) => map.set(id, [...(map.get(id) ?? []), value]);
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? KEYS : [...KEYS].reverse();
     for (const mode of MODES) {
       for (const level of LEVELS) {
         for (const key of order) {
-          const { rate, p99 } = await cell(key, mode, level);
+          const { rate, p99, cpuPerCall } = await cell(key, mode, level);
+          push(cpus, `${key}:${mode}:${level}`, cpuPerCall);
           push(rates, `${key}:${mode}:${level}`, rate);
           push(p99s, `${key}:${mode}:${level}`, p99);
         }
@@ -91,6 +100,7 @@ async function main(): Promise<void> {
 
   const rate = (key: string, mode: string, level: number) => median(rates.get(`${key}:${mode}:${level}`)!);
   const p99 = (key: string, mode: string, level: number) => median(p99s.get(`${key}:${mode}:${level}`)!);
+  const cpu = (key: string, mode: string, level: number) => median(cpus.get(`${key}:${mode}:${level}`)!);
   const rows = MODES.flatMap((mode) =>
     LEVELS.map((level) => {
       const speed = rate('toolwright', mode, level) / rate('sdk', mode, level);
@@ -104,12 +114,28 @@ async function main(): Promise<void> {
         `${fmt(p99('toolwright', mode, level))} ms`,
         `${fmt(p99('sdk', mode, level))} ms`,
         `${fmt(p99Ratio)}×`,
+        `${fmt(cpu('toolwright', mode, level), 0)} µs`,
+        `${fmt(cpu('sdk', mode, level), 0)} µs`,
+        `${fmt(cpu('sdk', mode, level) / cpu('toolwright', mode, level))}×`,
         speed >= 1.2 && p99Ratio <= 1 ? 'met' : 'not met',
       ];
     }),
   );
   const table = markdownTable(
-    ['mode', 'clients', 'toolwright calls/s', 'SDK calls/s', 'toolwright ×', 'toolwright p99', 'SDK p99', 'p99 ratio', '≥1.2×, p99 ≤ SDK'],
+    [
+      'mode',
+      'clients',
+      'toolwright calls/s',
+      'SDK calls/s',
+      'toolwright ×',
+      'toolwright p99',
+      'SDK p99',
+      'p99 ratio',
+      'toolwright server CPU/call',
+      'SDK server CPU/call',
+      'calls per server CPU second ×',
+      '≥1.2×, p99 ≤ SDK',
+    ],
     rows,
   );
   const report = [
@@ -125,7 +151,9 @@ async function main(): Promise<void> {
     'session mode) calling back to back. calls/s counts every call completed in the cell; p99 is the 99th percentile',
     "of the cell's call latencies (median over rounds). \"toolwright ×\" is toolwright's calls/s over the SDK's; the",
     "p99 ratio is toolwright's p99 over the SDK's (at most 1 means no worse). The machine's 2 cores are shared by the",
-    'load generator and the server, so the absolute numbers are low; read the ratios.',
+    'load generator and the server (and other work), so calls/s swings from cell to cell; the server CPU time per',
+    "call (the server process's `process.cpuUsage()` over the cell, divided by the calls) is the steadier measure,",
+    'and "calls per server CPU second ×" is the SDK\'s CPU per call over toolwright\'s (above 1× means cheaper).',
     '',
     table,
     '',
