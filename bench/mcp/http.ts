@@ -157,6 +157,17 @@ async function main(): Promise<void> {
     '',
     table,
     '',
+    "Where session mode's extra server CPU goes (a `--cpu-prof` of both servers under 10 clients, `BENCH_PROFILE=1`,",
+    'steady state; written by hand, not regenerated): the hosting code both sides share (`handle`, host rules, body',
+    "reading, session table) costs the same; toolwright's tools/call path (`fallbackRequestHandler` down to the tool)",
+    'is about 30% tracing (`traced`: with `@opentelemetry/api` installed and nothing registered, a no-op span,',
+    'attributes, context and metric calls per call; `new Invoker({ tracing: false })` removes it), about 45% the',
+    "invoker's checks, deadline, tool context and the tool, and the rest the MCP wrapping (`withMcpRequest`, the child container,",
+    'approval and context closures, result mapping). The `AsyncLocalStorage` behind `mcpRequest()` also turns on',
+    "promise hooks for every promise in the process (`promiseInitHook`, `_propagate`: about 4% of the server's CPU).",
+    "In process (InMemoryTransport) toolwright's tools/call costs about 10 µs more than the SDK's, half of it the",
+    'promise hooks; no single per-call item is large enough to close a 10–25% gap in server CPU.',
+    '',
   ].join('\n');
   writeReport('mcp-http', report);
 }
