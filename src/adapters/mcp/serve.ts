@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { describeValue } from '../../index';
@@ -78,8 +79,18 @@ export interface McpHttpHandle {
  * are bounded (limits.ts has the defaults; README, "Limits").
  */
 export async function serveHttp(options: McpServerOptions, http: HttpServeOptions = {}): Promise<McpHttpHandle> {
-  const { host, port, path, stateless, maxBodyBytes, requestTimeoutMs, ...limits } = resolveHttpOptions(http);
+  resolveHttpOptions(http); // the options' errors before the tools'
   const makeServer = mcpServerFactory(options);
+  return { ...(await hostHttp(makeServer, http)), tools: makeServer.tools };
+}
+
+/**
+ * `serveHttp`'s hosting of any SDK `Server` factory (one server per session, or per request when
+ * stateless): the HTTP server, host rules, auth, body limits and session table. Internal; bench/mcp
+ * hosts the SDK's `McpServer` with it, so both contenders stand behind the same hosting code.
+ */
+export async function hostHttp(makeServer: () => Server, http: HttpServeOptions = {}): Promise<Omit<McpHttpHandle, 'tools'>> {
+  const { host, port, path, stateless, maxBodyBytes, requestTimeoutMs, ...limits } = resolveHttpOptions(http);
   let servedUrl = '';
   const gate = http.auth !== undefined ? httpAuthGate(http.auth, () => servedUrl) : undefined;
   const sessions = new SessionTable(limits, makeServer, http.eventStore);
@@ -156,7 +167,6 @@ export async function serveHttp(options: McpServerOptions, http: HttpServeOption
   return {
     url: servedUrl,
     sessions: () => sessions.size,
-    tools: makeServer.tools,
     async close() {
       await sessions.closeAll();
       httpServer.closeAllConnections();
