@@ -122,18 +122,9 @@ export function localEntry(tool: ToolLike, where: string): ToolboxEntry {
     tool: definition,
     owner: definition.id,
     describe: (strict) => describeLocalFunction(definition, name, strict),
-    async call(args, { invoker, ambientContext, container, signal, nullMeansAbsent, transport, callId, approve, context }) {
-      const result = await invoker.invoke(definition, args, {
-        ambientContext,
-        container,
-        signal,
-        nullMeansAbsent,
-        transport,
-        callId,
-        approve,
-        context,
-      });
-      return outcomeOf(result);
+    async call(args, { invoker, ...call }) {
+      // The entry's call options are the invoker's call options, plus the invoker itself.
+      return outcomeOf(await invoker.invoke(definition, args, call));
     },
     needsApproval(args, { invoker, ambientContext, container, nullMeansAbsent }) {
       return invoker.approvalNeeded(definition, args, { ambientContext, container, nullMeansAbsent });
