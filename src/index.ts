@@ -80,8 +80,8 @@ export { withAmbientContext } from './invocation/ambient';
 export type { AmbientSource } from './invocation/ambient';
 export { defineTool } from './invocation/define-tool';
 export type { InlineTool, InlineToolOptions } from './invocation/define-tool';
-export { configure } from './config/toolwright-config';
-export type { ExceptionContext, ExceptionHandler, ToolwrightSettings } from './config/toolwright-config';
+export { configure } from './invocation/toolwright-config';
+export type { ExceptionContext, ExceptionHandler, ToolwrightSettings } from './invocation/toolwright-config';
 export type { ToolwrightWarning, WarningHandler } from './util/warnings';
 export {
   InputValidationError,
@@ -106,10 +106,10 @@ export { ToolApprovalError, ToolRateLimitError, ToolBusyError } from './errors/e
 // Serialization and the adapter kit
 export { render } from './serialization/serialize';
 export type { RenderOptions } from './serialization/render';
-export { defineAdapterConfig, declareRejectOpaqueExposedValues } from './config/define-adapter-config';
-export type { AdapterConfig } from './config/define-adapter-config';
-export type { SettingSpec, SettingSpecs } from './config/adapter-config';
-export { guardToolResponse, MAPPING_FAILURE } from './config/guard';
+export { defineAdapterConfig, declareRejectOpaqueExposedValues } from './adapter-kit/define-adapter-config';
+export type { AdapterConfig } from './adapter-kit/define-adapter-config';
+export type { SettingSpec, SettingSpecs } from './extensions/adapter-settings';
+export { guardToolResponse, MAPPING_FAILURE } from './adapter-kit/guard';
 /** Message helpers for adapters' own errors, in toolwright's style. */
 export { describeValue, joinWords, isPlainObject } from './util/describe-value';
 export { createDeprecator } from './util/deprecation';

@@ -3,7 +3,7 @@ import { KEYS } from '../metadata/keys';
 import { decoratedSite, defineFact, getOwnFact, hasOwnFact, Site, siteName } from '../metadata/site';
 import { sanitizeToolName } from '../naming/tool-name';
 import { versionSuffixMismatch } from '../naming/version-suffix';
-import { checkToolBag } from '../config/tool-bags';
+import { checkToolBag } from '../extensions/tool-bags';
 import { describeValue, isPlainObject, joinWords } from '../util/describe-value';
 import { isTimeoutMs, TIMEOUT_RULE } from '../util/limits';
 

@@ -12,7 +12,7 @@ import {
   configuredTimeoutMs,
   ExceptionHandler,
   reportException,
-} from '../config/toolwright-config';
+} from './toolwright-config';
 import {
   AmbientContextError,
   FieldError,

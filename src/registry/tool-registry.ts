@@ -1,4 +1,4 @@
-import { checkToolBag } from '../config/tool-bags';
+import { checkToolBag } from '../extensions/tool-bags';
 import { checkClassToolInput } from '../contract/tool-contracts';
 import type { ToolDeclaration } from '../decorators/tool';
 import { catalogMark, catalogSince } from '../metadata/catalog';

@@ -1,4 +1,4 @@
-import { adapterSettingsFor, RESERVED_BAG_KEYS } from './adapter-config';
+import { adapterSettingsFor, RESERVED_BAG_KEYS } from './adapter-settings';
 import { joinWords } from '../util/describe-value';
 
 /**

@@ -1,9 +1,9 @@
-import type { Middleware } from '../invocation/pipeline';
-import { checkMiddleware } from '../invocation/pipeline';
+import type { Middleware } from './pipeline';
+import { checkMiddleware } from './pipeline';
 import type { ToolDefinition } from '../registry/tool-definition';
 import { describeValue } from '../util/describe-value';
 import { isTimeoutMs, TIMEOUT_RULE } from '../util/limits';
-import { setDefaultContextHandlers, ToolContextHandlers } from '../invocation/tool-context';
+import { setDefaultContextHandlers, ToolContextHandlers } from './tool-context';
 import { setWarningHandler, WarningHandler } from '../util/warnings';
 
 /** What an exception report knows: the tool, and the arguments as the caller sent them. */

@@ -2,7 +2,7 @@ import { Tools, ToolLike } from '../registry/tool-registry';
 import type { Result } from '../invocation/result';
 import { serializeResult } from '../serialization/serialize';
 import { describeValue } from '../util/describe-value';
-import { AdapterSettings, registerSettings, SettingSpec, SettingSpecs } from './adapter-config';
+import { AdapterSettings, registerSettings, SettingSpec, SettingSpecs } from '../extensions/adapter-settings';
 
 export const REJECT_OPAQUE = 'rejectOpaqueExposedValues';
 

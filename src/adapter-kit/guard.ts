@@ -1,4 +1,4 @@
-import { raisesInDevelopment, reportException } from './toolwright-config';
+import { raisesInDevelopment, reportException } from '../invocation/toolwright-config';
 import { Tools, ToolLike } from '../registry/tool-registry';
 
 /** What a client reads when an adapter's response mapping fails: the same words on every transport. */
