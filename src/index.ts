@@ -50,7 +50,7 @@ export { fail, ToolFailure } from './invocation/failure';
 export type { FailOptions } from './invocation/failure';
 
 // Schemas
-export { inputSchema, outputSchema, schemaOf } from './schema/schemas';
+export { inputSchema, outputSchema, schemaOf } from './api/schemas';
 export type { JsonSchema, SchemaDialect, SchemaDirection, SchemaOptions } from './schema/build-schema';
 export { invoke, Invoker } from './invocation/invoker';
 export type { CallOptions, InvokerOptions, ToolContext } from './invocation/invoker';
@@ -78,8 +78,8 @@ export { Result, isOwnedFailure } from './invocation/result';
 export type { Outcome, SettledResult } from './invocation/result';
 export { withAmbientContext } from './invocation/ambient';
 export type { AmbientSource } from './invocation/ambient';
-export { defineTool } from './invocation/define-tool';
-export type { InlineTool, InlineToolOptions } from './invocation/define-tool';
+export { defineTool } from './api/define-tool';
+export type { InlineTool, InlineToolOptions } from './api/define-tool';
 export { configure } from './invocation/toolwright-config';
 export type { ExceptionContext, ExceptionHandler, ToolwrightSettings } from './invocation/toolwright-config';
 export type { ToolwrightWarning, WarningHandler } from './util/warnings';
@@ -104,7 +104,7 @@ export type { TracingSpan, CallTrace, SpanAttributes, SpanAttributeValue } from 
 export { ToolApprovalError, ToolRateLimitError, ToolBusyError } from './errors/errors';
 
 // Serialization and the adapter kit
-export { render } from './serialization/serialize';
+export { render } from './api/render';
 export type { RenderOptions } from './serialization/render';
 export { defineAdapterConfig, declareRejectOpaqueExposedValues } from './adapter-kit/define-adapter-config';
 export type { AdapterConfig } from './adapter-kit/define-adapter-config';

@@ -1,5 +1,5 @@
 import { Tools, ToolLike } from '../registry/tool-registry';
-import { contractSchema, JsonSchema, SchemaDirection, SchemaOptions } from './build-schema';
+import { contractSchema, JsonSchema, SchemaDirection, SchemaOptions } from '../schema/build-schema';
 
 /** The JSON Schema of a tool's arguments: plain, fresh, yours to change. */
 export function inputSchema(tool: ToolLike, options?: SchemaOptions): JsonSchema {

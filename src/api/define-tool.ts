@@ -11,7 +11,7 @@ import { defineFact } from '../metadata/site';
 import { sanitizeToolName } from '../naming/tool-name';
 import { describeValue, isPlainObject } from '../util/describe-value';
 import type { ToolApproval } from '../decorators/tool';
-import type { ToolContext } from './invoker';
+import type { ToolContext } from '../invocation/invoker';
 
 /** The input a `defineTool` function receives, from its options' `expects`. */
 type InputOf<Options> = Options extends { expects: infer Spec } ? ContractType<Spec> : ContractType<undefined>;
