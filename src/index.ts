@@ -18,7 +18,7 @@ export type { FailsOnRule } from './decorators/fails-on';
 export type { ClassOrMethodDecorator } from './decorators/class-or-method';
 
 // Contract vocabulary
-export { Integer } from './contract/types';
+export { Integer } from './metadata/vocabulary';
 export type {
   AnyClass,
   AmbientOptions,
@@ -29,7 +29,7 @@ export type {
   InlineField,
   InlineShape,
   TypeSpec,
-} from './contract/types';
+} from './metadata/vocabulary';
 
 // Registry
 export { ToolRegistry, Tools, describeTool } from './registry/tool-registry';

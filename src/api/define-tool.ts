@@ -5,7 +5,7 @@ import { Tool } from '../decorators/tool';
 import { ToolVersion } from '../decorators/tool-version';
 import type { ContractType } from '../contract/contract-type';
 
-import type { ContractSpec } from '../contract/types';
+import type { ContractSpec } from '../metadata/vocabulary';
 import { KEYS } from '../metadata/keys';
 import { defineFact } from '../metadata/site';
 import { sanitizeToolName } from '../naming/tool-name';

@@ -8,7 +8,7 @@ import { insertionSort } from '../util/insertion-sort';
 import { ownValidationMetadatas, ValidationMetadata } from './class-validator-source';
 import { buildField } from './field-builder';
 import type { Contract, FieldModel } from './field-model';
-import type { FieldDeclaration } from './types';
+import type { FieldDeclaration } from '../metadata/vocabulary';
 
 const cache = new WeakMap<Function, Contract>();
 const NO_FIELDS: readonly FieldModel[] = Object.freeze([]);

@@ -6,7 +6,7 @@
 import { getFromContainer, getMetadataStorage, IsOptional, ValidationTypes } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import type { MessageFn } from './field-model';
-import type { FieldFormat } from './types';
+import type { FieldFormat } from '../metadata/vocabulary';
 import { shorten } from '../util/limits';
 
 export type { ValidationMetadata };

@@ -2,7 +2,7 @@
  * The TypeScript types contracts describe, for inference: `defineTool`'s `input` from an inline
  * shape, a tool's output from its entry method. Types only; nothing here exists at run time.
  */
-import type { AnyClass, EnumSpec, Integer } from './types';
+import type { AnyClass, EnumSpec, Integer } from '../metadata/vocabulary';
 
 /** The value type of one type token: `String` → string, `Integer` → number, `[Tag]` → Tag[], a class → its instances. */
 export type TypeOfSpec<T> = T extends readonly [infer E]

@@ -35,7 +35,7 @@ import {
   UNSUPPORTED,
   withSortedConstraints,
 } from './type-rules';
-import { FieldDeclaration, FieldFormat, FieldOptions, Integer, TypeSpec } from './types';
+import { FieldDeclaration, FieldFormat, FieldOptions, Integer, TypeSpec } from '../metadata/vocabulary';
 
 const NO_VALIDATORS: MappedValidator[] = [];
 const CONSTRAINT_KEYS: ReadonlySet<string> = new Set(CONSTRAINT_OPTIONS);

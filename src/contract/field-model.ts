@@ -3,7 +3,7 @@
  * validator, coercion and rendering is derived.
  */
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
-import type { FieldFormat } from './types';
+import type { FieldFormat } from '../metadata/vocabulary';
 
 /** Builds a user-facing message for a field path and the offending value. */
 export type MessageFn = (property: string, value: unknown) => string;

@@ -1,6 +1,6 @@
 import { Extensions, FIELD_OPTION_KEYS } from '../extensions/extensions';
 import { describeValue, isPlainObject, joinWords } from '../util/describe-value';
-import type { FieldOptions } from './types';
+import type { FieldOptions } from '../metadata/vocabulary';
 
 const FORMATS = ['email', 'uri', 'uuid', 'date-time', 'date'];
 const BOOLEAN_KEYS = ['optional', 'nullable', 'coerce', 'allowEmpty', 'uniqueItems', 'sensitive'] as const;

@@ -7,7 +7,7 @@ import { CONSTRAINT_OPTION_KEYS } from '../extensions/extensions';
 import { isPlainObject } from '../util/describe-value';
 import { insertionSort } from '../util/insertion-sort';
 import { Constraint, copyNode, NodeKind, TypeNode } from './field-model';
-import type { FieldOptions } from './types';
+import type { FieldOptions } from '../metadata/vocabulary';
 
 // class-transformer keeps @Type metadata in a storage its package index does not export.
 // eslint-disable-next-line @typescript-eslint/no-require-imports

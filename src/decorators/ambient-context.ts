@@ -1,4 +1,4 @@
-import type { AmbientOptions } from '../contract/types';
+import type { AmbientOptions } from '../metadata/vocabulary';
 import { describeValue, isPlainObject } from '../util/describe-value';
 import { checkAmbientKey, FieldDecorator, recordField } from './field';
 

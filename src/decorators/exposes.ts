@@ -1,5 +1,5 @@
 import { contractRef } from '../contract/inline-shape';
-import type { ContractSpec } from '../contract/types';
+import type { ContractSpec } from '../metadata/vocabulary';
 import { KEYS } from '../metadata/keys';
 import { defineOnce, siteName } from '../metadata/site';
 import { classOrMethodDecorator, ClassOrMethodDecorator } from './class-or-method';

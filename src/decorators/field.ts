@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { checkFieldOptions } from '../contract/field-options';
-import type { FieldDeclaration, FieldOptions } from '../contract/types';
+import type { FieldDeclaration, FieldOptions } from '../metadata/vocabulary';
 import { ownValidationMetadatas } from '../contract/class-validator-source';
 import { KEYS } from '../metadata/keys';
 import { rejectStandardDecorator } from '../metadata/site';

@@ -1,6 +1,6 @@
 import { KEYS } from '../metadata/keys';
 import { defineOnce, getOwnFact } from '../metadata/site';
-import { versionSuffixMismatch } from '../naming/version-suffix';
+import { versionSuffixMismatch } from '../metadata/version-suffix';
 import { describeValue } from '../util/describe-value';
 import { classOrMethodDecorator, ClassOrMethodDecorator } from './class-or-method';
 import type { ToolDeclaration } from './tool';

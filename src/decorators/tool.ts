@@ -2,7 +2,7 @@ import { catalogClass } from '../metadata/catalog';
 import { KEYS } from '../metadata/keys';
 import { decoratedSite, defineFact, getOwnFact, hasOwnFact, Site, siteName } from '../metadata/site';
 import { sanitizeToolName } from '../naming/tool-name';
-import { versionSuffixMismatch } from '../naming/version-suffix';
+import { versionSuffixMismatch } from '../metadata/version-suffix';
 import { checkToolBag } from '../extensions/tool-bags';
 import { describeValue, isPlainObject, joinWords } from '../util/describe-value';
 import { isTimeoutMs, TIMEOUT_RULE } from '../util/limits';

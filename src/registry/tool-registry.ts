@@ -5,7 +5,7 @@ import { catalogMark, catalogSince } from '../metadata/catalog';
 import { KEYS } from '../metadata/keys';
 import { getFact, getOwnFact } from '../metadata/site';
 import { DEFAULT_NAME_SUFFIXES } from '../naming/tool-name';
-import { versionSuffixMismatch } from '../naming/version-suffix';
+import { versionSuffixMismatch } from '../metadata/version-suffix';
 import { describeValue, joinWords } from '../util/describe-value';
 import { DefinitionHost, ToolDefinition } from './tool-definition';
 import { checkBaseDir, loadToolRoot, normalizeToolRoot, resolveToolRoot, ToolRoot } from './tool-roots';

@@ -1,5 +1,5 @@
-import { Site, siteName } from '../metadata/site';
-import { DEFAULT_NAME_SUFFIXES, deriveToolName, versionSegment } from './tool-name';
+import { Site, siteName } from './site';
+import { DEFAULT_NAME_SUFFIXES, deriveToolName, versionSegment } from '../naming/tool-name';
 
 /**
  * The suffix rule: a derived name ending in a version segment (`ApproveLoanV2`) must agree with
