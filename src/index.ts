@@ -4,7 +4,8 @@ import 'reflect-metadata';
 
 // Decorators
 export { Tool } from './decorators/tool';
-export type { ToolOptions, AdapterToolOptions, ToolArgument, ToolDecorator, ToolDeclaration, ToolApproval } from './decorators/tool';
+export type { ToolOptions, AdapterToolOptions, ToolArgument, ToolDecorator } from './decorators/tool';
+export type { ToolDeclaration, ToolApproval, FailsOnRule } from './metadata/definitions';
 export { ToolVersion } from './decorators/tool-version';
 export { Description } from './decorators/description';
 export { SemanticHints } from './decorators/semantic-hints';
@@ -14,7 +15,6 @@ export { Field } from './decorators/field';
 export type { FieldDecorator } from './decorators/field';
 export { AmbientContext } from './decorators/ambient-context';
 export { FailsOn } from './decorators/fails-on';
-export type { FailsOnRule } from './decorators/fails-on';
 export type { ClassOrMethodDecorator } from './decorators/class-or-method';
 
 // Contract vocabulary

@@ -10,7 +10,7 @@ import { KEYS } from '../metadata/keys';
 import { defineFact } from '../metadata/site';
 import { sanitizeToolName } from '../naming/tool-name';
 import { describeValue, isPlainObject } from '../util/describe-value';
-import type { ToolApproval } from '../decorators/tool';
+import type { ToolApproval } from '../metadata/definitions';
 import type { ToolContext } from '../invocation/invoker';
 
 /** The input a `defineTool` function receives, from its options' `expects`. */

@@ -8,7 +8,7 @@ import { insertionSort } from '../util/insertion-sort';
 import { ownValidationMetadatas, ValidationMetadata } from './class-validator-source';
 import { buildField } from './field-builder';
 import type { Contract, FieldModel } from './field-model';
-import type { FieldDeclaration } from '../metadata/vocabulary';
+import type { FieldDeclaration } from '../metadata/definitions';
 
 const cache = new WeakMap<Function, Contract>();
 const NO_FIELDS: readonly FieldModel[] = Object.freeze([]);

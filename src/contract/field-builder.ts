@@ -35,7 +35,8 @@ import {
   UNSUPPORTED,
   withSortedConstraints,
 } from './type-rules';
-import { FieldDeclaration, FieldFormat, FieldOptions, Integer, TypeSpec } from '../metadata/vocabulary';
+import type { FieldDeclaration } from '../metadata/definitions';
+import { FieldFormat, FieldOptions, Integer, TypeSpec } from '../metadata/vocabulary';
 
 const NO_VALIDATORS: MappedValidator[] = [];
 const CONSTRAINT_KEYS: ReadonlySet<string> = new Set(CONSTRAINT_OPTIONS);

@@ -1,6 +1,7 @@
 import { describeValue, isClass, isPlainObject } from '../util/describe-value';
 import { checkFieldOptions } from './field-options';
-import type { ContractRef, ContractSpec, InlineShape } from '../metadata/vocabulary';
+import type { ContractRef } from '../metadata/definitions';
+import type { ContractSpec, InlineShape } from '../metadata/vocabulary';
 
 function checkTypeSpec(value: unknown, where: string): void {
   if (Array.isArray(value)) {

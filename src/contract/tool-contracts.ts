@@ -8,7 +8,8 @@ import { getFact, Site, siteName } from '../metadata/site';
 import { describeValue, isClass, isPlainObject } from '../util/describe-value';
 import { contractOf } from './build-contract';
 import type { Contract } from './field-model';
-import type { ContractRef, FieldDeclaration, FieldOptions, InlineShape } from '../metadata/vocabulary';
+import type { ContractRef, FieldDeclaration } from '../metadata/definitions';
+import type { FieldOptions, InlineShape } from '../metadata/vocabulary';
 
 const synthesized = new WeakMap<object, Function>();
 const shapeClasses = new WeakSet<Function>();

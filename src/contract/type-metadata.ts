@@ -7,7 +7,7 @@ import 'reflect-metadata';
 import { KEYS } from '../metadata/keys';
 import { declaredBeforeReflectMetadata } from '../util/reflect-probe';
 import { ownValidationMetadatas } from './class-validator-source';
-import type { FieldDeclaration } from '../metadata/vocabulary';
+import type { FieldDeclaration } from '../metadata/definitions';
 
 export const ENABLE_METADATA =
   'set "experimentalDecorators": true and "emitDecoratorMetadata": true in the compilerOptions of your tsconfig.json';

@@ -2,7 +2,7 @@ import { KEYS } from '../metadata/keys';
 import { defineOnce, getOwnFact, siteName } from '../metadata/site';
 import { describeValue } from '../util/describe-value';
 import { classOrMethodDecorator, ClassOrMethodDecorator } from './class-or-method';
-import type { ToolDeclaration } from './tool';
+import type { ToolDeclaration } from '../metadata/definitions';
 
 /** The tool's description, as models and clients read it. */
 export function Description(text: string): ClassOrMethodDecorator {

@@ -1,13 +1,8 @@
+import type { FailsOnRule } from '../metadata/definitions';
 import { KEYS } from '../metadata/keys';
 import { defineFact, getOwnFact, siteName } from '../metadata/site';
 import { describeValue } from '../util/describe-value';
 import { classOrMethodDecorator, ClassOrMethodDecorator } from './class-or-method';
-
-export interface FailsOnRule {
-  readonly errorClass: abstract new (...args: never[]) => unknown;
-  /** The user-facing reason; without one the foreign error's own text is never shown. */
-  readonly message?: string;
-}
 
 /**
  * Turns a foreign exception into a user-facing failure: no exception report, the original kept on

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { checkFieldOptions } from '../contract/field-options';
-import type { FieldDeclaration, FieldOptions } from '../metadata/vocabulary';
+import type { FieldDeclaration } from '../metadata/definitions';
+import type { FieldOptions } from '../metadata/vocabulary';
 import { ownValidationMetadatas } from '../contract/class-validator-source';
 import { KEYS } from '../metadata/keys';
 import { rejectStandardDecorator } from '../metadata/site';

@@ -3,7 +3,7 @@ import { defineOnce, getOwnFact } from '../metadata/site';
 import { versionSuffixMismatch } from '../metadata/version-suffix';
 import { describeValue } from '../util/describe-value';
 import { classOrMethodDecorator, ClassOrMethodDecorator } from './class-or-method';
-import type { ToolDeclaration } from './tool';
+import type { ToolDeclaration } from '../metadata/definitions';
 
 /** The tool's contract version: an integer >= 1. Undeclared means 1. */
 export function ToolVersion(version: number): ClassOrMethodDecorator {

@@ -6,6 +6,7 @@ import { versionSuffixMismatch } from '../metadata/version-suffix';
 import { checkToolBag } from '../extensions/tool-bags';
 import { describeValue, isPlainObject, joinWords } from '../util/describe-value';
 import { isTimeoutMs, TIMEOUT_RULE } from '../util/limits';
+import type { ToolApproval, ToolDeclaration } from '../metadata/definitions';
 
 /** Per-adapter options on a tool: a name for that adapter and the adapter's own settings. */
 export interface AdapterToolOptions {
@@ -44,32 +45,7 @@ export interface ToolOptions {
   approval?: ToolApproval;
 }
 
-/** When a tool's calls need a person's approval: always, or when a function of the validated input says so. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type ToolApproval = 'required' | ((input: any) => boolean);
-
 export type ToolArgument = string | false | ToolOptions;
-
-/** The normalized record of one `@Tool(...)`. */
-export interface ToolDeclaration {
-  readonly site: Site;
-  readonly optOut: boolean;
-  /** `'all'`: every registered adapter; otherwise the granted keys (unknown keys never match). */
-  readonly grants: 'all' | readonly string[];
-  readonly except: readonly string[];
-  readonly name?: string;
-  readonly description?: string;
-  readonly title?: string;
-  readonly error?: string;
-  readonly success?: string;
-  /** Class tools: the entry method. */
-  readonly method?: string;
-  readonly adapters: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
-  /** The call's time limit in milliseconds, if declared. */
-  readonly timeoutMs?: number;
-  /** Whether calls need a person's approval, if declared. */
-  readonly approval?: ToolApproval;
-}
 
 const OPTION_KEYS = ['name', 'description', 'title', 'error', 'success', 'except', 'adapters', 'method', 'timeoutMs', 'approval'];
 const ADAPTER_KEY = /^[A-Za-z][A-Za-z0-9_-]*$/;

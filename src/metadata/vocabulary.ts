@@ -1,6 +1,7 @@
 /**
  * The declaration vocabulary of contracts: what `@Field`, inline shapes and `@Expects`/`@Exposes`
- * accept. The normalized field model built from it lives in `field-model.ts`.
+ * accept. What the decorators record from it is in `definitions.ts`; the normalized field model
+ * built from that lives in `contract/field-model.ts`.
  */
 
 /** Type token for integers: `@Field({ type: () => Integer })`, or `{ limit: Integer }` inline. */
@@ -62,21 +63,7 @@ export type InlineShape = Readonly<Record<string, InlineField>>;
 /** What `@Expects` / `@Exposes` accept: a DTO class, a thunk to one, or an inline shape. */
 export type ContractSpec = AnyClass | (() => AnyClass) | InlineShape;
 
-/** The recorded, not yet resolved, contract of a tool. */
-export type ContractRef =
-  | { readonly kind: 'class'; readonly target: AnyClass }
-  | { readonly kind: 'thunk'; readonly thunk: () => AnyClass }
-  | { readonly kind: 'shape'; readonly shape: InlineShape; readonly name: string };
-
 export interface AmbientOptions {
   /** The key read from the ambient context (default: the property name). */
   key?: string;
-}
-
-/** What `@Field` / `@AmbientContext` record for one property. */
-export interface FieldDeclaration {
-  readonly options?: Readonly<FieldOptions>;
-  readonly ambient?: { readonly key: string };
-  /** Position among the class's declarations, to keep source order across decorator libraries. */
-  readonly position: number;
 }

@@ -1,5 +1,4 @@
-import type { FailsOnRule } from '../decorators/fails-on';
-import type { ToolDeclaration } from '../decorators/tool';
+import type { FailsOnRule, ToolDeclaration } from '../metadata/definitions';
 import { KEYS } from '../metadata/keys';
 import { getFact, getOwnFact, Site, siteName } from '../metadata/site';
 import { deriveToolName, sanitizeToolName } from '../naming/tool-name';

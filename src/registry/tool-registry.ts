@@ -1,6 +1,6 @@
 import { checkToolBag } from '../extensions/tool-bags';
 import { checkClassToolInput } from '../contract/tool-contracts';
-import type { ToolDeclaration } from '../decorators/tool';
+import type { ToolDeclaration } from '../metadata/definitions';
 import { catalogMark, catalogSince } from '../metadata/catalog';
 import { KEYS } from '../metadata/keys';
 import { getFact, getOwnFact } from '../metadata/site';
