@@ -1,6 +1,6 @@
 import { Tools, ToolLike } from '../registry/tool-registry';
 import type { Result } from '../invocation/result';
-import { serializeResult } from '../api/render';
+import { serializeResult } from './serialize-result';
 import { describeValue } from '../util/describe-value';
 import { AdapterSettings, registerSettings, SettingSpec, SettingSpecs } from '../extensions/adapter-settings';
 

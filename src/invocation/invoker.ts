@@ -23,7 +23,6 @@ import {
 } from '../errors/errors';
 import { Tools, ToolLike } from '../registry/tool-registry';
 import type { ToolDefinition } from '../registry/tool-definition';
-import { renderContract } from '../serialization/render';
 import { describeValue, isPlainObject } from '../util/describe-value';
 import { DEFAULT_MAX_INPUT_DEPTH, formatCount, isTimeoutMs, MAX_INPUT_DEPTH, TIMEOUT_RULE } from '../util/limits';
 import { AmbientSource, currentAmbient, readAmbient } from './ambient';
@@ -34,6 +33,7 @@ import { inputShapeProblem } from './input-shape';
 import { contractInstantiator, fieldPreparer, FieldPreparer } from './prepare';
 import { hasResidual, residualErrors } from './residual';
 import { resolveTool } from './resolve-tool';
+import { checkOutput } from './rendering';
 import { failureMessage, Result, SettledResult } from './result';
 import { checkMiddleware, Middleware, PipelineCall, runPipeline, TransportName } from './pipeline';
 import { hasSensitive, redact } from './redact';
@@ -433,7 +433,7 @@ export class Invoker {
     if (content) result.content = content.parts;
     if (plan.output) {
       try {
-        result.rendered = renderContract(plan.output, value, {}, () => `${definition.toolName()} (${definition.id})`);
+        checkOutput(result, plan.output);
       } catch (error) {
         return this.exception(definition, error, args);
       }

@@ -14,8 +14,6 @@ export const DEFAULT_SUCCESS = 'Action completed successfully';
  * your logs.
  */
 export class Result<T = unknown> {
-  /** @internal Rendered forms of `value`, keyed by rejectOpaque; filled by the invoker's output check. */
-  rendered?: { value: unknown; opaquePath?: string };
   /** The content parts the tool answered with (`Content.*`), beside or instead of its value. */
   content?: readonly ContentPart[];
 

@@ -151,6 +151,33 @@ describe('serializeExposed', () => {
     expect(config.serializeExposed(await invoke(Loose, {}))).toEqual({ when: '1970-01-01T00:00:00.000Z', n: 1 });
   });
 
+  it('reuses the rendering the invoker made when it checked the output (the value is walked once), kept off the Result', async () => {
+    class Id {
+      @Field() id!: string;
+    }
+    let reads = 0;
+    class Row {
+      get id() {
+        reads += 1;
+        return 'r1';
+      }
+    }
+    @Tool() @Exposes(Id) class Counted { call() { return new Row(); } }
+    const result = await invoke(Counted, {});
+    expect(reads).toBe(1); // the invoker's output check
+    expect(config.serializeExposed(result)).toEqual({ id: 'r1' });
+    expect(config.serializeExposed(result)).toEqual({ id: 'r1' });
+    expect(reads).toBe(1);
+    expect('rendered' in result).toBe(false); // no writable field on the public Result
+
+    let looseReads = 0;
+    @Tool() class Loose { call() { return { get n() { looseReads += 1; return 1; } }; } }
+    const loose = await invoke(Loose, {});
+    expect(looseReads).toBe(0); // nothing to check it against
+    expect([config.serializeExposed(loose), config.serializeExposed(loose)]).toEqual([{ n: 1 }, { n: 1 }]);
+    expect(looseReads).toBe(1); // rendered on first use, then kept
+  });
+
   it('declareRejectOpaqueExposedValues has no default of its own', () => {
     expect(() => declareRejectOpaqueExposedValues({} as never)).toThrow('declareRejectOpaqueExposedValues needs an explicit { default: true | false }');
   });

@@ -82,7 +82,7 @@ describe('returned keys the @Exposes contract does not declare', () => {
   it('stay out of the response and are reported once per tool and key, naming the key and the fix', async () => {
     @Tool() @Exposes(Loan) class GetLoan { call() { return { id: 'l1', owner: { name: 'Ada', email: 'a@x' }, internalNote: 'vip', gone: undefined }; } }
     const first = await invoke(GetLoan, {});
-    expect(first.rendered?.value).toEqual({ id: 'l1', owner: { name: 'Ada' } });
+    expect(render(first.value, GetLoan)).toEqual({ id: 'l1', owner: { name: 'Ada' } });
     await invoke(GetLoan, {});
     expect(warnings).toEqual([
       {

@@ -1,0 +1,33 @@
+/**
+ * The JSON-safe rendering of a successful Result's value. The invoker makes it when it checks the
+ * returned value against the tool's `@Exposes` contract and keeps it here, beside the Result and
+ * not on it, so an adapter that serializes the value reuses it and a call's value is walked once.
+ */
+import type { ToolDefinition } from '../registry/tool-definition';
+import { renderContract, renderLoose, RenderOptions, Rendering } from '../serialization/render';
+import type { Result } from './result';
+
+const renderings = new WeakMap<Result, Rendering>();
+
+/** How a tool's messages name it: `approve_loan (ApproveLoan)`. */
+function who(tool: ToolDefinition): () => string {
+  return () => `${tool.toolName()} (${tool.id})`;
+}
+
+/** Renders a value against a tool's `@Exposes` contract; a tool that exposes nothing has it rendered without a shape. */
+export function renderToolValue(tool: ToolDefinition, value: unknown, options: RenderOptions = {}): Rendering {
+  const output = tool.outputContract;
+  return output ? renderContract(output.target, value, options, who(tool)) : renderLoose(value, options);
+}
+
+/** The invoker's output check: renders the value against the output contract and keeps the rendering for `result`. */
+export function checkOutput(result: Result, output: Function): void {
+  renderings.set(result, renderContract(output, result.value, {}, who(result.tool)));
+}
+
+/** The rendering of a successful result's value: the invoker's, or made now (and kept) when the invoker made none. */
+export function renderingOf(result: Result): Rendering {
+  let rendering = renderings.get(result);
+  if (!rendering) renderings.set(result, (rendering = renderToolValue(result.tool, result.value)));
+  return rendering;
+}
