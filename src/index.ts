@@ -32,7 +32,8 @@ export type {
 } from './metadata/vocabulary';
 
 // Registry
-export { ToolRegistry, Tools, describeTool } from './registry/tool-registry';
+export { ToolRegistry, Tools } from './registry/tool-registry';
+export { describeTool } from './api/describe-tool';
 export type { RegistryOptions, AdapterRegistration, VersionGroup, ToolLike } from './registry/tool-registry';
 export { ToolDefinition } from './registry/tool-definition';
 export { sanitizeToolName } from './naming/tool-name';

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { container as rootContainer, DependencyContainer, injectable } from 'tsyringe';
 import { ToolResolutionError } from '../errors/errors';
-import { describeTool, ToolLike } from '../registry/tool-registry';
+import { Tools, ToolLike } from '../registry/tool-registry';
 import { ToolDefinition } from '../registry/tool-definition';
 
 const madeInjectable = new WeakSet<Function>();
@@ -39,7 +39,7 @@ function failingDependency(message: string): string | undefined {
  * registrations for one call.
  */
 export function resolveTool(tool: ToolLike, container: DependencyContainer = rootContainer): object {
-  const definition: ToolDefinition = tool instanceof ToolDefinition ? tool : describeTool(tool);
+  const definition: ToolDefinition = tool instanceof ToolDefinition ? tool : Tools.describe(tool);
   const target = definition.target;
   ensureInjectable(target);
   try {

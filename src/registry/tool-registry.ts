@@ -310,8 +310,3 @@ export class ToolRegistry {
 
 /** The default registry. */
 export const Tools = new ToolRegistry();
-
-/** The definition of a class tool (or of a method tool, with `method`) in the default registry. */
-export function describeTool(target: Function, method?: string): ToolDefinition {
-  return Tools.describe(target, method);
-}
