@@ -8,6 +8,7 @@ import type { ContractType } from '../contract/contract-type';
 import type { ContractSpec } from '../metadata/vocabulary';
 import { KEYS } from '../metadata/keys';
 import { defineFact } from '../metadata/site';
+import { pascalCase } from '../naming/pascal-case';
 import { sanitizeToolName } from '../naming/tool-name';
 import { describeValue, isPlainObject } from '../util/describe-value';
 import type { ToolApproval } from '../metadata/definitions';
@@ -65,10 +66,7 @@ export function defineTool<const Options extends InlineToolOptions, O>(
   }
   if (typeof fn !== 'function')
     throw new TypeError(`defineTool(${options.name}): the second argument must be the tool's function; got ${describeValue(fn)}.`);
-  const className = sanitizeToolName(options.name)
-    .split('_')
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('');
+  const className = pascalCase(sanitizeToolName(options.name));
   const made = {
     [className]: class {
       call(input: I, context: ToolContext): Promise<O> {

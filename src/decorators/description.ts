@@ -1,8 +1,8 @@
+import { checkDescriptionOnce } from '../metadata/description-rule';
 import { KEYS } from '../metadata/keys';
-import { defineOnce, getOwnFact, siteName } from '../metadata/site';
+import { defineOnce } from '../metadata/site';
 import { describeValue } from '../util/describe-value';
 import { classOrMethodDecorator, ClassOrMethodDecorator } from './class-or-method';
-import type { ToolDeclaration } from '../metadata/definitions';
 
 /** The tool's description, as models and clients read it. */
 export function Description(text: string): ClassOrMethodDecorator {
@@ -10,9 +10,7 @@ export function Description(text: string): ClassOrMethodDecorator {
     throw new TypeError(`@Description needs a non-empty string; got ${describeValue(text)}.`);
   }
   return classOrMethodDecorator('Description', (site) => {
-    if (getOwnFact<ToolDeclaration>(KEYS.tool, site)?.description !== undefined) {
-      throw new TypeError(`${siteName(site)}: the description is declared twice, in @Tool({ description }) and @Description. Keep one.`);
-    }
+    checkDescriptionOnce(site, { description: text });
     defineOnce(KEYS.description, 'Description', text, site);
   });
 }

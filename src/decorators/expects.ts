@@ -2,6 +2,7 @@ import { contractRef } from '../contract/inline-shape';
 import type { ContractSpec } from '../metadata/vocabulary';
 import { KEYS } from '../metadata/keys';
 import { defineOnce, siteName } from '../metadata/site';
+import { pascal } from '../naming/pascal-case';
 import { classOrMethodDecorator, ClassOrMethodDecorator } from './class-or-method';
 
 /**
@@ -14,9 +15,4 @@ export function Expects(contract: ContractSpec): ClassOrMethodDecorator {
     const where = `${siteName(site)}: @Expects`;
     defineOnce(KEYS.expects, 'Expects', contractRef(contract, where, true, `${pascal(site)}Input`), site);
   });
-}
-
-export function pascal(site: { target: Function; method?: string }): string {
-  const base = site.method ? `${site.target.name}_${site.method}` : site.target.name;
-  return base || 'Anonymous';
 }

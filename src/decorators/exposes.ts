@@ -2,8 +2,8 @@ import { contractRef } from '../contract/inline-shape';
 import type { ContractSpec } from '../metadata/vocabulary';
 import { KEYS } from '../metadata/keys';
 import { defineOnce, siteName } from '../metadata/site';
+import { pascal } from '../naming/pascal-case';
 import { classOrMethodDecorator, ClassOrMethodDecorator } from './class-or-method';
-import { pascal } from './expects';
 
 /** The tool's output contract: exactly the fields a successful call exposes. */
 export function Exposes(contract: ContractSpec): ClassOrMethodDecorator {

@@ -1,6 +1,6 @@
 import { KEYS } from '../metadata/keys';
 import { defineOnce, getOwnFact } from '../metadata/site';
-import { versionSuffixMismatch } from '../metadata/version-suffix';
+import { checkVersionSuffix } from '../metadata/version-suffix';
 import { describeValue } from '../util/describe-value';
 import { classOrMethodDecorator, ClassOrMethodDecorator } from './class-or-method';
 import type { ToolDeclaration } from '../metadata/definitions';
@@ -12,10 +12,6 @@ export function ToolVersion(version: number): ClassOrMethodDecorator {
   }
   return classOrMethodDecorator('ToolVersion', (site) => {
     defineOnce(KEYS.version, 'ToolVersion', version, site);
-    const declaration = getOwnFact<ToolDeclaration>(KEYS.tool, site);
-    if (declaration && declaration.name === undefined) {
-      const mismatch = versionSuffixMismatch(site, version);
-      if (mismatch) throw new TypeError(mismatch);
-    }
+    checkVersionSuffix(site, getOwnFact<ToolDeclaration>(KEYS.tool, site), version);
   });
 }

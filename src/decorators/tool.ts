@@ -1,12 +1,14 @@
-import { catalogClass } from '../metadata/catalog';
+import { checkDescriptionOnce } from '../metadata/description-rule';
 import { KEYS } from '../metadata/keys';
-import { decoratedSite, defineFact, getOwnFact, hasOwnFact, Site, siteName } from '../metadata/site';
+import { defineFact, getOwnFact, hasOwnFact, Site, siteName } from '../metadata/site';
+import { checkVersionSuffix } from '../metadata/version-suffix';
 import { sanitizeToolName } from '../naming/tool-name';
-import { versionSuffixMismatch } from '../metadata/version-suffix';
+import { isAdapterKey } from '../extensions/adapter-key';
 import { checkToolBag } from '../extensions/tool-bags';
 import { describeValue, isPlainObject, joinWords } from '../util/describe-value';
 import { isTimeoutMs, TIMEOUT_RULE } from '../util/limits';
 import type { ToolApproval, ToolDeclaration } from '../metadata/definitions';
+import { classOrMethodDecorator, ClassOrMethodDecorator } from './class-or-method';
 
 /** Per-adapter options on a tool: a name for that adapter and the adapter's own settings. */
 export interface AdapterToolOptions {
@@ -48,12 +50,9 @@ export interface ToolOptions {
 export type ToolArgument = string | false | ToolOptions;
 
 const OPTION_KEYS = ['name', 'description', 'title', 'error', 'success', 'except', 'adapters', 'method', 'timeoutMs', 'approval'];
-const ADAPTER_KEY = /^[A-Za-z][A-Za-z0-9_-]*$/;
 
-export type ToolDecorator = {
-  (target: Function): void;
-  (target: object, propertyKey: string | symbol, descriptor: PropertyDescriptor): void;
-};
+/** What `@Tool(...)` returns: a decorator for a class or a method. */
+export type ToolDecorator = ClassOrMethodDecorator;
 
 /**
  * Declares a tool: on a class (entry method `call`, or `method`) or on a method of a service class.
@@ -63,28 +62,20 @@ export type ToolDecorator = {
  */
 export function Tool(...args: ToolArgument[]): ToolDecorator {
   const parsed = parseArguments(args);
-  return ((target: object, propertyKey?: string | symbol, descriptor?: PropertyDescriptor) => {
-    const site = decoratedSite('Tool', target, propertyKey, descriptor);
+  return classOrMethodDecorator('Tool', (site) => {
     const where = siteName(site);
     if (hasOwnFact(KEYS.tool, site)) {
       throw new TypeError(`${where}: @Tool is already declared. Declare it once; a subclass may declare its own.`);
     }
     const declaration = finish(parsed, site, where);
-    if (declaration.description !== undefined && hasOwnFact(KEYS.description, site)) {
-      throw new TypeError(`${where}: the description is declared twice, in @Tool({ description }) and @Description. Keep one.`);
-    }
+    checkDescriptionOnce(site, { toolDescription: declaration.description });
     defineFact(KEYS.tool, declaration, site);
     if (site.method !== undefined) {
       const methods = getOwnFact<string[]>(KEYS.toolMethods, { target: site.target }) ?? [];
       defineFact(KEYS.toolMethods, [...methods, site.method], { target: site.target });
     }
-    const version = getOwnFact<number>(KEYS.version, site);
-    if (version !== undefined && declaration.name === undefined) {
-      const mismatch = versionSuffixMismatch(site, version);
-      if (mismatch) throw new TypeError(mismatch);
-    }
-    catalogClass(site.target);
-  }) as ToolDecorator;
+    checkVersionSuffix(site, declaration, getOwnFact<number>(KEYS.version, site));
+  });
 }
 
 interface ParsedArguments {
@@ -101,7 +92,7 @@ function parseArguments(args: ToolArgument[]): ParsedArguments {
     if (arg === false) {
       optOut = true;
     } else if (typeof arg === 'string') {
-      if (!ADAPTER_KEY.test(arg)) {
+      if (!isAdapterKey(arg)) {
         throw new TypeError(
           `@Tool: ${describeValue(arg)} is not an adapter key. Use a key such as 'mcp' or 'openai' ` + '(letters, digits, - and _).',
         );
@@ -146,7 +137,7 @@ function toolNameOption(where: string, label: string, value: unknown): string | 
 function adapterKeyList(where: string, value: unknown): string[] {
   if (value === undefined) return [];
   const list = typeof value === 'string' ? [value] : value;
-  if (!Array.isArray(list) || list.some((key) => typeof key !== 'string' || !ADAPTER_KEY.test(key))) {
+  if (!Array.isArray(list) || list.some((key) => !isAdapterKey(key))) {
     throw new TypeError(`${where}: @Tool option 'except' must be an adapter key or a list of them; got ${describeValue(value)}.`);
   }
   return [...new Set(list as string[])];
@@ -168,7 +159,7 @@ function finish(parsed: ParsedArguments, site: Site, where: string): ToolDeclara
       throw new TypeError(`${where}: @Tool option 'adapters' must be an object keyed by adapter; got ${describeValue(options.adapters)}.`);
     }
     for (const [key, bag] of Object.entries(options.adapters)) {
-      if (!ADAPTER_KEY.test(key)) {
+      if (!isAdapterKey(key)) {
         throw new TypeError(`${where}: ${describeValue(key)} in 'adapters' is not an adapter key.`);
       }
       if (!isPlainObject(bag)) {

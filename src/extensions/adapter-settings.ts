@@ -1,4 +1,5 @@
 import { describeValue, joinWords } from '../util/describe-value';
+import { isAdapterKey } from './adapter-key';
 
 /** One adapter setting: a default, an optional fixed set, an optional validator. */
 export interface SettingSpec<T = unknown> {
@@ -96,7 +97,7 @@ export class AdapterSettings<S extends SettingSpecs> {
 }
 
 export function registerSettings<S extends SettingSpecs>(namespace: string, specs: S): AdapterSettings<S> {
-  if (typeof namespace !== 'string' || !/^[A-Za-z][A-Za-z0-9_-]*$/.test(namespace)) {
+  if (!isAdapterKey(namespace)) {
     throw new TypeError(`defineAdapterConfig: ${describeValue(namespace)} is not an adapter key such as 'mcp'.`);
   }
   if (namespaces.has(namespace)) {

@@ -1,3 +1,4 @@
+import type { ToolDeclaration } from './definitions';
 import { Site, siteName } from './site';
 import { DEFAULT_NAME_SUFFIXES, deriveToolName, versionSegment } from '../naming/tool-name';
 
@@ -20,4 +21,15 @@ export function versionSuffixMismatch(
     `${siteName(site)}: ${what} ends in ${segment} but declares @ToolVersion(${declaredVersion}). ` +
     `Rename it to ${renamed} or drop the suffix.`
   );
+}
+
+/**
+ * The suffix rule at decoration: runs for whichever of `@Tool` and `@ToolVersion` is applied
+ * second, once both are known. A tool with an explicit name derives none, so it has no suffix to
+ * check. The registry checks again at enumeration, with its own name suffixes.
+ */
+export function checkVersionSuffix(site: Site, declaration: Pick<ToolDeclaration, 'name'> | undefined, version: number | undefined): void {
+  if (declaration === undefined || declaration.name !== undefined || version === undefined) return;
+  const mismatch = versionSuffixMismatch(site, version);
+  if (mismatch) throw new TypeError(mismatch);
 }

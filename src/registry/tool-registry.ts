@@ -1,3 +1,4 @@
+import { isAdapterKey } from '../extensions/adapter-key';
 import { checkToolBag } from '../extensions/tool-bags';
 import { checkClassToolInput } from '../contract/tool-contracts';
 import type { ToolDeclaration } from '../metadata/definitions';
@@ -85,7 +86,7 @@ export class ToolRegistry {
    * before. Roots are checked now (and again when read) by the broad-path guard.
    */
   registerAdapter(key: string, registration: AdapterRegistration = {}): this {
-    if (typeof key !== 'string' || !/^[A-Za-z][A-Za-z0-9_-]*$/.test(key)) {
+    if (!isAdapterKey(key)) {
       throw new TypeError(`registerAdapter: ${describeValue(key)} is not an adapter key such as 'mcp'.`);
     }
     const unknown = Object.keys(registration).filter((option) => option !== 'toolRoots' && option !== 'baseDir');
