@@ -1,11 +1,55 @@
 /**
- * The boundaries DESIGN.md draws: core never imports an adapter; an adapter (and toolwright/testing)
- * imports only the core's public surface, its own files, another entry point's public surface
- * (toolwright/ai builds on toolwright/openai's Toolbox), Node built-ins and libraries. The `toolwright`
- * command (src/cli) is a user of the public surfaces, like an adapter.
+ * The layering of src/, checked on every import: static, dynamic, `require`, re-exports, and
+ * type-only ones (`import type`, `import('…').T`), which the compiler erases but which still tie
+ * one layer's types to another's.
+ *
+ * The core is ranked in CORE_RANKS, bottom up. A core file imports files of its own folder and of
+ * folders of a lower rank; never a folder of a higher rank, and never another folder of its own
+ * rank (folders of one rank are independent). So data flows one way: decorators record facts in
+ * metadata, the contract layer builds one field model from them, schema and serialization turn a
+ * class into JSON, the registry groups tools, the invoker calls them, and the façades and kits on
+ * top resolve a tool through the registry. What each rank holds:
+ *
+ *   errors                          the error family (brand, codes); imports nothing
+ *   util                            small helpers: describeValue, limits, warnings
+ *   interop, naming                 reads of class-validator/class-transformer/tsyringe internals;
+ *                                   pure name derivation (tool names, generated class names)
+ *   metadata, extensions, content   facts on classes and the declaration records and vocabulary
+ *                                   they hold; what adapters add to the core (semantic hints, field
+ *                                   keys, adapter keys and settings); content parts
+ *   contract                        the field model built from the declarations
+ *   schema, serialization           pure: a contract class in, JSON Schema or JSON values out
+ *   decorators                      check arguments, record facts
+ *   registry                        adapters, membership, grouping by (toolName, version)
+ *   invocation                      the invoker, its pipeline, Result, `configure`
+ *   api                             public façades that resolve a ToolLike (inputSchema, render,
+ *                                   describeTool, defineTool)
+ *   adapter-kit                     what adapter authors use (settings, guard, serializeExposed)
+ *   index.ts                        the application author's entry point
+ *
+ * Above the core (ABOVE_CORE): the adapters, `toolwright/testing` and the `toolwright` command.
+ * Core never imports them; they import only public surfaces (the last tests below). A folder
+ * that is in neither list fails the first test: every new folder gets its place in the table.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as ts from 'typescript';
+
+const CORE_RANKS: readonly (readonly string[])[] = [
+  ['errors'],
+  ['util'],
+  ['interop', 'naming'],
+  ['metadata', 'extensions', 'content'],
+  ['contract'],
+  ['schema', 'serialization'],
+  ['decorators'],
+  ['registry'],
+  ['invocation'],
+  ['api'],
+  ['adapter-kit'],
+  ['index.ts'],
+];
+const ABOVE_CORE: readonly string[] = ['adapters', 'testing', 'cli'];
 
 const src = path.resolve(__dirname, '..', '..', 'src');
 
@@ -16,14 +60,206 @@ function files(dir: string): string[] {
   });
 }
 
+/** Every module specifier a source text names, read with the TypeScript parser (comments and strings never count). */
+function moduleSpecifiers(text: string, fileName = 'module.ts'): string[] {
+  const found: string[] = [];
+  const literal = (node: ts.Node | undefined) => {
+    if (node && ts.isStringLiteralLike(node)) found.push(node.text);
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) literal(node.moduleSpecifier);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) literal(node.moduleReference.expression);
+    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) literal(node.argument.literal);
+    else if (ts.isCallExpression(node)) {
+      const callee = node.expression;
+      const dynamic = callee.kind === ts.SyntaxKind.ImportKeyword;
+      if (dynamic || (ts.isIdentifier(callee) && callee.text === 'require')) literal(node.arguments[0]);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS));
+  return found;
+}
+
+const scanned = new Map<string, string[]>();
+
 function imports(file: string): string[] {
-  const text = fs.readFileSync(file, 'utf8');
-  return [...text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\s+['"]([^'"]+)['"]|require\(['"]([^'"]+)['"]\)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
+  let specs = scanned.get(file);
+  if (!specs) scanned.set(file, (specs = moduleSpecifiers(fs.readFileSync(file, 'utf8'), file)));
+  return specs;
+}
+
+/** The file a relative specifier names (`x.ts` or `x/index.ts`), or the bare path when it names something else. */
+function resolveRelative(file: string, spec: string): string {
+  const target = path.resolve(path.dirname(file), spec);
+  for (const candidate of [`${target}.ts`, path.join(target, 'index.ts')]) if (fs.existsSync(candidate)) return candidate;
+  return target;
+}
+
+/** The table's unit of a path under src/: its top folder, or `index.ts` for the root entry point. */
+function unitOf(relative: string): string {
+  return relative.split(/[\\/]/)[0];
+}
+
+const rankOf = new Map(CORE_RANKS.flatMap((folders, rank) => folders.map((folder) => [folder, rank] as const)));
+
+/**
+ * Why an import from `fromUnit` to `toUnit` breaks the layering, or undefined when it does not. The
+ * core ranks only: a target outside src/ (package.json) is not a layer, and above-core folders have
+ * their own tests.
+ */
+function rankViolation(fromUnit: string, toUnit: string): string | undefined {
+  const from = rankOf.get(fromUnit);
+  if (from === undefined || fromUnit === toUnit) return undefined;
+  if (ABOVE_CORE.includes(toUnit)) return `core imports ${toUnit}, which is above the core`;
+  const to = rankOf.get(toUnit);
+  if (to === undefined) return `${toUnit} is not in the rank table`;
+  if (to > from) return `upward: ${fromUnit} (rank ${from}) → ${toUnit} (rank ${to})`;
+  if (to === from) return `across one rank: ${fromUnit} and ${toUnit} are both rank ${from}`;
+  return undefined;
+}
+
+/** The offending relative imports of one file (path relative to src/) with the given specifiers. */
+function layeringOffenders(relativeFile: string, specs: readonly string[]): string[] {
+  return [...new Set(specs)]
+    .filter((spec) => spec.startsWith('.'))
+    .flatMap((spec) => {
+      const target = path.relative(src, resolveRelative(path.join(src, relativeFile), spec));
+      if (target.startsWith('..')) return [];
+      const why = rankViolation(unitOf(relativeFile), unitOf(target));
+      return why ? [`${relativeFile} → ${spec}: ${why}`] : [];
+    });
+}
+
+/** Strongly connected components with more than one node, or a node importing itself (Tarjan). */
+function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  let next = 0;
+  const connect = (node: string): void => {
+    index.set(node, next);
+    low.set(node, next);
+    next += 1;
+    stack.push(node);
+    onStack.add(node);
+    for (const target of graph.get(node) ?? []) {
+      if (!index.has(target)) {
+        connect(target);
+        low.set(node, Math.min(low.get(node)!, low.get(target)!));
+      } else if (onStack.has(target)) {
+        low.set(node, Math.min(low.get(node)!, index.get(target)!));
+      }
+    }
+    if (low.get(node) === index.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1 || (graph.get(node) ?? []).includes(node)) found.push(component.sort());
+    }
+  };
+  for (const node of graph.keys()) if (!index.has(node)) connect(node);
+  return found;
 }
 
 describe('module boundaries', () => {
   const all = files(src);
   const rel = (file: string) => path.relative(src, file);
+
+  describe('the rank table of the core', () => {
+    it('places every folder under src/ (a new folder must be added to the table)', () => {
+      const listed = [...CORE_RANKS.flat(), ...ABOVE_CORE];
+      expect(listed.length).toBe(new Set(listed).size); // no folder in two places
+      const units = [...new Set(all.map((file) => unitOf(rel(file))))].sort();
+      const missing = units.filter((unit) => !listed.includes(unit));
+      expect(missing.map((unit) => `src/${unit} is not in the rank table: add it to CORE_RANKS (or ABOVE_CORE) in test/architecture/boundaries.test.ts`)).toEqual([]);
+      expect(units.filter((unit) => rankOf.has(unit)).length).toBeGreaterThanOrEqual(14); // not vacuous
+    });
+
+    it('core files import only their own folder and lower ranks, type-only imports included', () => {
+      const offenders = all
+        .filter((file) => rankOf.has(unitOf(rel(file))))
+        .flatMap((file) => layeringOffenders(rel(file), imports(file)));
+      expect(offenders).toEqual([]);
+    });
+
+    it('refuses an upward import, a type-only one, one across a rank, and one into an adapter', () => {
+      expect(layeringOffenders(path.join('metadata', 'x.ts'), ["import type { ToolDefinition } from '../registry/tool-definition';"].flatMap((t) => moduleSpecifiers(t)))).toEqual([
+        "metadata/x.ts → ../registry/tool-definition: upward: metadata (rank 3) → registry (rank 7)",
+      ]);
+      expect(layeringOffenders(path.join('schema', 'x.ts'), ['../serialization/render'])).toEqual([
+        'schema/x.ts → ../serialization/render: across one rank: schema and serialization are both rank 5',
+      ]);
+      expect(layeringOffenders(path.join('invocation', 'x.ts'), ['../adapters/mcp'])).toEqual([
+        'invocation/x.ts → ../adapters/mcp: core imports adapters, which is above the core',
+      ]);
+      expect(layeringOffenders(path.join('registry', 'x.ts'), ['./tool-definition', '../metadata/site', '../../package.json', 'tsyringe'])).toEqual([]);
+    });
+  });
+
+  describe('the import scanner', () => {
+    it('sees every form of import, and nothing in comments or strings', () => {
+      const text = [
+        "import { a } from './a';",
+        "import type { B } from './b';",
+        "import { type C } from './c';",
+        "export type { D } from './d';",
+        "export * from './e';",
+        "import './f';",
+        "const g = require('./g');",
+        "const h = import('./h');",
+        "type I = import('./i').I;",
+        "let j: typeof import('./j');",
+        "import k = require('./k');",
+        'import {',
+        '  l,',
+        "} from './l';",
+        "// import { nope } from './comment';",
+        "/* export * from './block'; */",
+        "const s = \"import { x } from './string'\";",
+      ].join('\n');
+      expect(moduleSpecifiers(text)).toEqual(['./a', './b', './c', './d', './e', './f', './g', './h', './i', './j', './k', './l']);
+    });
+
+    it('finds a known type-only import in src/', () => {
+      expect(imports(path.join(src, 'registry', 'tool-definition.ts'))).toContain('../metadata/definitions');
+      expect(fs.readFileSync(path.join(src, 'registry', 'tool-definition.ts'), 'utf8')).toMatch(/import type \{[^}]*\} from '\.\.\/metadata\/definitions'/);
+    });
+  });
+
+  describe('file-level cycles', () => {
+    it('no file in src/ reaches itself through its imports (type-only ones included)', () => {
+      const graph = new Map(
+        all.map((file) => [
+          rel(file),
+          imports(file)
+            .filter((spec) => spec.startsWith('.'))
+            .map((spec) => resolveRelative(file, spec))
+            .filter((target) => target.endsWith('.ts') && target.startsWith(src + path.sep))
+            .map(rel),
+        ]),
+      );
+      expect(cycles(graph).map((component) => component.join(' ⇄ '))).toEqual([]);
+    });
+
+    it('the cycle finder finds a cycle and a self-import, and passes a tree', () => {
+      const graph = new Map<string, string[]>([
+        ['a', ['b']],
+        ['b', ['c', 'd']],
+        ['c', ['a']],
+        ['d', []],
+        ['e', ['e']],
+      ]);
+      expect(cycles(graph)).toEqual([['a', 'b', 'c'], ['e']]);
+      expect(cycles(new Map([['a', ['b']], ['b', []]]))).toEqual([]);
+    });
+  });
 
   it('core never imports an adapter or the testing helpers', () => {
     const offenders = all
