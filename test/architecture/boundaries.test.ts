@@ -10,22 +10,26 @@
  * class into JSON, the registry groups tools, the invoker calls them, and the façades and kits on
  * top resolve a tool through the registry. What each rank holds:
  *
- *   errors                          the error family (brand, codes); imports nothing
- *   util                            small helpers: describeValue, limits, warnings
- *   interop, naming                 reads of class-validator/class-transformer/tsyringe internals;
- *                                   pure name derivation (tool names, generated class names)
- *   metadata, extensions, content   facts on classes and the declaration records and vocabulary
- *                                   they hold; what adapters add to the core (semantic hints, field
- *                                   keys, adapter keys and settings); content parts
- *   contract                        the field model built from the declarations
- *   schema, serialization           pure: a contract class in, JSON Schema or JSON values out
- *   decorators                      check arguments, record facts
- *   registry                        adapters, membership, grouping by (toolName, version)
- *   invocation                      the invoker, its pipeline, Result, `configure`
- *   api                             public façades that resolve a ToolLike (inputSchema, render,
- *                                   describeTool, defineTool)
- *   adapter-kit                     what adapter authors use (settings, guard, serializeExposed)
- *   index.ts                        the application author's entry point
+ *   util                  small helpers: describeValue, limits, warnings
+ *   errors                the error family (brand, codes)
+ *   interop, naming       reads of class-validator/class-transformer/tsyringe internals; pure name
+ *                         derivation (tool names, generated class names)
+ *   metadata, content     facts on classes, the declaration records and the vocabulary they hold;
+ *                         content parts
+ *   extensions            what adapters add to the core: semantic hints, field keys, adapter keys,
+ *                         adapter settings
+ *   contract              the field model built from the declarations
+ *   schema, serialization pure: a contract class in, JSON Schema or JSON values out
+ *   decorators            check arguments, record facts
+ *   registry              adapters, membership, grouping by (toolName, version)
+ *   invocation            the invoker, its pipeline, Result, `configure`
+ *   api                   public façades that resolve a ToolLike (inputSchema, render, describeTool,
+ *                         defineTool)
+ *   adapter-kit           what adapter authors use (settings, guard, serializeExposed)
+ *   entry points          the core's published entry points, wherever they sit: the files
+ *                         package.json `exports` names outside the adapters (src/index.ts for
+ *                         `toolwright`, src/adapter-kit/index.ts for `toolwright/kit`); they may
+ *                         import every core folder and each other
  *
  * Above the core (ABOVE_CORE): the adapters, `toolwright/testing` and the `toolwright` command.
  * Core never imports them; they import only public surfaces (the last tests below). A folder
@@ -35,11 +39,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as ts from 'typescript';
 
+const ENTRY_POINTS = 'entry points';
 const CORE_RANKS: readonly (readonly string[])[] = [
-  ['errors'],
   ['util'],
+  ['errors'],
   ['interop', 'naming'],
-  ['metadata', 'extensions', 'content'],
+  ['metadata', 'content'],
+  ['extensions'],
   ['contract'],
   ['schema', 'serialization'],
   ['decorators'],
@@ -47,7 +53,7 @@ const CORE_RANKS: readonly (readonly string[])[] = [
   ['invocation'],
   ['api'],
   ['adapter-kit'],
-  ['index.ts'],
+  [ENTRY_POINTS],
 ];
 const ABOVE_CORE: readonly string[] = ['adapters', 'testing', 'cli'];
 
@@ -96,9 +102,25 @@ function resolveRelative(file: string, spec: string): string {
   return target;
 }
 
-/** The table's unit of a path under src/: its top folder, or `index.ts` for the root entry point. */
+/** The source files (relative to src/) that package.json `exports` publishes, from their CommonJS builds. */
+function publishedFiles(): Set<string> {
+  const manifest = JSON.parse(fs.readFileSync(path.join(src, '..', 'package.json'), 'utf8')) as { exports: unknown };
+  const found = new Set<string>();
+  const walk = (value: unknown): void => {
+    const match = typeof value === 'string' ? /^\.\/dist\/(?!esm\/)(.+)\.js$/.exec(value) : null;
+    if (match) found.add(path.join(...match[1].split('/')) + '.ts');
+    else if (typeof value === 'object' && value !== null) Object.values(value).forEach(walk);
+  };
+  walk(manifest.exports);
+  return found;
+}
+
+const published = publishedFiles();
+
+/** The table's unit of a path under src/: `entry points` for a published core entry point, otherwise its top folder. */
 function unitOf(relative: string): string {
-  return relative.split(/[\\/]/)[0];
+  const folder = relative.split(/[\\/]/)[0];
+  return published.has(relative) && !ABOVE_CORE.includes(folder) ? ENTRY_POINTS : folder;
 }
 
 const rankOf = new Map(CORE_RANKS.flatMap((folders, rank) => folders.map((folder) => [folder, rank] as const)));
@@ -180,6 +202,8 @@ describe('module boundaries', () => {
       const missing = units.filter((unit) => !listed.includes(unit));
       expect(missing.map((unit) => `src/${unit} is not in the rank table: add it to CORE_RANKS (or ABOVE_CORE) in test/architecture/boundaries.test.ts`)).toEqual([]);
       expect(units.filter((unit) => rankOf.has(unit)).length).toBeGreaterThanOrEqual(14); // not vacuous
+      expect(unitOf('index.ts')).toBe(ENTRY_POINTS); // read from package.json exports
+      expect(unitOf(path.join('adapters', 'mcp', 'index.ts'))).toBe('adapters');
     });
 
     it('core files import only their own folder and lower ranks, type-only imports included', () => {
@@ -190,11 +214,14 @@ describe('module boundaries', () => {
     });
 
     it('refuses an upward import, a type-only one, one across a rank, and one into an adapter', () => {
-      expect(layeringOffenders(path.join('metadata', 'x.ts'), ["import type { ToolDefinition } from '../registry/tool-definition';"].flatMap((t) => moduleSpecifiers(t)))).toEqual([
-        "metadata/x.ts → ../registry/tool-definition: upward: metadata (rank 3) → registry (rank 7)",
+      expect(layeringOffenders(path.join('metadata', 'x.ts'), moduleSpecifiers("import type { ToolDefinition } from '../registry/tool-definition';"))).toEqual([
+        'metadata/x.ts → ../registry/tool-definition: upward: metadata (rank 3) → registry (rank 8)',
       ]);
       expect(layeringOffenders(path.join('schema', 'x.ts'), ['../serialization/render'])).toEqual([
-        'schema/x.ts → ../serialization/render: across one rank: schema and serialization are both rank 5',
+        'schema/x.ts → ../serialization/render: across one rank: schema and serialization are both rank 6',
+      ]);
+      expect(layeringOffenders(path.join('adapter-kit', 'x.ts'), ['../index'])).toEqual([
+        'adapter-kit/x.ts → ../index: upward: adapter-kit (rank 11) → entry points (rank 12)',
       ]);
       expect(layeringOffenders(path.join('invocation', 'x.ts'), ['../adapters/mcp'])).toEqual([
         'invocation/x.ts → ../adapters/mcp: core imports adapters, which is above the core',
