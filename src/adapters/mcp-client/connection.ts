@@ -164,8 +164,12 @@ export class McpServerConnection {
  */
 export async function connectMcpServer(server: AdmittedMcpServer): Promise<McpServerConnection> {
   if (!isAdmitted(server)) {
+    const got =
+      typeof server === 'object' && server !== null
+        ? 'an object admitMcpServer did not return (a copy, or made by hand)'
+        : describeValue(server);
     throw new TypeError(
-      `connectMcpServer takes a server admitted by admitMcpServer(alias, config, { security }); got ${describeValue(server)}. ` +
+      `connectMcpServer takes a server admitted by admitMcpServer(alias, config, { security }); got ${got}. ` +
         'A config is checked against its security policy there, before anything starts.',
     );
   }
