@@ -3,6 +3,7 @@ import { checkClassToolInput } from '../contract/tool-contracts';
 import type { ToolDeclaration } from '../decorators/tool';
 import { catalogMark, catalogSince } from '../metadata/catalog';
 import { KEYS } from '../metadata/keys';
+import { processStore } from '../metadata/process-stores';
 import { getFact, getOwnFact } from '../metadata/site';
 import { DEFAULT_NAME_SUFFIXES } from '../naming/tool-name';
 import { versionSuffixMismatch } from '../naming/version-suffix';
@@ -308,8 +309,8 @@ export class ToolRegistry {
   }
 }
 
-/** The default registry. */
-export const Tools = new ToolRegistry();
+/** The default registry: one for the process, shared by every copy of toolwright (see metadata/process-stores). */
+export const Tools: ToolRegistry = processStore('defaultRegistry', () => new ToolRegistry());
 
 /** The definition of a class tool (or of a method tool, with `method`) in the default registry. */
 export function describeTool(target: Function, method?: string): ToolDefinition {
