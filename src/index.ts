@@ -117,3 +117,6 @@ export { createDeprecator } from './util/deprecation';
 export type { Contract, FieldModel, TypeNode, Constraint, MessageFn, NodeKind, DefaultValue } from './contract/field-model';
 /** The field model of a contract class: what adapters walk to follow nested classes. */
 export { contractOf } from './contract/build-contract';
+
+// The installed package
+export { VERSION } from './util/package-info';

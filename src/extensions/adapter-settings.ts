@@ -1,3 +1,5 @@
+import { processStore } from '../metadata/process-stores';
+import { PACKAGE_DIR } from '../util/package-info';
 import { describeValue, joinWords } from '../util/describe-value';
 import { isAdapterKey } from './adapter-key';
 
@@ -19,10 +21,37 @@ type Values<S extends SettingSpecs> = { [K in keyof S]: S[K]['default'] };
 /** Keys of a per-tool adapter bag that are not settings. */
 export const RESERVED_BAG_KEYS: readonly string[] = ['name'];
 
-const namespaces = new Map<string, AdapterSettings<SettingSpecs>>();
+interface Declared {
+  readonly settings: AdapterSettings<SettingSpecs>;
+  /** The copy of toolwright whose defineAdapterConfig declared it (THIS_COPY of that copy). */
+  readonly copy: { readonly path: string };
+}
+
+/** This copy of the module, told apart from another copy of toolwright loaded in the process. */
+const THIS_COPY = Object.freeze({ path: PACKAGE_DIR });
+
+// Shared by every copy of toolwright in the process (see metadata/process-stores).
+const namespaces = processStore('adapterSettings', () => new Map<string, Declared>());
 
 export function adapterSettingsFor(namespace: string): AdapterSettings<SettingSpecs> | undefined {
-  return namespaces.get(namespace);
+  return namespaces.get(namespace)?.settings;
+}
+
+/**
+ * The same adapter loaded through a second copy of toolwright declares its namespace again: it
+ * shares the settings the first declared when it declares the same setting names.
+ */
+function declaredByAnotherCopy(namespace: string, declared: Declared, specs: SettingSpecs): AdapterSettings<SettingSpecs> {
+  const mine = Object.keys(specs).sort();
+  const theirs = declared.settings.names().sort();
+  if (mine.join() !== theirs.join()) {
+    throw new TypeError(
+      `defineAdapterConfig: the namespace '${namespace}' is already declared by another copy of toolwright (${declared.copy.path}) ` +
+        `with the settings ${joinWords(theirs.map((n) => `'${n}'`)) || 'none'}; this copy (${PACKAGE_DIR}) declares ` +
+        `${joinWords(mine.map((n) => `'${n}'`)) || 'none'}. Install one version of the adapter and of toolwright (npm ls toolwright).`,
+    );
+  }
+  return declared.settings;
 }
 
 /** The settings half of an adapter config; `defineAdapterConfig` adds the per-tool half. */
@@ -100,7 +129,9 @@ export function registerSettings<S extends SettingSpecs>(namespace: string, spec
   if (!isAdapterKey(namespace)) {
     throw new TypeError(`defineAdapterConfig: ${describeValue(namespace)} is not an adapter key such as 'mcp'.`);
   }
-  if (namespaces.has(namespace)) {
+  const declared = namespaces.get(namespace);
+  if (declared !== undefined && declared.copy !== THIS_COPY) return declaredByAnotherCopy(namespace, declared, specs) as AdapterSettings<S>;
+  if (declared !== undefined) {
     throw new TypeError(
       `defineAdapterConfig: the namespace '${namespace}' is already declared. Each adapter declares its ` +
         'namespace once; share the config object it returned.',
@@ -120,6 +151,6 @@ export function registerSettings<S extends SettingSpecs>(namespace: string, spec
   const settings = new AdapterSettings(namespace, specs);
   // The default must satisfy the setting's own rules, or every tool would inherit a broken value.
   for (const name of settings.names()) settings.check(name, specs[name].default, 'declare');
-  namespaces.set(namespace, settings as unknown as AdapterSettings<SettingSpecs>);
+  namespaces.set(namespace, { settings: settings as unknown as AdapterSettings<SettingSpecs>, copy: THIS_COPY });
   return settings;
 }

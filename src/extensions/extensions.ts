@@ -1,3 +1,4 @@
+import { processStore } from '../metadata/process-stores';
 import { describeValue, joinWords } from '../util/describe-value';
 
 /** Hints every tool may declare; adapters interpret them (MCP annotations, HTTP verbs, …). */
@@ -42,8 +43,9 @@ const CLASS_VALIDATOR_OWNED = ['each', 'message', 'groups', 'always', 'context',
 
 const NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_]*$/;
 
-const semanticHints = new Set<string>(BUILT_IN_SEMANTIC_HINTS);
-const fieldMetadataKeys = new Set<string>();
+// Shared by every copy of toolwright in the process (see metadata/process-stores).
+const semanticHints = processStore('semanticHints', () => new Set<string>(BUILT_IN_SEMANTIC_HINTS));
+const fieldMetadataKeys = processStore('fieldMetadataKeys', () => new Set<string>());
 
 function checkName(kind: string, name: unknown): string {
   if (typeof name !== 'string' || !NAME_PATTERN.test(name)) {

@@ -2,10 +2,12 @@
  * The catalog: every class a toolwright class or method decorator has touched, in declaration
  * order. JavaScript cannot enumerate the classes of a program, so this append-only list is how a
  * registry finds tools. It is the registry's storage, read through `ToolRegistry`; a registry may
- * look only at the part of it declared after a mark (isolated registries in tests).
+ * look only at the part of it declared after a mark (isolated registries in tests). Every copy of
+ * toolwright in the process shares it (see ./process-stores).
  */
-const entries: Function[] = [];
-const known = new Set<Function>();
+import { processStore } from './process-stores';
+
+const { entries, known } = processStore('catalog', () => ({ entries: [] as Function[], known: new Set<Function>() }));
 
 export function catalogClass(target: Function): void {
   if (known.has(target)) return;

@@ -25,12 +25,23 @@ function ancestry(target: Function): Function[] {
   return chain;
 }
 
+const DEFINITION_BRAND: unique symbol = Symbol.for('toolwright.tool-definition');
+
 /**
  * One tool as every adapter sees it: identity `(toolName, version)`, membership, description,
  * hints, messages and contracts. Built by a registry (`describeTool`, `Tools.forAdapter`); reads
  * the facts the decorators recorded and never changes the class.
  */
 export class ToolDefinition {
+  /**
+   * A definition made by any copy of toolwright in the process is a ToolDefinition (they share one
+   * registry, see metadata/process-stores), as the error brand makes every copy's errors ToolwrightErrors.
+   */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    if (this !== ToolDefinition) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return typeof value === 'object' && value !== null && (value as { [DEFINITION_BRAND]?: unknown })[DEFINITION_BRAND] === true;
+  }
+
   /** @internal */
   constructor(
     private readonly host: DefinitionHost,
@@ -203,3 +214,5 @@ export class ToolDefinition {
     return undefined;
   }
 }
+
+Object.defineProperty(ToolDefinition.prototype, DEFINITION_BRAND, { value: true });

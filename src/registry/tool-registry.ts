@@ -4,6 +4,7 @@ import { checkClassToolInput } from '../contract/tool-contracts';
 import type { ToolDeclaration } from '../metadata/definitions';
 import { catalogMark, catalogSince } from '../metadata/catalog';
 import { KEYS } from '../metadata/keys';
+import { processStore } from '../metadata/process-stores';
 import { getFact, getOwnFact } from '../metadata/site';
 import { DEFAULT_NAME_SUFFIXES } from '../naming/tool-name';
 import { versionSuffixMismatch } from '../metadata/version-suffix';
@@ -309,5 +310,5 @@ export class ToolRegistry {
   }
 }
 
-/** The default registry. */
-export const Tools = new ToolRegistry();
+/** The default registry: one for the process, shared by every copy of toolwright (see metadata/process-stores). */
+export const Tools: ToolRegistry = processStore('defaultRegistry', () => new ToolRegistry());

@@ -163,6 +163,7 @@ const options: ts.CompilerOptions = {
     'toolwright/ai': ['src/adapters/ai/index.ts'],
     'toolwright/http': ['src/adapters/http/index.ts'],
     'toolwright/queue': ['src/adapters/queue/index.ts'],
+    'toolwright/mcp-client': ['src/adapters/mcp-client/index.ts'],
   },
 };
 

@@ -2,25 +2,19 @@
  * Mounting a remote MCP server's tools into a toolbox: policy first, then connect, list, check
  * every tool, and mount all of them or none.
  */
-import { statSync } from 'node:fs';
-import { describeValue } from '../../../index';
+import { admitMcpServer, connectMcpServer, loadMcpConfig as readMcpConfigFile } from '../../mcp-client/index';
+import type { AdmittedMcpServer, McpClientOptions, McpServerConnection } from '../../mcp-client/index';
 import type { ToolboxEntry } from '../entry';
-import { resolveCommand } from './command-path';
-import { RemoteConnection } from './connection';
 import { problemWith, qualifiedName, remoteEntry } from './remote-entries';
-import { McpSecurityPolicy } from './security-policy';
-import { checkAlias, checkServerConfig, McpServerConfig, readMcpConfigFile } from './server-config';
 
-export interface AddMcpServerOptions {
-  /** What the toolbox may start or reach. Omitted, it is the deny-all policy: never trust. */
-  security?: McpSecurityPolicy;
+export interface AddMcpServerOptions extends McpClientOptions {
   /** Replace a server already mounted under this alias (its tools and connection). */
   update?: boolean;
 }
 
 /** A server mounted in a toolbox. */
 export interface MountedServer {
-  readonly connection: RemoteConnection;
+  readonly connection: McpServerConnection;
   readonly names: readonly string[];
 }
 
@@ -31,60 +25,20 @@ export interface MountTarget {
   readonly servers: Map<string, MountedServer>;
 }
 
-function policyOf(options: AddMcpServerOptions, where: string): McpSecurityPolicy {
-  if (options.security === undefined) return McpSecurityPolicy.denyAll();
-  if (!(options.security instanceof McpSecurityPolicy)) {
+/** Admits the server under its policy (nothing is started or reached before this passes), then checks the alias is free. */
+function admit(target: MountTarget, alias: string, config: unknown, options: AddMcpServerOptions, where: string): AdmittedMcpServer {
+  const server = admitMcpServer(alias, config, { security: options.security }, where);
+  if (target.servers.has(server.alias) && !options.update) {
     throw new TypeError(
-      `${where}: 'security' must be an McpSecurityPolicy (new McpSecurityPolicy({ … }) or McpSecurityPolicy.trusted()); got ${describeValue(options.security)}.`,
+      `${where}: an MCP server is already mounted as '${server.alias}'. Pass { update: true } to replace it, or choose another alias.`,
     );
   }
-  return options.security;
+  return server;
 }
 
-function checkDirectory(alias: string, cwd: string): void {
-  let directory = false;
-  try {
-    directory = statSync(cwd).isDirectory();
-  } catch {
-    // reported below
-  }
-  if (!directory) throw new TypeError(`MCP server '${alias}': its cwd ${describeValue(cwd)} is not a directory.`);
-}
-
-/** Checks alias, config and policy: nothing is started or reached before this passes. */
-function admit(
-  target: MountTarget,
-  alias: unknown,
-  config: unknown,
-  options: AddMcpServerOptions,
-  where: string,
-): { alias: string; config: McpServerConfig; policy: McpSecurityPolicy } {
-  const checkedAlias = checkAlias(alias, where);
-  const checked = checkServerConfig(checkedAlias, config);
-  const policy = policyOf(options, where);
-  policy.check(checkedAlias, checked);
-  if ('command' in checked) {
-    // What is spawned is the file found now on this process's PATH, never one the config's env or cwd picks.
-    checked.command = resolveCommand(checkedAlias, checked.command);
-    if (checked.cwd !== undefined) checkDirectory(checkedAlias, checked.cwd);
-  }
-  if (target.servers.has(checkedAlias) && !options.update) {
-    throw new TypeError(
-      `${where}: an MCP server is already mounted as '${checkedAlias}'. Pass { update: true } to replace it, or choose another alias.`,
-    );
-  }
-  return { alias: checkedAlias, config: checked, policy };
-}
-
-async function connectAndMount(
-  target: MountTarget,
-  alias: string,
-  config: McpServerConfig,
-  policy: McpSecurityPolicy,
-  update: boolean,
-): Promise<string[]> {
-  const connection = new RemoteConnection(alias, config, 'command' in config ? await policy.environment(config.env) : undefined);
-  await connection.connect();
+async function connectAndMount(target: MountTarget, server: AdmittedMcpServer, update: boolean): Promise<string[]> {
+  const { alias } = server;
+  const connection = await connectMcpServer(server);
   try {
     const tools = await connection.listTools();
     const failures: string[] = [];
@@ -122,8 +76,7 @@ export async function addMcpServer(
   config: unknown,
   options: AddMcpServerOptions = {},
 ): Promise<string[]> {
-  const admitted = admit(target, alias, config, options, 'addMcpServer');
-  return connectAndMount(target, admitted.alias, admitted.config, admitted.policy, options.update === true);
+  return connectAndMount(target, admit(target, alias, config, options, 'addMcpServer'), options.update === true);
 }
 
 /**
@@ -140,8 +93,7 @@ export async function loadMcpConfig(
   const admitted = Object.entries(servers).map(([alias, config]) => admit(target, alias, config, options, `loadMcpConfig (${path})`));
   const mounted: Record<string, string[]> = {};
   try {
-    for (const { alias, config, policy } of admitted)
-      mounted[alias] = await connectAndMount(target, alias, config, policy, options.update === true);
+    for (const server of admitted) mounted[server.alias] = await connectAndMount(target, server, options.update === true);
   } catch (error) {
     for (const alias of Object.keys(mounted)) await removeMcpServer(target, alias);
     throw error;

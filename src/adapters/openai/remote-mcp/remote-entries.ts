@@ -6,7 +6,7 @@ import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/
 import { isPlainObject, JsonSchema } from '../../../index';
 import { EntryOutcome, INVALID_ARGUMENTS, ToolboxEntry } from '../entry';
 import { FUNCTION_NAME_PATTERN } from '../function-schema';
-import type { RemoteConnection } from './connection';
+import type { McpServerConnection } from '../../mcp-client/index';
 
 /** The function name of a remote tool: always qualified by its server's alias. */
 export function qualifiedName(alias: string, tool: string): string {
@@ -55,7 +55,7 @@ function outcomeOf(result: CallToolResult): EntryOutcome {
 }
 
 /** An entry that calls `tool` on the server behind `connection`, by its wire name. */
-export function remoteEntry(alias: string, tool: McpTool, name: string, connection: RemoteConnection): ToolboxEntry {
+export function remoteEntry(alias: string, tool: McpTool, name: string, connection: McpServerConnection): ToolboxEntry {
   const description = tool.description ?? tool.annotations?.title ?? tool.title;
   const parameters = parametersOf(tool);
   const retryable = tool.annotations?.readOnlyHint === true || tool.annotations?.idempotentHint === true;
@@ -69,7 +69,7 @@ export function remoteEntry(alias: string, tool: McpTool, name: string, connecti
     async call(args, { signal }) {
       if (!isPlainObject(args)) return { status: 'failed', output: `${INVALID_ARGUMENTS}arguments must be an object` };
       try {
-        return outcomeOf(await connection.callTool(tool.name, args, signal, retryable));
+        return outcomeOf(await connection.callTool(tool.name, args, { signal, retryable }));
       } catch (error) {
         const code = (error as { code?: number }).code;
         if (code === -32602) return { status: 'failed', output: `${INVALID_ARGUMENTS}${(error as Error).message}` };

@@ -3,7 +3,7 @@
  * file holds it: a command to start (stdio) or a URL to reach (Streamable HTTP).
  */
 import { readFile } from 'node:fs/promises';
-import { describeValue, isPlainObject } from '../../../index';
+import { describeValue, isPlainObject } from '../../index';
 
 export interface McpCommandConfig {
   /**
@@ -95,8 +95,12 @@ export function checkServerConfig(alias: string, config: unknown): McpServerConf
   return { url, headers: stringRecord(headers, `${where}: 'headers'`) };
 }
 
-/** Reads and validates a `{ "mcpServers": { … } }` file. */
-export async function readMcpConfigFile(path: string): Promise<Record<string, McpServerConfig>> {
+/**
+ * Reads and checks a `{ "mcpServers": { "<alias>": { … } } }` file (the format Claude Desktop,
+ * Cursor and VS Code use): every server's config, by alias. Starts and reaches nothing; pass each
+ * one to admitMcpServer with a policy.
+ */
+export async function loadMcpConfig(path: string): Promise<Record<string, McpServerConfig>> {
   if (typeof path !== 'string' || path === '')
     throw new TypeError(`loadMcpConfig: the path must be a non-empty string; got ${describeValue(path)}.`);
   let text: string;

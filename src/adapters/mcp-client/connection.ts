@@ -1,38 +1,62 @@
 /**
- * One connection to a remote MCP server through the SDK's Client (loaded lazily, see ./sdk).
+ * One connection to a remote MCP server through the SDK's Client (loaded lazily, see ./sdk). Made
+ * only by `connectMcpServer`, from a server its policy admitted.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { VERSION } from '../../index';
+import { describeValue, isPlainObject } from '../../index';
+import { AdmittedMcpServer, isAdmitted } from './admission';
 import { loadSdk } from './sdk';
 import type { McpServerConfig } from './server-config';
 
 const STDERR_LINES = 20;
 
-export class RemoteConnection {
+/** The client's name and version in `initialize`: this package's own. */
+const CLIENT_INFO = { name: 'toolwright', version: VERSION };
+
+export interface McpCallOptions {
+  /** Aborts the call (the SDK sends `notifications/cancelled`). */
+  signal?: AbortSignal;
+  /**
+   * May the call be sent again on a new connection when the connection drops during it? Only for
+   * a tool that is safe to run twice (read-only or idempotent); default false.
+   */
+  retryable?: boolean;
+}
+
+export class McpServerConnection {
   private client?: Client;
   private open = false;
   private readonly stderr: string[] = [];
+  private closed = false;
+  readonly alias: string;
+  private readonly config: Readonly<McpServerConfig>;
 
+  /** @internal Use connectMcpServer. */
   constructor(
-    readonly alias: string,
-    private readonly config: McpServerConfig,
+    server: AdmittedMcpServer,
     /** The whole environment of a command server's process (McpSecurityPolicy.environment). */
     private readonly env: Record<string, string> | undefined,
-  ) {}
+  ) {
+    this.alias = server.alias;
+    this.config = server.config;
+  }
 
   /** The last lines a command server wrote to stderr, for error messages. */
   private stderrTail(): string {
     return this.stderr.length > 0 ? ` Its last words on stderr: ${this.stderr.join(' | ')}` : '';
   }
 
+  /** @internal Starts or reaches the server; connectMcpServer calls it. */
   async connect(): Promise<void> {
     const { Client, StdioClientTransport, StreamableHTTPClientTransport } = await loadSdk();
-    const client = new Client({ name: 'toolwright-toolbox', version: '1.0.0' });
+    const client = new Client(CLIENT_INFO);
     let transport;
     if ('command' in this.config) {
       const stdio = new StdioClientTransport({
         command: this.config.command,
-        args: this.config.args,
+        args: this.config.args && [...this.config.args],
         env: this.env,
         cwd: this.config.cwd,
         stderr: 'pipe',
@@ -50,7 +74,7 @@ export class RemoteConnection {
     } else {
       transport = new StreamableHTTPClientTransport(
         new URL(this.config.url),
-        this.config.headers ? { requestInit: { headers: this.config.headers } } : undefined,
+        this.config.headers ? { requestInit: { headers: { ...this.config.headers } } } : undefined,
       );
     }
     client.onclose = () => {
@@ -69,10 +93,11 @@ export class RemoteConnection {
 
   /** Every tool the server lists (all pages). */
   async listTools(): Promise<McpTool[]> {
+    const client = this.connected('listTools');
     const tools: McpTool[] = [];
     let cursor: string | undefined;
     do {
-      const page = await this.client!.listTools(cursor ? { cursor } : undefined);
+      const page = await client.listTools(cursor ? { cursor } : undefined);
       tools.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor);
@@ -84,12 +109,15 @@ export class RemoteConnection {
    * (once per call); one that drops during the call is re-established and the call retried only
    * when `retryable` (a read-only or idempotent tool), since it may already have run.
    */
-  async callTool(
-    name: string,
-    args: Record<string, unknown>,
-    signal: AbortSignal | undefined,
-    retryable: boolean,
-  ): Promise<CallToolResult> {
+  async callTool(name: string, args: Record<string, unknown> = {}, options: McpCallOptions = {}): Promise<CallToolResult> {
+    if (typeof name !== 'string' || name === '') {
+      throw new TypeError(`MCP server '${this.alias}': callTool needs a tool name; got ${describeValue(name)}.`);
+    }
+    if (!isPlainObject(args)) {
+      throw new TypeError(`MCP server '${this.alias}': the arguments of '${name}' must be an object; got ${describeValue(args)}.`);
+    }
+    this.connected('callTool');
+    const { signal, retryable = false } = options;
     let reconnected = false;
     if (!this.open) {
       await this.reconnect();
@@ -106,6 +134,12 @@ export class RemoteConnection {
     }
   }
 
+  /** The client, or a clear error once the connection was closed on purpose. */
+  private connected(action: string): Client {
+    if (this.closed) throw new Error(`MCP server '${this.alias}': ${action} after close(). Connect again with connectMcpServer.`);
+    return this.client!;
+  }
+
   private async reconnect(): Promise<void> {
     const old = this.client;
     this.client = undefined;
@@ -114,10 +148,33 @@ export class RemoteConnection {
     await this.connect();
   }
 
+  /** Ends the connection (a command server's process exits); idempotent. */
   async close(): Promise<void> {
+    this.closed = true;
     const client = this.client;
     this.client = undefined;
     this.open = false;
     await client?.close();
   }
+}
+
+/**
+ * Starts or reaches an admitted server (see admitMcpServer) and completes the MCP handshake. The
+ * MCP SDK (`@modelcontextprotocol/sdk`, an optional peer) is loaded now, on first use.
+ */
+export async function connectMcpServer(server: AdmittedMcpServer): Promise<McpServerConnection> {
+  if (!isAdmitted(server)) {
+    const got =
+      typeof server === 'object' && server !== null
+        ? 'an object admitMcpServer did not return (a copy, or made by hand)'
+        : describeValue(server);
+    throw new TypeError(
+      `connectMcpServer takes a server admitted by admitMcpServer(alias, config, { security }); got ${got}. ` +
+        'A config is checked against its security policy there, before anything starts.',
+    );
+  }
+  const env = 'command' in server.config ? await server.security.environment(server.config.env) : undefined;
+  const connection = new McpServerConnection(server, env);
+  await connection.connect();
+  return connection;
 }

@@ -1,0 +1,16 @@
+/**
+ * `toolwright/mcp-client`: a client for remote MCP servers, for mounting their tools in a toolwright
+ * surface (the Toolbox of `toolwright/openai` and `toolwright/ai` does). A server's config is
+ * checked against a security policy before anything starts (`admitMcpServer`), then connected
+ * (`connectMcpServer`), listed and called. Importing it registers no adapter and has no side
+ * effects; the MCP SDK (`@modelcontextprotocol/sdk`, an optional peer) is loaded on first connect.
+ */
+export { admitMcpServer } from './admission';
+export type { AdmittedMcpServer, McpClientOptions } from './admission';
+export { connectMcpServer } from './connection';
+export type { McpCallOptions, McpServerConnection } from './connection';
+export { loadMcpConfig } from './server-config';
+export type { McpCommandConfig, McpServerConfig, McpUrlConfig } from './server-config';
+export { McpSecurityError, McpSecurityPolicy } from './security-policy';
+export type { McpSecurityPolicyOptions, McpTransportKind } from './security-policy';
+export { REFUSED_ENV_VARIABLES } from './refused-env';
