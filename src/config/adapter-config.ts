@@ -1,4 +1,5 @@
 import { describeValue, joinWords } from '../util/describe-value';
+import { DeclarationError } from '../errors/declaration-errors';
 
 /** One adapter setting: a default, an optional fixed set, an optional validator. */
 export interface SettingSpec<T = unknown> {
@@ -70,7 +71,7 @@ export class AdapterSettings<S extends SettingSpecs> {
   check(name: string, value: unknown, action = 'set'): unknown {
     const spec = this.spec(name, action);
     if (spec.oneOf && !spec.oneOf.some((allowed) => Object.is(allowed, value))) {
-      throw new TypeError(
+      throw new DeclarationError(
         `${name} must be one of ${spec.oneOf.map(describeValue).join(', ')}; got ${describeValue(value)} (adapter '${this.namespace}').`,
       );
     }
@@ -78,7 +79,7 @@ export class AdapterSettings<S extends SettingSpecs> {
       const verdict = spec.validate(value);
       if (verdict !== true) {
         const reason = typeof verdict === 'string' ? verdict : 'is not valid';
-        throw new TypeError(`${name} ${reason}; got ${describeValue(value)} (adapter '${this.namespace}').`);
+        throw new DeclarationError(`${name} ${reason}; got ${describeValue(value)} (adapter '${this.namespace}').`);
       }
     }
     return value;
@@ -86,7 +87,7 @@ export class AdapterSettings<S extends SettingSpecs> {
 
   private spec(name: string, action: string): SettingSpec {
     if (!this.has(name)) {
-      throw new TypeError(
+      throw new DeclarationError(
         `Cannot ${action} unknown setting '${name}' of adapter '${this.namespace}'. ` +
           `Known settings: ${joinWords(this.names().map((n) => `'${n}'`)) || 'none'}.`,
       );
@@ -97,23 +98,25 @@ export class AdapterSettings<S extends SettingSpecs> {
 
 export function registerSettings<S extends SettingSpecs>(namespace: string, specs: S): AdapterSettings<S> {
   if (typeof namespace !== 'string' || !/^[A-Za-z][A-Za-z0-9_-]*$/.test(namespace)) {
-    throw new TypeError(`defineAdapterConfig: ${describeValue(namespace)} is not an adapter key such as 'mcp'.`);
+    throw new DeclarationError(`defineAdapterConfig: ${describeValue(namespace)} is not an adapter key such as 'mcp'.`);
   }
   if (namespaces.has(namespace)) {
-    throw new TypeError(
+    throw new DeclarationError(
       `defineAdapterConfig: the namespace '${namespace}' is already declared. Each adapter declares its ` +
         'namespace once; share the config object it returned.',
     );
   }
   for (const [name, spec] of Object.entries(specs)) {
     if (RESERVED_BAG_KEYS.includes(name)) {
-      throw new TypeError(`defineAdapterConfig('${namespace}'): '${name}' is reserved for the per-adapter tool name.`);
+      throw new DeclarationError(`defineAdapterConfig('${namespace}'): '${name}' is reserved for the per-adapter tool name.`);
     }
     if (typeof spec !== 'object' || spec === null || !('default' in spec)) {
-      throw new TypeError(`defineAdapterConfig('${namespace}'): setting '${name}' needs a spec with a default, e.g. { default: false }.`);
+      throw new DeclarationError(
+        `defineAdapterConfig('${namespace}'): setting '${name}' needs a spec with a default, e.g. { default: false }.`,
+      );
     }
     if (spec.oneOf !== undefined && (!Array.isArray(spec.oneOf) || spec.oneOf.length === 0)) {
-      throw new TypeError(`defineAdapterConfig('${namespace}'): oneOf for '${name}' must be a non-empty array.`);
+      throw new DeclarationError(`defineAdapterConfig('${namespace}'): oneOf for '${name}' must be a non-empty array.`);
     }
   }
   const settings = new AdapterSettings(namespace, specs);

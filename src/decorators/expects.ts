@@ -1,7 +1,7 @@
 import { contractRef } from '../contract/inline-shape';
 import type { ContractSpec } from '../contract/types';
 import { KEYS } from '../metadata/keys';
-import { defineOnce, siteName } from '../metadata/site';
+import { declaredAt, defineOnce, siteName } from '../metadata/site';
 import { classOrMethodDecorator, ClassOrMethodDecorator } from './class-or-method';
 
 /**
@@ -12,7 +12,7 @@ import { classOrMethodDecorator, ClassOrMethodDecorator } from './class-or-metho
 export function Expects(contract: ContractSpec): ClassOrMethodDecorator {
   return classOrMethodDecorator('Expects', (site) => {
     const where = `${siteName(site)}: @Expects`;
-    defineOnce(KEYS.expects, 'Expects', contractRef(contract, where, true, `${pascal(site)}Input`), site);
+    defineOnce(KEYS.expects, 'Expects', contractRef(contract, where, true, `${pascal(site)}Input`, declaredAt(site)), site);
   });
 }
 

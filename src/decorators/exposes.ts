@@ -1,7 +1,7 @@
 import { contractRef } from '../contract/inline-shape';
 import type { ContractSpec } from '../contract/types';
 import { KEYS } from '../metadata/keys';
-import { defineOnce, siteName } from '../metadata/site';
+import { declaredAt, defineOnce, siteName } from '../metadata/site';
 import { classOrMethodDecorator, ClassOrMethodDecorator } from './class-or-method';
 import { pascal } from './expects';
 
@@ -9,6 +9,6 @@ import { pascal } from './expects';
 export function Exposes(contract: ContractSpec): ClassOrMethodDecorator {
   return classOrMethodDecorator('Exposes', (site) => {
     const where = `${siteName(site)}: @Exposes`;
-    defineOnce(KEYS.exposes, 'Exposes', contractRef(contract, where, false, `${pascal(site)}Output`), site);
+    defineOnce(KEYS.exposes, 'Exposes', contractRef(contract, where, false, `${pascal(site)}Output`, declaredAt(site)), site);
   });
 }

@@ -1,21 +1,22 @@
 import { KEYS } from '../metadata/keys';
-import { defineOnce, getOwnFact } from '../metadata/site';
+import { defineOnce, getOwnFact, declaredAt } from '../metadata/site';
 import { versionSuffixMismatch } from '../naming/version-suffix';
 import { describeValue } from '../util/describe-value';
 import { classOrMethodDecorator, ClassOrMethodDecorator } from './class-or-method';
 import type { ToolDeclaration } from './tool';
+import { DeclarationError } from '../errors/declaration-errors';
 
 /** The tool's contract version: an integer >= 1. Undeclared means 1. */
 export function ToolVersion(version: number): ClassOrMethodDecorator {
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
-    throw new TypeError(`@ToolVersion must be an integer >= 1 (got ${describeValue(version)}).`);
+    throw new DeclarationError(`@ToolVersion must be an integer >= 1 (got ${describeValue(version)}).`);
   }
   return classOrMethodDecorator('ToolVersion', (site) => {
     defineOnce(KEYS.version, 'ToolVersion', version, site);
     const declaration = getOwnFact<ToolDeclaration>(KEYS.tool, site);
     if (declaration && declaration.name === undefined) {
       const mismatch = versionSuffixMismatch(site, version);
-      if (mismatch) throw new TypeError(mismatch);
+      if (mismatch) throw new DeclarationError(mismatch, declaredAt(site));
     }
   });
 }

@@ -56,8 +56,8 @@ export class SetupError extends TypeError {
   /** The class (and member) where the mistake showed, when one is known. */
   readonly site: DeclarationSite;
 
-  constructor(message: string, site?: DeclarationSiteInput) {
-    super(message);
+  constructor(message: string, site?: DeclarationSiteInput, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = new.target.name;
     this.site = siteOf(site);
   }

@@ -5,6 +5,7 @@ import { Tools } from '../registry/tool-registry';
 import type { Result } from '../invocation/result';
 import { UnserializableValueError } from '../errors/errors';
 import { renderContract, renderLoose, RenderOptions, Rendering } from './render';
+import { DeclarationError } from '../errors/declaration-errors';
 
 /**
  * Renders a value into a JSON-safe value against a contract: a DTO class, or a tool (its
@@ -24,7 +25,7 @@ function renderAgainst(value: unknown, contract: Function | ToolDefinition, opti
     const output = tool.outputContract;
     return output ? renderContract(output.target, value, options, () => `${tool.toolName()} (${tool.id})`) : renderLoose(value, options);
   }
-  if (typeof contract !== 'function') throw new TypeError('render: the contract must be a DTO class or a tool.');
+  if (typeof contract !== 'function') throw new DeclarationError('render: the contract must be a DTO class or a tool.');
   return renderContract(contract, value, options);
 }
 

@@ -10,6 +10,7 @@ import { RemoteConnection } from './connection';
 import { problemWith, qualifiedName, remoteEntry } from './remote-entries';
 import { McpSecurityPolicy } from './security-policy';
 import { checkAlias, checkServerConfig, McpServerConfig, readMcpConfigFile } from './server-config';
+import { DeclarationError } from '../../../index';
 
 export interface AddMcpServerOptions {
   /** What the toolbox may start or reach. Omitted, it is the deny-all policy: never trust. */
@@ -34,7 +35,7 @@ export interface MountTarget {
 function policyOf(options: AddMcpServerOptions, where: string): McpSecurityPolicy {
   if (options.security === undefined) return McpSecurityPolicy.denyAll();
   if (!(options.security instanceof McpSecurityPolicy)) {
-    throw new TypeError(
+    throw new DeclarationError(
       `${where}: 'security' must be an McpSecurityPolicy (new McpSecurityPolicy({ … }) or McpSecurityPolicy.trusted()); got ${describeValue(options.security)}.`,
     );
   }
@@ -69,7 +70,7 @@ function admit(
     if (checked.cwd !== undefined) checkDirectory(checkedAlias, checked.cwd);
   }
   if (target.servers.has(checkedAlias) && !options.update) {
-    throw new TypeError(
+    throw new DeclarationError(
       `${where}: an MCP server is already mounted as '${checkedAlias}'. Pass { update: true } to replace it, or choose another alias.`,
     );
   }
