@@ -94,7 +94,7 @@ export {
   ToolTimeoutError,
   ToolContextUnavailableError,
 } from './errors/errors';
-export type { FieldError } from './errors/errors';
+export type { FieldError, FieldErrorKeyword } from './errors/errors';
 
 // The call pipeline: middleware, approvals, tracing
 export type { Middleware, ToolCall, AmbientValues, TransportName } from './invocation/pipeline';

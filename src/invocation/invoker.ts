@@ -483,7 +483,13 @@ export class Invoker {
     // 1. An object (or nothing at all, for a call without arguments).
     if (args === undefined) args = {};
     if (!isPlainObject(args)) {
-      return this.inputFailure(definition, [{ field: 'base', message: 'arguments must be an object' }], args, undefined, report);
+      return this.inputFailure(
+        definition,
+        [{ field: 'base', message: 'arguments must be an object', keyword: 'type', params: { type: 'object' } }],
+        args,
+        undefined,
+        report,
+      );
     }
 
     // Bounded depth and valid Unicode, checked without recursion before any step that recurses.

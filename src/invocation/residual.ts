@@ -50,7 +50,11 @@ async function check(
       }
     }
   }
-  if (!ok) errors.add(path, classValidatorMessage(metadata, owner)(path, value));
+  if (!ok) {
+    const keyword =
+      metadata.type === ValidationTypes.IS_DEFINED ? 'required' : (metadata.name ?? metadata.constraintCls?.name ?? metadata.type);
+    errors.add(path, classValidatorMessage(metadata, owner)(path, value), keyword);
+  }
 }
 
 async function walk(contract: Contract, instance: Record<string, unknown>, prefix: string, errors: InputProblems): Promise<void> {
