@@ -115,7 +115,7 @@ export class McpServedTools {
 function toEntry(tool: ServableTool): McpToolEntry {
   if (isEntry(tool)) return tool;
   if (tool === null || (typeof tool !== 'function' && typeof tool !== 'object')) {
-    throw new TypeError(`McpServedTools: expected a tool or an McpAdapter.wrap entry; got ${describeValue(tool)}.`);
+    throw new DeclarationError(`McpServedTools: expected a tool or an McpAdapter.wrap entry; got ${describeValue(tool)}.`);
   }
   return McpAdapter.wrap(tool);
 }

@@ -96,7 +96,7 @@ function stringList(value: unknown, name: string): readonly string[] | undefined
 function allowedHost(entry: string): string {
   const host = normalHost(entry.trim());
   const bad = () =>
-    new TypeError(
+    new DeclarationError(
       `McpSecurityPolicy: the hostAllowlist takes host names or IP addresses (no scheme, port, path or wildcard); got '${entry}'.`,
     );
   if (/[\s/@*?#]/.test(host) || host === '') throw bad();
