@@ -3,7 +3,17 @@
  * toolwright error family (with a code and the site they name), and stay TypeErrors where they were.
  */
 import 'reflect-metadata';
-import { IsEmail, IsIn, Matches, MaxLength, Min } from 'class-validator';
+import {
+  IsEmail,
+  IsIn,
+  IsNotIn,
+  Matches,
+  MaxLength,
+  Min,
+  Validate,
+  ValidatorConstraint,
+  ValidatorConstraintInterface,
+} from 'class-validator';
 import {
   AmbientContext,
   DeclarationError,
@@ -227,6 +237,12 @@ describe('FieldError keyword and params, through invoke() and the HTTP 422 body'
   class Tags {
     @Field({ type: () => [String], minItems: 1, maxItems: 2 }) list!: string[];
   }
+  @ValidatorConstraint({ name: 'isEven' })
+  class IsEven implements ValidatorConstraintInterface {
+    validate(value: unknown): boolean {
+      return typeof value === 'number' && value % 2 === 0;
+    }
+  }
   class Applicant {
     @Field() @MaxLength(5) nick!: string;
     @Field({ minLength: 2 }) name!: string;
@@ -238,6 +254,8 @@ describe('FieldError keyword and params, through invoke() and the HTTP 422 body'
     @Field() active!: boolean;
     @Field({ type: () => Tags, optional: true }) tags?: Tags;
     @Field({ optional: true }) note?: string;
+    @Field({ optional: true }) @IsNotIn(['root']) user?: string;
+    @Field({ optional: true }) @Validate(IsEven) seats?: number;
   }
   const valid = { nick: 'ada', name: 'Ada', age: 30, score: 5, code: 'abc', email: 'a@b.co', tier: 'gold', active: true };
 
@@ -263,6 +281,8 @@ describe('FieldError keyword and params, through invoke() and the HTTP 422 body'
     ['maxItems', { ...valid, tags: { list: ['a', 'b', 'c'] } }, 'tags.list', 'maxItems', { limit: 2 }],
     ['unknown', { ...valid, colour: 'red' }, 'colour', 'unknown', {}],
     ['unpairedSurrogate', { ...valid, note: '\ud800' }, 'note', 'unpairedSurrogate', {}],
+    ['not', { ...valid, user: 'root' }, 'user', 'not', {}],
+    ['a run-time-only class-validator constraint, by its name', { ...valid, seats: 3 }, 'seats', 'isEven', {}],
   ];
 
   it.each(cases)('%s', async (_label, args, field, keyword, params) => {
