@@ -45,6 +45,8 @@ export { resolveTool } from './invocation/resolve-tool';
 export { Extensions, BUILT_IN_SEMANTIC_HINTS } from './extensions/extensions';
 export { ToolwrightError, isToolwrightError } from './errors/toolwright-error';
 export { ToolResolutionError } from './errors/errors';
+export { DeclarationError, SetupError, ToolConflictError, UnknownAdapterError } from './errors/declaration-errors';
+export type { ConflictingTool, DeclarationSite, DeclarationSiteInput } from './errors/declaration-errors';
 
 // Invocation
 export { fail, ToolFailure } from './invocation/failure';
@@ -93,7 +95,7 @@ export {
   ToolTimeoutError,
   ToolContextUnavailableError,
 } from './errors/errors';
-export type { FieldError } from './errors/errors';
+export type { FieldError, FieldErrorKeyword } from './errors/errors';
 
 // The call pipeline: middleware, approvals, tracing
 export type { Middleware, ToolCall, AmbientValues, TransportName } from './invocation/pipeline';

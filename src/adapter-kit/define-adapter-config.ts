@@ -3,6 +3,8 @@ import type { Result } from '../invocation/result';
 import { serializeResult } from './serialize-result';
 import { describeValue } from '../util/describe-value';
 import { AdapterSettings, registerSettings, SettingSpec, SettingSpecs } from '../extensions/adapter-settings';
+import { DeclarationError } from '../errors/declaration-errors';
+import { declaredAt } from '../metadata/site';
 
 export const REJECT_OPAQUE = 'rejectOpaqueExposedValues';
 
@@ -38,7 +40,7 @@ export function defineAdapterConfig<S extends SettingSpecs>(namespace: string, s
   const resolveOverrideFor: AdapterConfig<S>['resolveOverrideFor'] = (tool, name) => {
     if (!store.isOverridable(name)) {
       store.check(name, store.get(name), 'resolve'); // an unknown name fails here, naming the known ones
-      throw new TypeError(`${name} is not a per-tool setting of adapter '${namespace}'; read it with get('${name}').`);
+      throw new DeclarationError(`${name} is not a per-tool setting of adapter '${namespace}'; read it with get('${name}').`);
     }
     const definition = Tools.resolve(tool);
     for (const bag of definition.adapterBags(namespace)) {
@@ -46,7 +48,7 @@ export function defineAdapterConfig<S extends SettingSpecs>(namespace: string, s
         try {
           return store.check(name, bag[name], 'resolve') as Values<S>[typeof name];
         } catch (error) {
-          throw new TypeError(`${definition.id}: ${(error as Error).message}`);
+          throw new DeclarationError(`${definition.id}: ${(error as Error).message}`, declaredAt(definition.site));
         }
       }
     }
@@ -60,7 +62,7 @@ export function defineAdapterConfig<S extends SettingSpecs>(namespace: string, s
     resolveOverrideFor,
     serializeExposed(result) {
       if (!store.has(REJECT_OPAQUE)) {
-        throw new TypeError(
+        throw new DeclarationError(
           `serializeExposed: adapter '${namespace}' has no ${REJECT_OPAQUE} setting. Add ...declareRejectOpaqueExposedValues({ default }) to its settings.`,
         );
       }
@@ -77,7 +79,7 @@ export function defineAdapterConfig<S extends SettingSpecs>(namespace: string, s
  */
 export function declareRejectOpaqueExposedValues(options: { default: boolean }): { [REJECT_OPAQUE]: SettingSpec<boolean> } {
   if (typeof options !== 'object' || options === null || typeof options.default !== 'boolean') {
-    throw new TypeError(
+    throw new DeclarationError(
       `declareRejectOpaqueExposedValues needs an explicit { default: true | false }; got ${describeValue(options)}. ` +
         'Core does not choose: it is a question of the transport.',
     );

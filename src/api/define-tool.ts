@@ -13,6 +13,7 @@ import { sanitizeToolName } from '../naming/tool-name';
 import { describeValue, isPlainObject } from '../util/describe-value';
 import type { ToolApproval } from '../metadata/definitions';
 import type { ToolContext } from '../invocation/invoker';
+import { DeclarationError } from '../errors/declaration-errors';
 
 /** The input a `defineTool` function receives, from its options' `expects`. */
 type InputOf<Options> = Options extends { expects: infer Spec } ? ContractType<Spec> : ContractType<undefined>;
@@ -56,16 +57,17 @@ export function defineTool<const Options extends InlineToolOptions, O>(
 ): InlineTool<InputOf<Options>, O> {
   type I = InputOf<Options>;
   if (!isPlainObject(options))
-    throw new TypeError(`defineTool: the first argument must be an options object; got ${describeValue(options)}.`);
+    throw new DeclarationError(`defineTool: the first argument must be an options object; got ${describeValue(options)}.`);
   const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.includes(key));
-  if (unknown.length > 0) throw new TypeError(`defineTool: unknown option '${unknown[0]}'. Known options: ${OPTION_KEYS.join(', ')}.`);
+  if (unknown.length > 0)
+    throw new DeclarationError(`defineTool: unknown option '${unknown[0]}'. Known options: ${OPTION_KEYS.join(', ')}.`);
   if (typeof options.name !== 'string' || sanitizeToolName(options.name) === '') {
-    throw new TypeError(
+    throw new DeclarationError(
       `defineTool: 'name' is required and needs a provider-safe character (e.g. 'search_docs'); got ${describeValue(options.name)}.`,
     );
   }
   if (typeof fn !== 'function')
-    throw new TypeError(`defineTool(${options.name}): the second argument must be the tool's function; got ${describeValue(fn)}.`);
+    throw new DeclarationError(`defineTool(${options.name}): the second argument must be the tool's function; got ${describeValue(fn)}.`);
   const className = pascalCase(sanitizeToolName(options.name));
   const made = {
     [className]: class {

@@ -1,3 +1,4 @@
+import { DeclarationError } from '../errors/declaration-errors';
 import { KEYS } from '../metadata/keys';
 import { getFact } from '../metadata/site';
 import { ToolDefinition } from '../registry/tool-definition';
@@ -15,6 +16,6 @@ export function render(value: unknown, contract: Function | ToolDefinition, opti
   const isTool =
     contract instanceof ToolDefinition || (typeof contract === 'function' && getFact(KEYS.exposes, { target: contract }) !== undefined);
   if (isTool) return renderToolValue(Tools.resolve(contract), value, options).value;
-  if (typeof contract !== 'function') throw new TypeError('render: the contract must be a DTO class or a tool.');
+  if (typeof contract !== 'function') throw new DeclarationError('render: the contract must be a DTO class or a tool.');
   return renderContract(contract, value, options).value;
 }

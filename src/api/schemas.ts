@@ -1,5 +1,6 @@
 import { Tools, ToolLike } from '../registry/tool-registry';
 import { contractSchema, JsonSchema, SchemaDirection, SchemaOptions } from '../schema/build-schema';
+import { DeclarationError } from '../errors/declaration-errors';
 
 /** The JSON Schema of a tool's arguments: plain, fresh, yours to change. */
 export function inputSchema(tool: ToolLike, options?: SchemaOptions): JsonSchema {
@@ -16,7 +17,7 @@ export function outputSchema(tool: ToolLike, options?: SchemaOptions): JsonSchem
  * defaults) unless `direction: 'output'` asks for what a tool would expose.
  */
 export function schemaOf(dto: Function, options: SchemaOptions & { direction?: SchemaDirection } = {}): JsonSchema {
-  if (typeof dto !== 'function' || !dto.prototype) throw new TypeError(`schemaOf expects a DTO class; got ${typeof dto}.`);
+  if (typeof dto !== 'function' || !dto.prototype) throw new DeclarationError(`schemaOf expects a DTO class; got ${typeof dto}.`);
   const { direction = 'input', ...rest } = options;
   return contractSchema(dto, direction, rest);
 }

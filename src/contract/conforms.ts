@@ -41,12 +41,45 @@ function kindHolds(node: TypeNode, value: unknown): boolean {
 
 /** Returns the message of the first rule `value` breaks, or undefined when it conforms. */
 export function describeMismatch(node: TypeNode, value: unknown, property = 'value'): string | undefined {
-  if (!kindHolds(node, value)) return node.typeMessage(property, value);
-  if (node.enum && !node.enum.some((allowed) => Object.is(allowed, value))) return (node.enumMessage ?? node.typeMessage)(property, value);
+  return mismatchDetail(node, value, property)?.message;
+}
+
+/** The first rule a value breaks: its message, and its keyword and parameters as a FieldError carries them. */
+export interface MismatchDetail {
+  readonly message: string;
+  readonly keyword: string;
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+export function mismatchDetail(node: TypeNode, value: unknown, property = 'value'): MismatchDetail | undefined {
+  if (!kindHolds(node, value)) return { message: node.typeMessage(property, value), keyword: 'type', params: {} };
+  if (node.enum && !node.enum.some((allowed) => Object.is(allowed, value))) {
+    return { message: (node.enumMessage ?? node.typeMessage)(property, value), keyword: 'enum', params: { allowed: node.enum } };
+  }
   for (const constraint of node.constraints) {
-    if (!constraintHolds(constraint.keyword, constraint.value, value)) return constraint.message(property, value);
+    if (!constraintHolds(constraint.keyword, constraint.value, value)) {
+      return {
+        message: constraint.message(property, value),
+        keyword: constraint.keyword,
+        params: constraintParams(constraint.keyword, constraint.value),
+      };
+    }
   }
   return undefined;
+}
+
+function constraintParams(keyword: string, value: unknown): Readonly<Record<string, unknown>> {
+  switch (keyword) {
+    case 'format':
+      return { format: value };
+    case 'pattern':
+      return { pattern: value };
+    case 'not':
+    case 'uniqueItems':
+      return {};
+    default:
+      return { limit: value };
+  }
 }
 
 function constraintHolds(keyword: string, limit: unknown, value: unknown): boolean {

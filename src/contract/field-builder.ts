@@ -3,6 +3,7 @@
  * class-validator decorators and class-transformer `@Type`, checking that they agree.
  */
 import 'reflect-metadata';
+import { DeclarationError, SetupError } from '../errors/declaration-errors';
 import { Extensions, FIELD_OPTION_KEYS } from '../extensions/extensions';
 import { describeValue, isClass, isPlainObject } from '../util/describe-value';
 import { warn } from '../util/warnings';
@@ -121,8 +122,8 @@ class FieldBuilder {
     return this.declaration?.options ?? NO_OPTIONS;
   }
 
-  fail(message: string): never {
-    throw new TypeError(`${this.where}: ${message}`);
+  fail(message: string, Kind: typeof DeclarationError | typeof SetupError = DeclarationError): never {
+    throw new Kind(`${this.where}: ${message}`, { class: this.owner, member: this.name });
   }
 
   /** The first validator applying to the value (or to each element) with an effect of a kind. */
@@ -298,7 +299,7 @@ class FieldBuilder {
     }
     if (design === undefined) {
       const setup = missingTypeMetadata(this.owner);
-      if (setup) this.fail(`the type of this property is not visible: ${setup}`);
+      if (setup) this.fail(`the type of this property is not visible: ${setup}`, SetupError);
       this.fail(
         "reflection cannot see this property's type (a circular reference, or a class declared after it is used). Declare it with @Field({ type: () => MyClass }).",
       );

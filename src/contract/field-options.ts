@@ -1,6 +1,8 @@
 import { Extensions, FIELD_OPTION_KEYS } from '../extensions/extensions';
 import { describeValue, isPlainObject, joinWords } from '../util/describe-value';
 import type { FieldOptions } from '../metadata/vocabulary';
+import { DeclarationError } from '../errors/declaration-errors';
+import type { DeclarationSiteInput } from '../errors/declaration-errors';
 
 const FORMATS = ['email', 'uri', 'uuid', 'date-time', 'date'];
 const BOOLEAN_KEYS = ['optional', 'nullable', 'coerce', 'allowEmpty', 'uniqueItems', 'sensitive'] as const;
@@ -12,12 +14,12 @@ const LENGTH_KEYS = ['minLength', 'maxLength', 'minItems', 'maxItems'] as const;
  * (`ApproveLoanInput.amount`). Only shape and type mistakes are caught here; whether the field's
  * type can be seen at all is decided when the contract is first derived.
  */
-export function checkFieldOptions(options: unknown, where: string, allowAmbient = false): FieldOptions {
+export function checkFieldOptions(options: unknown, where: string, allowAmbient = false, site?: DeclarationSiteInput): FieldOptions {
   if (!isPlainObject(options)) {
-    throw new TypeError(`${where}: field options must be an object; got ${describeValue(options)}.`);
+    throw new DeclarationError(`${where}: field options must be an object; got ${describeValue(options)}.`, site);
   }
   const fail = (message: string): never => {
-    throw new TypeError(`${where}: ${message}`);
+    throw new DeclarationError(`${where}: ${message}`, site);
   };
   for (const key of Object.keys(options)) {
     const known = (FIELD_OPTION_KEYS as readonly string[]).includes(key) && (key !== 'ambient' || allowAmbient);

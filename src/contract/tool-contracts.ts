@@ -4,12 +4,13 @@
  */
 import 'reflect-metadata';
 import { KEYS } from '../metadata/keys';
-import { getFact, Site, siteName } from '../metadata/site';
+import { getFact, Site, siteName, declaredAt } from '../metadata/site';
 import { describeValue, isClass, isPlainObject } from '../util/describe-value';
 import { contractOf } from './build-contract';
 import type { Contract } from './field-model';
 import type { ContractRef, FieldDeclaration } from '../metadata/definitions';
 import type { FieldOptions, InlineShape } from '../metadata/vocabulary';
+import { DeclarationError } from '../errors/declaration-errors';
 
 const synthesized = new WeakMap<object, Function>();
 const shapeClasses = new WeakSet<Function>();
@@ -54,8 +55,9 @@ export function contractClass(ref: ContractRef, site: Site, decorator: string): 
     case 'thunk': {
       const target = ref.thunk();
       if (!isClass(target))
-        throw new TypeError(
+        throw new DeclarationError(
           `${siteName(site)}: ${decorator}: the contract thunk returned ${describeValue(target)}; it must return a DTO class.`,
+          declaredAt(site),
         );
       return target;
     }
@@ -69,9 +71,10 @@ const BUILT_INS = new Set<unknown>([Object, String, Number, Boolean, Array, Date
 
 function requireFields(contract: Contract, site: Site, what: string): Contract {
   if (contract.fields.length === 0) {
-    throw new TypeError(
+    throw new DeclarationError(
       `${siteName(site)}: ${what} ${contract.name} declares no fields. Decorate its properties with @Field() or class-validator ` +
         'decorators: reflection cannot see undecorated properties.',
+      declaredAt(site),
     );
   }
   return contract;
@@ -92,10 +95,11 @@ export function checkClassToolInput(site: Site, entry: string): void {
   if (site.method !== undefined || getFact<ContractRef>(KEYS.expects, site)) return;
   const method = (site.target.prototype as Record<string, unknown>)[entry];
   if (typeof method !== 'function' || method.length === 0) return;
-  throw new TypeError(
+  throw new DeclarationError(
     `${siteName(site)}: its entry method ${entry}() takes an input, but the class declares no @Expects, so it would accept no ` +
       'arguments at all. Declare the input contract with @Expects(InputDto) or @Expects({ query: String }); a tool that takes no ' +
       `input but reads its context (${entry}(_input, context)) declares @Expects({}).`,
+    declaredAt(site),
   );
 }
 
@@ -110,9 +114,10 @@ export function inputContractFor(site: Site, entry?: string): Contract {
     const first = params?.[0];
     if (first === undefined) return contractOf(NoInput);
     if (!isClass(first) || BUILT_INS.has(first)) {
-      throw new TypeError(
+      throw new DeclarationError(
         `${siteName(site)}: the input type of the first parameter is not a class reflection can see (${describeValue(first)}). ` +
           'Type the parameter with a DTO class, or declare @Expects(Dto).',
+        declaredAt(site),
       );
     }
     return requireFields(contractOf(first), site, 'the input contract');
@@ -126,9 +131,10 @@ export function outputContractFor(site: Site): Contract | undefined {
   if (!ref) return undefined;
   const contract = requireFields(contractOf(contractClass(ref, site, '@Exposes')), site, 'the output contract');
   if (contract.ambientFields.length > 0) {
-    throw new TypeError(
+    throw new DeclarationError(
       `${siteName(site)}: the output contract ${contract.name} has ambient field ${contract.ambientFields[0].name}. ` +
         '@AmbientContext marks inputs from trusted context; remove it from the output.',
+      declaredAt(site),
     );
   }
   return contract;

@@ -1,6 +1,7 @@
 import type { AmbientOptions } from '../metadata/vocabulary';
 import { describeValue, isPlainObject } from '../util/describe-value';
 import { checkAmbientKey, FieldDecorator, recordField } from './field';
+import { DeclarationError } from '../errors/declaration-errors';
 
 /**
  * An input field filled from trusted server context (the signed-in officer, the tenant), never
@@ -8,14 +9,14 @@ import { checkAmbientKey, FieldDecorator, recordField } from './field';
  */
 export function AmbientContext(options: AmbientOptions = {}): FieldDecorator {
   if (!isPlainObject(options)) {
-    throw new TypeError(`@AmbientContext takes an options object such as { key: 'userId' }; got ${describeValue(options)}.`);
+    throw new DeclarationError(`@AmbientContext takes an options object such as { key: 'userId' }; got ${describeValue(options)}.`);
   }
   const unknown = Object.keys(options).filter((key) => key !== 'key');
-  if (unknown.length > 0) throw new TypeError(`@AmbientContext: unknown option '${unknown[0]}'. The only option is 'key'.`);
+  if (unknown.length > 0) throw new DeclarationError(`@AmbientContext: unknown option '${unknown[0]}'. The only option is 'key'.`);
   const key = checkAmbientKey(options.key);
   return (target, propertyKey) => {
-    recordField('AmbientContext', target, propertyKey, (existing, where) => {
-      if (existing?.ambient) throw new TypeError(`${where}: @AmbientContext is already declared. Declare it once.`);
+    recordField('AmbientContext', target, propertyKey, (existing, where, site) => {
+      if (existing?.ambient) throw new DeclarationError(`${where}: @AmbientContext is already declared. Declare it once.`, site);
       return { ...existing, ambient: { key: key ?? String(propertyKey) } };
     });
   };

@@ -1,7 +1,7 @@
 import { contractRef } from '../contract/inline-shape';
 import type { ContractSpec } from '../metadata/vocabulary';
 import { KEYS } from '../metadata/keys';
-import { defineOnce, siteName } from '../metadata/site';
+import { declaredAt, defineOnce, siteName } from '../metadata/site';
 import { pascal } from '../naming/pascal-case';
 import { classOrMethodDecorator, ClassOrMethodDecorator } from './class-or-method';
 
@@ -13,6 +13,6 @@ import { classOrMethodDecorator, ClassOrMethodDecorator } from './class-or-metho
 export function Expects(contract: ContractSpec): ClassOrMethodDecorator {
   return classOrMethodDecorator('Expects', (site) => {
     const where = `${siteName(site)}: @Expects`;
-    defineOnce(KEYS.expects, 'Expects', contractRef(contract, where, true, `${pascal(site)}Input`), site);
+    defineOnce(KEYS.expects, 'Expects', contractRef(contract, where, true, `${pascal(site)}Input`, declaredAt(site)), site);
   });
 }

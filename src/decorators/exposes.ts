@@ -1,7 +1,7 @@
 import { contractRef } from '../contract/inline-shape';
 import type { ContractSpec } from '../metadata/vocabulary';
 import { KEYS } from '../metadata/keys';
-import { defineOnce, siteName } from '../metadata/site';
+import { declaredAt, defineOnce, siteName } from '../metadata/site';
 import { pascal } from '../naming/pascal-case';
 import { classOrMethodDecorator, ClassOrMethodDecorator } from './class-or-method';
 
@@ -9,6 +9,6 @@ import { classOrMethodDecorator, ClassOrMethodDecorator } from './class-or-metho
 export function Exposes(contract: ContractSpec): ClassOrMethodDecorator {
   return classOrMethodDecorator('Exposes', (site) => {
     const where = `${siteName(site)}: @Exposes`;
-    defineOnce(KEYS.exposes, 'Exposes', contractRef(contract, where, false, `${pascal(site)}Output`), site);
+    defineOnce(KEYS.exposes, 'Exposes', contractRef(contract, where, false, `${pascal(site)}Output`, declaredAt(site)), site);
   });
 }

@@ -6,6 +6,8 @@ import { ownValidationMetadatas } from '../contract/class-validator-source';
 import { KEYS } from '../metadata/keys';
 import { rejectStandardDecorator } from '../metadata/site';
 import { describeValue } from '../util/describe-value';
+import { DeclarationError } from '../errors/declaration-errors';
+import type { DeclarationSiteInput } from '../errors/declaration-errors';
 
 export type FieldDecorator = (target: object, propertyKey: string | symbol) => void;
 
@@ -14,15 +16,21 @@ export function recordField(
   decorator: string,
   target: object,
   propertyKey: string | symbol,
-  update: (existing: FieldDeclaration | undefined, where: string) => Omit<FieldDeclaration, 'position'>,
+  update: (existing: FieldDeclaration | undefined, where: string, site: DeclarationSiteInput) => Omit<FieldDeclaration, 'position'>,
 ): void {
   rejectStandardDecorator(decorator, propertyKey);
   if (typeof target === 'function') {
-    throw new TypeError(`@${decorator} on static property ${target.name}.${String(propertyKey)}: contract fields are instance properties.`);
+    throw new DeclarationError(
+      `@${decorator} on static property ${target.name}.${String(propertyKey)}: contract fields are instance properties.`,
+      { class: target, member: propertyKey },
+    );
   }
   const ctor = (target as { constructor: Function }).constructor;
   if (typeof propertyKey === 'symbol') {
-    throw new TypeError(`@${decorator} on ${ctor.name}[${propertyKey.toString()}]: a field needs a string name.`);
+    throw new DeclarationError(`@${decorator} on ${ctor.name}[${propertyKey.toString()}]: a field needs a string name.`, {
+      class: ctor,
+      member: propertyKey,
+    });
   }
   const where = `${ctor.name}.${propertyKey}`;
   const own: Map<string, FieldDeclaration> = Reflect.getOwnMetadata(KEYS.fields, ctor) ?? new Map();
@@ -31,7 +39,7 @@ export function recordField(
   // Decorators run in source order, property by property: the number of class-validator
   // constraints recorded so far places this field among properties only class-validator declares.
   const position = Math.min(existing?.position ?? Infinity, ownValidationMetadatas(ctor).length - 0.5);
-  next.set(propertyKey, { ...update(existing, where), position });
+  next.set(propertyKey, { ...update(existing, where, { class: ctor, member: propertyKey }), position });
   Reflect.defineMetadata(KEYS.fields, next, ctor);
 }
 
@@ -41,16 +49,16 @@ export function recordField(
  */
 export function Field(options: FieldOptions = {}): FieldDecorator {
   return (target, propertyKey) => {
-    recordField('Field', target, propertyKey, (existing, where) => {
-      if (existing?.options) throw new TypeError(`${where}: @Field is already declared. Declare it once.`);
-      return { ...existing, options: checkFieldOptions(options, where) };
+    recordField('Field', target, propertyKey, (existing, where, site) => {
+      if (existing?.options) throw new DeclarationError(`${where}: @Field is already declared. Declare it once.`, site);
+      return { ...existing, options: checkFieldOptions(options, where, false, site) };
     });
   };
 }
 
 export function checkAmbientKey(key: unknown): string | undefined {
   if (key !== undefined && (typeof key !== 'string' || key.trim() === '')) {
-    throw new TypeError(`@AmbientContext: 'key' must be a non-empty string; got ${describeValue(key)}.`);
+    throw new DeclarationError(`@AmbientContext: 'key' must be a non-empty string; got ${describeValue(key)}.`);
   }
   return key as string | undefined;
 }

@@ -4,11 +4,12 @@ import { checkVersionSuffix } from '../metadata/version-suffix';
 import { describeValue } from '../util/describe-value';
 import { classOrMethodDecorator, ClassOrMethodDecorator } from './class-or-method';
 import type { ToolDeclaration } from '../metadata/definitions';
+import { DeclarationError } from '../errors/declaration-errors';
 
 /** The tool's contract version: an integer >= 1. Undeclared means 1. */
 export function ToolVersion(version: number): ClassOrMethodDecorator {
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
-    throw new TypeError(`@ToolVersion must be an integer >= 1 (got ${describeValue(version)}).`);
+    throw new DeclarationError(`@ToolVersion must be an integer >= 1 (got ${describeValue(version)}).`);
   }
   return classOrMethodDecorator('ToolVersion', (site) => {
     defineOnce(KEYS.version, 'ToolVersion', version, site);

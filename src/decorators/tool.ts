@@ -1,6 +1,6 @@
 import { checkDescriptionOnce } from '../metadata/description-rule';
 import { KEYS } from '../metadata/keys';
-import { defineFact, getOwnFact, hasOwnFact, Site, siteName } from '../metadata/site';
+import { declaredAt, defineFact, getOwnFact, hasOwnFact, Site, siteName } from '../metadata/site';
 import { checkVersionSuffix } from '../metadata/version-suffix';
 import { sanitizeToolName } from '../naming/tool-name';
 import { isAdapterKey } from '../extensions/adapter-key';
@@ -9,6 +9,7 @@ import { describeValue, isPlainObject, joinWords } from '../util/describe-value'
 import { isTimeoutMs, TIMEOUT_RULE } from '../util/limits';
 import type { ToolApproval, ToolDeclaration } from '../metadata/definitions';
 import { classOrMethodDecorator, ClassOrMethodDecorator } from './class-or-method';
+import { DeclarationError } from '../errors/declaration-errors';
 
 /** Per-adapter options on a tool: a name for that adapter and the adapter's own settings. */
 export interface AdapterToolOptions {
@@ -65,7 +66,7 @@ export function Tool(...args: ToolArgument[]): ToolDecorator {
   return classOrMethodDecorator('Tool', (site) => {
     const where = siteName(site);
     if (hasOwnFact(KEYS.tool, site)) {
-      throw new TypeError(`${where}: @Tool is already declared. Declare it once; a subclass may declare its own.`);
+      throw new DeclarationError(`${where}: @Tool is already declared. Declare it once; a subclass may declare its own.`, declaredAt(site));
     }
     const declaration = finish(parsed, site, where);
     checkDescriptionOnce(site, { toolDescription: declaration.description });
@@ -93,22 +94,22 @@ function parseArguments(args: ToolArgument[]): ParsedArguments {
       optOut = true;
     } else if (typeof arg === 'string') {
       if (!isAdapterKey(arg)) {
-        throw new TypeError(
+        throw new DeclarationError(
           `@Tool: ${describeValue(arg)} is not an adapter key. Use a key such as 'mcp' or 'openai' ` + '(letters, digits, - and _).',
         );
       }
       if (!keys.includes(arg)) keys.push(arg);
     } else if (isPlainObject(arg)) {
-      if (options) throw new TypeError('@Tool: pass at most one options object.');
+      if (options) throw new DeclarationError('@Tool: pass at most one options object.');
       options = arg as ToolOptions;
     } else {
-      throw new TypeError(
+      throw new DeclarationError(
         `@Tool: unexpected argument ${describeValue(arg)}. Pass adapter keys ('mcp'), one options object, ` + 'or false to opt out.',
       );
     }
   }
   if (optOut && args.length > 1) {
-    throw new TypeError(
+    throw new DeclarationError(
       '@Tool(false) opts out of every adapter and cannot be combined with adapter keys or options. ' +
         'Remove false, or remove the other arguments.',
     );
@@ -116,29 +117,36 @@ function parseArguments(args: ToolArgument[]): ParsedArguments {
   return { optOut, keys, options: options ?? {} };
 }
 
-function optionalText(where: string, key: string, value: unknown): string | undefined {
+function optionalText(site: Site, key: string, value: unknown): string | undefined {
+  const where = siteName(site);
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || value.trim() === '') {
-    throw new TypeError(`${where}: @Tool option '${key}' must be a non-empty string; got ${describeValue(value)}.`);
+    throw new DeclarationError(
+      `${where}: @Tool option '${key}' must be a non-empty string; got ${describeValue(value)}.`,
+      declaredAt(site),
+    );
   }
   return value;
 }
 
-function toolNameOption(where: string, label: string, value: unknown): string | undefined {
-  const name = optionalText(where, label, value);
+function toolNameOption(site: Site, label: string, value: unknown): string | undefined {
+  const where = siteName(site);
+  const name = optionalText(site, label, value);
   if (name !== undefined && sanitizeToolName(name) === '') {
-    throw new TypeError(
+    throw new DeclarationError(
       `${where}: tool name ${describeValue(name)} has no provider-safe character. Use letters, digits or _ ` + '(e.g. approve_loan).',
+      declaredAt(site),
     );
   }
   return name;
 }
 
-function adapterKeyList(where: string, value: unknown): string[] {
+function adapterKeyList(site: Site, value: unknown): string[] {
+  const where = siteName(site);
   if (value === undefined) return [];
   const list = typeof value === 'string' ? [value] : value;
   if (!Array.isArray(list) || list.some((key) => !isAdapterKey(key))) {
-    throw new TypeError(`${where}: @Tool option 'except' must be an adapter key or a list of them; got ${describeValue(value)}.`);
+    throw new DeclarationError(`${where}: @Tool option 'except' must be an adapter key or a list of them; got ${describeValue(value)}.`);
   }
   return [...new Set(list as string[])];
 }
@@ -148,41 +156,50 @@ function finish(parsed: ParsedArguments, site: Site, where: string): ToolDeclara
   const options = parsed.options as Record<string, unknown>;
   const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.includes(key));
   if (unknown.length > 0) {
-    throw new TypeError(
+    throw new DeclarationError(
       `${where}: unknown @Tool option${unknown.length > 1 ? 's' : ''} ${joinWords(unknown.map((k) => `'${k}'`))}. ` +
         `Known options: ${OPTION_KEYS.join(', ')}.`,
+      declaredAt(site),
     );
   }
   const adapters: Record<string, Readonly<Record<string, unknown>>> = {};
   if (options.adapters !== undefined) {
     if (!isPlainObject(options.adapters)) {
-      throw new TypeError(`${where}: @Tool option 'adapters' must be an object keyed by adapter; got ${describeValue(options.adapters)}.`);
+      throw new DeclarationError(
+        `${where}: @Tool option 'adapters' must be an object keyed by adapter; got ${describeValue(options.adapters)}.`,
+        declaredAt(site),
+      );
     }
     for (const [key, bag] of Object.entries(options.adapters)) {
       if (!isAdapterKey(key)) {
-        throw new TypeError(`${where}: ${describeValue(key)} in 'adapters' is not an adapter key.`);
+        throw new DeclarationError(`${where}: ${describeValue(key)} in 'adapters' is not an adapter key.`);
       }
       if (!isPlainObject(bag)) {
-        throw new TypeError(
+        throw new DeclarationError(
           `${where}: the options for adapter '${key}' must be an object (e.g. { name: 'x' }); got ${describeValue(bag)}.`,
+          declaredAt(site),
         );
       }
-      toolNameOption(where, `adapters.${key}.name`, bag.name);
-      checkToolBag(key, bag, where);
+      toolNameOption(site, `adapters.${key}.name`, bag.name);
+      checkToolBag(key, bag, where, declaredAt(site));
       adapters[key] = Object.freeze({ ...bag });
     }
   }
   let method: string | undefined;
   if (site.method !== undefined) {
     if (options.method !== undefined) {
-      throw new TypeError(`${where}: the 'method' option is for class tools; this @Tool already decorates a method.`);
+      throw new DeclarationError(
+        `${where}: the 'method' option is for class tools; this @Tool already decorates a method.`,
+        declaredAt(site),
+      );
     }
   } else {
-    method = optionalText(where, 'method', options.method) ?? 'call';
+    method = optionalText(site, 'method', options.method) ?? 'call';
     if (typeof (site.target.prototype as Record<string, unknown>)[method] !== 'function') {
-      throw new TypeError(
+      throw new DeclarationError(
         `${where}: a class tool needs an entry method '${method}', and the class has none. ` +
           `Add ${method}(input) or name the entry method with @Tool({ method: '...' }).`,
+        declaredAt(site),
       );
     }
   }
@@ -191,32 +208,39 @@ function finish(parsed: ParsedArguments, site: Site, where: string): ToolDeclara
     site,
     optOut: false,
     grants: granted.length > 0 ? Object.freeze(granted) : 'all',
-    except: Object.freeze(adapterKeyList(where, options.except)),
-    name: toolNameOption(where, 'name', options.name),
-    description: optionalText(where, 'description', options.description),
-    title: optionalText(where, 'title', options.title),
-    error: optionalText(where, 'error', options.error),
-    success: optionalText(where, 'success', options.success),
+    except: Object.freeze(adapterKeyList(site, options.except)),
+    name: toolNameOption(site, 'name', options.name),
+    description: optionalText(site, 'description', options.description),
+    title: optionalText(site, 'title', options.title),
+    error: optionalText(site, 'error', options.error),
+    success: optionalText(site, 'success', options.success),
     method,
     adapters: Object.freeze(adapters),
-    ...timeoutOption(where, options.timeoutMs),
-    ...approvalOption(where, options.approval),
+    ...timeoutOption(site, options.timeoutMs),
+    ...approvalOption(site, options.approval),
   });
 }
 
-function approvalOption(where: string, value: unknown): { approval?: ToolApproval } {
+function approvalOption(site: Site, value: unknown): { approval?: ToolApproval } {
+  const where = siteName(site);
   if (value === undefined) return {};
   if (value !== 'required' && typeof value !== 'function') {
-    throw new TypeError(
+    throw new DeclarationError(
       `${where}: @Tool option 'approval' must be 'required' or a function of the input returning true when a call needs approval ` +
         `(e.g. (input) => input.amount > 10_000); got ${describeValue(value)}.`,
+      declaredAt(site),
     );
   }
   return { approval: value as ToolApproval };
 }
 
-function timeoutOption(where: string, value: unknown): { timeoutMs?: number } {
+function timeoutOption(site: Site, value: unknown): { timeoutMs?: number } {
+  const where = siteName(site);
   if (value === undefined) return {};
-  if (!isTimeoutMs(value)) throw new TypeError(`${where}: @Tool option 'timeoutMs' must be ${TIMEOUT_RULE}; got ${describeValue(value)}.`);
+  if (!isTimeoutMs(value))
+    throw new DeclarationError(
+      `${where}: @Tool option 'timeoutMs' must be ${TIMEOUT_RULE}; got ${describeValue(value)}.`,
+      declaredAt(site),
+    );
   return { timeoutMs: value };
 }

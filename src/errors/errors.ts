@@ -13,11 +13,56 @@ export class ToolResolutionError extends ToolwrightError {
   }
 }
 
-/** One field-level problem with a caller's input: `{ field: 'address.city', message }`. */
+/**
+ * The rule a field broke, in JSON Schema's words where it has one (`required`, `type`, `minimum`,
+ * `format`, …); `unknown` for an undeclared key, `depth` for input nested past `maxInputDepth`,
+ * `unpairedSurrogate` for text that is not Unicode, `truncated` for the entry that counts the
+ * problems past the listed ones; a run-time-only class-validator constraint by its name
+ * (`isCreditCard`).
+ */
+export type FieldErrorKeyword =
+  | 'required'
+  | 'type'
+  | 'anyOf'
+  | 'format'
+  | 'enum'
+  | 'const'
+  | 'minLength'
+  | 'maxLength'
+  | 'minimum'
+  | 'maximum'
+  | 'exclusiveMinimum'
+  | 'exclusiveMaximum'
+  | 'multipleOf'
+  | 'pattern'
+  | 'minItems'
+  | 'maxItems'
+  | 'uniqueItems'
+  | 'minProperties'
+  | 'not'
+  | 'unknown'
+  | 'depth'
+  | 'unpairedSurrogate'
+  | 'truncated'
+  | (string & {});
+
+/**
+ * One field-level problem with a caller's input: `{ field: 'amount', keyword: 'maximum', params: {
+ * limit: 1000 }, message }`. `keyword` and `params` let an adapter or a client map the problem (or
+ * translate it) without parsing the English `message`.
+ */
 export interface FieldError {
   /** The path of the field (`amount`, `address.city`, `tags[2]`), or `base` for the whole input. */
   readonly field: string;
   readonly message: string;
+  /** The rule the value broke. */
+  readonly keyword: FieldErrorKeyword;
+  /**
+   * The rule's parameters: `{ limit }` for the min/max keywords, `multipleOf` and `depth`,
+   * `{ allowed: [...] }` for `enum` and `const`, `{ format }`, `{ pattern }`, `{ type }` (the type
+   * expected), `{ count }` for `truncated` and the summary `unknown` entry; `{}` when there are none.
+   */
+  readonly params: Readonly<Record<string, unknown>>;
 }
 
 /** An error about a contract, with one entry per field that broke it. */

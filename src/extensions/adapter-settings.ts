@@ -2,6 +2,7 @@ import { processStore } from '../metadata/process-stores';
 import { PACKAGE_DIR } from '../util/package-info';
 import { describeValue, joinWords } from '../util/describe-value';
 import { isAdapterKey } from './adapter-key';
+import { DeclarationError, SetupError } from '../errors/declaration-errors';
 
 /** One adapter setting: a default, an optional fixed set, an optional validator. */
 export interface SettingSpec<T = unknown> {
@@ -45,7 +46,7 @@ function declaredByAnotherCopy(namespace: string, declared: Declared, specs: Set
   const mine = Object.keys(specs).sort();
   const theirs = declared.settings.names().sort();
   if (mine.join() !== theirs.join()) {
-    throw new TypeError(
+    throw new SetupError(
       `defineAdapterConfig: the namespace '${namespace}' is already declared by another copy of toolwright (${declared.copy.path}) ` +
         `with the settings ${joinWords(theirs.map((n) => `'${n}'`)) || 'none'}; this copy (${PACKAGE_DIR}) declares ` +
         `${joinWords(mine.map((n) => `'${n}'`)) || 'none'}. Install one version of the adapter and of toolwright (npm ls toolwright).`,
@@ -100,7 +101,7 @@ export class AdapterSettings<S extends SettingSpecs> {
   check(name: string, value: unknown, action = 'set'): unknown {
     const spec = this.spec(name, action);
     if (spec.oneOf && !spec.oneOf.some((allowed) => Object.is(allowed, value))) {
-      throw new TypeError(
+      throw new DeclarationError(
         `${name} must be one of ${spec.oneOf.map(describeValue).join(', ')}; got ${describeValue(value)} (adapter '${this.namespace}').`,
       );
     }
@@ -108,7 +109,7 @@ export class AdapterSettings<S extends SettingSpecs> {
       const verdict = spec.validate(value);
       if (verdict !== true) {
         const reason = typeof verdict === 'string' ? verdict : 'is not valid';
-        throw new TypeError(`${name} ${reason}; got ${describeValue(value)} (adapter '${this.namespace}').`);
+        throw new DeclarationError(`${name} ${reason}; got ${describeValue(value)} (adapter '${this.namespace}').`);
       }
     }
     return value;
@@ -116,7 +117,7 @@ export class AdapterSettings<S extends SettingSpecs> {
 
   private spec(name: string, action: string): SettingSpec {
     if (!this.has(name)) {
-      throw new TypeError(
+      throw new DeclarationError(
         `Cannot ${action} unknown setting '${name}' of adapter '${this.namespace}'. ` +
           `Known settings: ${joinWords(this.names().map((n) => `'${n}'`)) || 'none'}.`,
       );
@@ -127,25 +128,27 @@ export class AdapterSettings<S extends SettingSpecs> {
 
 export function registerSettings<S extends SettingSpecs>(namespace: string, specs: S): AdapterSettings<S> {
   if (!isAdapterKey(namespace)) {
-    throw new TypeError(`defineAdapterConfig: ${describeValue(namespace)} is not an adapter key such as 'mcp'.`);
+    throw new DeclarationError(`defineAdapterConfig: ${describeValue(namespace)} is not an adapter key such as 'mcp'.`);
   }
   const declared = namespaces.get(namespace);
   if (declared !== undefined && declared.copy !== THIS_COPY) return declaredByAnotherCopy(namespace, declared, specs) as AdapterSettings<S>;
   if (declared !== undefined) {
-    throw new TypeError(
+    throw new DeclarationError(
       `defineAdapterConfig: the namespace '${namespace}' is already declared. Each adapter declares its ` +
         'namespace once; share the config object it returned.',
     );
   }
   for (const [name, spec] of Object.entries(specs)) {
     if (RESERVED_BAG_KEYS.includes(name)) {
-      throw new TypeError(`defineAdapterConfig('${namespace}'): '${name}' is reserved for the per-adapter tool name.`);
+      throw new DeclarationError(`defineAdapterConfig('${namespace}'): '${name}' is reserved for the per-adapter tool name.`);
     }
     if (typeof spec !== 'object' || spec === null || !('default' in spec)) {
-      throw new TypeError(`defineAdapterConfig('${namespace}'): setting '${name}' needs a spec with a default, e.g. { default: false }.`);
+      throw new DeclarationError(
+        `defineAdapterConfig('${namespace}'): setting '${name}' needs a spec with a default, e.g. { default: false }.`,
+      );
     }
     if (spec.oneOf !== undefined && (!Array.isArray(spec.oneOf) || spec.oneOf.length === 0)) {
-      throw new TypeError(`defineAdapterConfig('${namespace}'): oneOf for '${name}' must be a non-empty array.`);
+      throw new DeclarationError(`defineAdapterConfig('${namespace}'): oneOf for '${name}' must be a non-empty array.`);
     }
   }
   const settings = new AdapterSettings(namespace, specs);

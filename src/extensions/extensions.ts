@@ -1,5 +1,6 @@
 import { processStore } from '../metadata/process-stores';
 import { describeValue, joinWords } from '../util/describe-value';
+import { DeclarationError } from '../errors/declaration-errors';
 
 /** Hints every tool may declare; adapters interpret them (MCP annotations, HTTP verbs, …). */
 export const BUILT_IN_SEMANTIC_HINTS = ['readOnly', 'idempotent', 'destructive'] as const;
@@ -49,7 +50,7 @@ const fieldMetadataKeys = processStore('fieldMetadataKeys', () => new Set<string
 
 function checkName(kind: string, name: unknown): string {
   if (typeof name !== 'string' || !NAME_PATTERN.test(name)) {
-    throw new TypeError(
+    throw new DeclarationError(
       `Extensions.register${kind}: ${describeValue(name)} is not a valid name. ` +
         'Use letters, digits and underscores, starting with a letter (e.g. openWorld).',
     );
@@ -83,7 +84,7 @@ export const Extensions = {
     for (const key of keys) {
       checkName('FieldMetadataKey', key);
       if ((FIELD_OPTION_KEYS as readonly string[]).includes(key) || CLASS_VALIDATOR_OWNED.includes(key)) {
-        throw new TypeError(
+        throw new DeclarationError(
           `Extensions.registerFieldMetadataKey: '${key}' is owned by @Field or class-validator; registering it ` +
             'would change what it means for every tool. Namespace the key to your adapter (e.g. mcpTitle).',
         );

@@ -3,9 +3,11 @@
  * array items a caller sends, the answer names a few and counts the rest, so its size never grows
  * with the input.
  */
-import type { FieldError } from '../errors/errors';
+import type { FieldError, FieldErrorKeyword } from '../errors/errors';
 import { formatCount, LISTED_INPUT_PROBLEMS, NAMED_UNKNOWN_KEYS, shorten } from '../util/limits';
 import { joinWords } from '../util/describe-value';
+
+const NO_PARAMS: Readonly<Record<string, unknown>> = Object.freeze({});
 
 export class InputProblems {
   private readonly unknownNamed: string[] = [];
@@ -23,12 +25,12 @@ export class InputProblems {
     if (this.unknownCount++ < NAMED_UNKNOWN_KEYS) this.unknownNamed.push(shorten(path));
   }
 
-  /** Any other problem; the same problem twice counts once. */
-  add(field: string, message: string): void {
+  /** Any other problem, with the rule it broke; the same problem twice counts once. */
+  add(field: string, message: string, keyword: FieldErrorKeyword, params: Readonly<Record<string, unknown>> = NO_PARAMS): void {
     const key = `${field}\u0000${message}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
-    if (this.problemCount++ < LISTED_INPUT_PROBLEMS) this.listed.push({ field: field || 'base', message });
+    if (this.problemCount++ < LISTED_INPUT_PROBLEMS) this.listed.push({ field: field || 'base', message, keyword, params });
   }
 
   /**
@@ -36,12 +38,29 @@ export class InputProblems {
    * unknown inputs' }`.
    */
   fieldErrors(): FieldError[] {
-    const errors: FieldError[] = this.unknownNamed.map((field) => ({ field, message: `unknown input: ${field}` }));
+    const errors: FieldError[] = this.unknownNamed.map((field) => ({
+      field,
+      message: `unknown input: ${field}`,
+      keyword: 'unknown',
+      params: NO_PARAMS,
+    }));
     const moreUnknown = this.unknownCount - this.unknownNamed.length;
-    if (moreUnknown > 0) errors.push({ field: 'base', message: `and ${formatCount(moreUnknown)} more unknown inputs` });
+    if (moreUnknown > 0)
+      errors.push({
+        field: 'base',
+        message: `and ${formatCount(moreUnknown)} more unknown inputs`,
+        keyword: 'unknown',
+        params: Object.freeze({ count: moreUnknown }),
+      });
     errors.push(...this.listed);
     const moreProblems = this.problemCount - this.listed.length;
-    if (moreProblems > 0) errors.push({ field: 'base', message: `and ${formatCount(moreProblems)} more problems` });
+    if (moreProblems > 0)
+      errors.push({
+        field: 'base',
+        message: `and ${formatCount(moreProblems)} more problems`,
+        keyword: 'truncated',
+        params: Object.freeze({ count: moreProblems }),
+      });
     return errors;
   }
 

@@ -66,18 +66,30 @@ export function inputShapeProblem(args: object, maxDepth: number): FieldError | 
         key = keys![i];
         if (!isWellFormed(key)) {
           const path = pathOf(at);
-          return { field: path || 'base', message: `${path || 'the input'} has a key with ${UNPAIRED}` };
+          return {
+            field: path || 'base',
+            message: `${path || 'the input'} has a key with ${UNPAIRED}`,
+            keyword: 'unpairedSurrogate',
+            params: {},
+          };
         }
         item = (container as Record<string, unknown>)[key];
       }
       if (typeof item === 'string') {
         if (!isWellFormed(item)) {
           const path = pathOf(at, key);
-          return { field: path, message: `${path} contains ${UNPAIRED}` };
+          return { field: path, message: `${path} contains ${UNPAIRED}`, keyword: 'unpairedSurrogate', params: {} };
         }
       } else if (typeof item === 'object' && item !== null) {
         const depth = at.depth + 1;
-        if (depth > maxDepth) return { field: 'base', message: `the input is nested deeper than ${maxDepth} levels` };
+        if (depth > maxDepth) {
+          return {
+            field: 'base',
+            message: `the input is nested deeper than ${maxDepth} levels`,
+            keyword: 'depth',
+            params: { limit: maxDepth },
+          };
+        }
         if (++walked > REMEMBER_AFTER) {
           reached ??= new Map();
           const before = reached.get(item);

@@ -43,6 +43,7 @@ import { CallContext, ToolContext, toolContext } from './tool-context';
 import { CallTrace, traced, tracingAvailable } from './tracing';
 import type { InvokeOutput } from './tool-output';
 import { ContractValidator, contractValidator } from './validation';
+import { DeclarationError } from '../errors/declaration-errors';
 
 export type { ToolContext } from './tool-context';
 
@@ -187,17 +188,19 @@ function withoutStack<E extends Error>(make: () => E): E {
 function checkLimits(options: InvokerOptions): void {
   const { defaultTimeoutMs, maxInputDepth } = options;
   if (defaultTimeoutMs !== undefined && !isTimeoutMs(defaultTimeoutMs)) {
-    throw new TypeError(`Invoker: defaultTimeoutMs must be ${TIMEOUT_RULE}; got ${describeValue(defaultTimeoutMs)}.`);
+    throw new DeclarationError(`Invoker: defaultTimeoutMs must be ${TIMEOUT_RULE}; got ${describeValue(defaultTimeoutMs)}.`);
   }
   if (
     maxInputDepth !== undefined &&
     !(typeof maxInputDepth === 'number' && Number.isInteger(maxInputDepth) && maxInputDepth >= 1 && maxInputDepth <= MAX_INPUT_DEPTH)
   ) {
-    throw new TypeError(`Invoker: maxInputDepth must be a whole number from 1 to ${MAX_INPUT_DEPTH}; got ${describeValue(maxInputDepth)}.`);
+    throw new DeclarationError(
+      `Invoker: maxInputDepth must be a whole number from 1 to ${MAX_INPUT_DEPTH}; got ${describeValue(maxInputDepth)}.`,
+    );
   }
   for (const key of ['requireApprovalForDestructive', 'tracing'] as const) {
     if (options[key] !== undefined && typeof options[key] !== 'boolean') {
-      throw new TypeError(`Invoker: ${key} must be true or false; got ${describeValue(options[key])}.`);
+      throw new DeclarationError(`Invoker: ${key} must be true or false; got ${describeValue(options[key])}.`);
     }
   }
 }
@@ -480,7 +483,13 @@ export class Invoker {
     // 1. An object (or nothing at all, for a call without arguments).
     if (args === undefined) args = {};
     if (!isPlainObject(args)) {
-      return this.inputFailure(definition, [{ field: 'base', message: 'arguments must be an object' }], args, undefined, report);
+      return this.inputFailure(
+        definition,
+        [{ field: 'base', message: 'arguments must be an object', keyword: 'type', params: { type: 'object' } }],
+        args,
+        undefined,
+        report,
+      );
     }
 
     // Bounded depth and valid Unicode, checked without recursion before any step that recurses.

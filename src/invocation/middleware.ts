@@ -7,6 +7,7 @@ import { describeValue, isPlainObject } from '../util/describe-value';
 import type { Middleware, ToolCall, TransportName } from './pipeline';
 import { REDACTED } from './redact';
 import type { Outcome, Result } from './result';
+import { DeclarationError } from '../errors/declaration-errors';
 
 function wholeNumber(value: unknown, min: number): boolean {
   return typeof value === 'number' && Number.isInteger(value) && value >= min;
@@ -39,11 +40,12 @@ export interface ConcurrencyLimitOptions {
  */
 export function concurrencyLimit(limit: number, options: ConcurrencyLimitOptions = {}): Middleware {
   if (!wholeNumber(limit, 1))
-    throw new TypeError(`concurrencyLimit: the limit must be a whole number of at least 1; got ${describeValue(limit)}.`);
-  if (!isPlainObject(options)) throw new TypeError(`concurrencyLimit: options must be { maxWaiting? }; got ${describeValue(options)}.`);
+    throw new DeclarationError(`concurrencyLimit: the limit must be a whole number of at least 1; got ${describeValue(limit)}.`);
+  if (!isPlainObject(options))
+    throw new DeclarationError(`concurrencyLimit: options must be { maxWaiting? }; got ${describeValue(options)}.`);
   const maxWaiting = (options.maxWaiting as number | undefined) ?? 100;
   if (!wholeNumber(maxWaiting, 0)) {
-    throw new TypeError(`concurrencyLimit: maxWaiting must be a whole number of at least 0; got ${describeValue(maxWaiting)}.`);
+    throw new DeclarationError(`concurrencyLimit: maxWaiting must be a whole number of at least 0; got ${describeValue(maxWaiting)}.`);
   }
   const stateOf = perTool(() => ({ running: 0, waiting: [] as Array<() => void> }));
   return async function concurrencyLimit(call, next) {
@@ -103,22 +105,24 @@ export interface RateLimitOptions {
  * when to retry; its exception is a `ToolRateLimitError` with `retryAfterMs`.
  */
 export function rateLimit(options: RateLimitOptions): Middleware {
-  if (!isPlainObject(options)) throw new TypeError(`rateLimit: options must be { points, per, key? }; got ${describeValue(options)}.`);
+  if (!isPlainObject(options))
+    throw new DeclarationError(`rateLimit: options must be { points, per, key? }; got ${describeValue(options)}.`);
   const { points, per, key, maxKeys = 10_000 } = options;
-  if (!wholeNumber(points, 1)) throw new TypeError(`rateLimit: points must be a whole number of at least 1; got ${describeValue(points)}.`);
+  if (!wholeNumber(points, 1))
+    throw new DeclarationError(`rateLimit: points must be a whole number of at least 1; got ${describeValue(points)}.`);
   const periodMs = typeof per === 'string' ? PERIODS[per as keyof typeof PERIODS] : per;
   if (typeof periodMs !== 'number' || !Number.isFinite(periodMs) || periodMs <= 0) {
-    throw new TypeError(
+    throw new DeclarationError(
       `rateLimit: per must be a positive number of milliseconds or 'second', 'minute', 'hour' or 'day'; got ${describeValue(per)}.`,
     );
   }
   if (key !== undefined && typeof key !== 'function') {
-    throw new TypeError(
+    throw new DeclarationError(
       `rateLimit: key must be a function of the call, e.g. (call) => call.ambient.get('userId'); got ${describeValue(key)}.`,
     );
   }
   if (!wholeNumber(maxKeys, 1))
-    throw new TypeError(`rateLimit: maxKeys must be a whole number of at least 1; got ${describeValue(maxKeys)}.`);
+    throw new DeclarationError(`rateLimit: maxKeys must be a whole number of at least 1; got ${describeValue(maxKeys)}.`);
   const perPointMs = periodMs / points;
   const period = typeof per === 'string' ? per : `${per} ms`;
   // Insertion order is last-use order: a bucket is moved to the end whenever it is spent from.
@@ -192,11 +196,12 @@ function errorTypeOf(result: Result): string | undefined {
  * throws fails the call as an exception (an audit that cannot record is not silently skipped).
  */
 export function audit(onRecord: (record: AuditRecord) => void | Promise<void>, options: AuditOptions = {}): Middleware {
-  if (typeof onRecord !== 'function') throw new TypeError(`audit: expected a function (record) => void; got ${describeValue(onRecord)}.`);
-  if (!isPlainObject(options)) throw new TypeError(`audit: options must be { identity? }; got ${describeValue(options)}.`);
+  if (typeof onRecord !== 'function')
+    throw new DeclarationError(`audit: expected a function (record) => void; got ${describeValue(onRecord)}.`);
+  if (!isPlainObject(options)) throw new DeclarationError(`audit: options must be { identity? }; got ${describeValue(options)}.`);
   const { identity } = options;
   if (identity !== undefined && (!Array.isArray(identity) || identity.some((key) => typeof key !== 'string'))) {
-    throw new TypeError(`audit: identity must be a list of ambient keys; got ${describeValue(identity)}.`);
+    throw new DeclarationError(`audit: identity must be a list of ambient keys; got ${describeValue(identity)}.`);
   }
   return async function audit(call, next) {
     const startedAt = new Date();

@@ -12,6 +12,7 @@ import { FailOptions, ToolFailure } from './failure';
 import { redact } from './redact';
 import { failureMessage, Result } from './result';
 import { isInstance } from './thrown';
+import { DeclarationError } from '../errors/declaration-errors';
 
 /** The names transports pass: `mcp`, `openai`, `ai`, `http`, `inprocess` (a direct `invoke`), or an adapter's own. */
 export type TransportName = 'mcp' | 'openai' | 'ai' | 'http' | 'inprocess' | (string & {});
@@ -100,11 +101,13 @@ function nameOf(middleware: Middleware, index: number): string {
 /** Checks a middleware list once, where it is given. */
 export function checkMiddleware(list: unknown, where: string): readonly Middleware[] {
   if (!Array.isArray(list)) {
-    throw new TypeError(`${where}: 'middleware' must be a list of functions (call, next) => Promise<Result>; got ${describeValue(list)}.`);
+    throw new DeclarationError(
+      `${where}: 'middleware' must be a list of functions (call, next) => Promise<Result>; got ${describeValue(list)}.`,
+    );
   }
   list.forEach((item, index) => {
     if (typeof item !== 'function') {
-      throw new TypeError(
+      throw new DeclarationError(
         `${where}: middleware #${index + 1} must be a function (call, next) => Promise<Result>; got ${describeValue(item)}.`,
       );
     }

@@ -2,7 +2,7 @@
  * class-validator, only for what JSON Schema cannot say: custom validators, `@ValidateIf`-guarded
  * fields, version-specific UUIDs. Runs on the instance after schema validation.
  */
-import { getFromContainer, ValidationTypes } from 'class-validator';
+import { getFromContainer, getMetadataStorage, ValidationTypes } from 'class-validator';
 import { contractOf } from '../contract/build-contract';
 import { classValidatorMessage, ValidationMetadata } from '../contract/class-validator-source';
 import type { Contract, TypeNode } from '../contract/field-model';
@@ -29,6 +29,14 @@ export function hasResidual(target: Function, seen = new Set<Function>()): boole
   return result;
 }
 
+/** A run-time-only constraint's keyword: its registered name (`@ValidatorConstraint({ name })`, `isCreditCard`). */
+function residualKeyword(metadata: ValidationMetadata): string {
+  if (metadata.type === ValidationTypes.IS_DEFINED) return 'required';
+  if (metadata.name) return metadata.name;
+  const constraint = metadata.constraintCls && getMetadataStorage().getTargetValidatorConstraints(metadata.constraintCls)[0];
+  return constraint?.name || metadata.constraintCls?.name || metadata.type;
+}
+
 async function check(
   metadata: ValidationMetadata,
   owner: Function,
@@ -50,7 +58,9 @@ async function check(
       }
     }
   }
-  if (!ok) errors.add(path, classValidatorMessage(metadata, owner)(path, value));
+  if (!ok) {
+    errors.add(path, classValidatorMessage(metadata, owner)(path, value), residualKeyword(metadata));
+  }
 }
 
 async function walk(contract: Contract, instance: Record<string, unknown>, prefix: string, errors: InputProblems): Promise<void> {

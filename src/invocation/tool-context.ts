@@ -7,6 +7,7 @@
 import { ToolContextUnavailableError } from '../errors/errors';
 import type { ToolDefinition } from '../registry/tool-definition';
 import { describeValue, isPlainObject } from '../util/describe-value';
+import { DeclarationError } from '../errors/declaration-errors';
 
 /** Log levels, least to most severe (the syslog levels MCP uses). */
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
@@ -178,14 +179,14 @@ const HANDLERS = ['progress', 'log', 'elicit', 'sample'] as const;
 export function checkCallContext(context: unknown, where: string, option = 'context'): void {
   if (context === undefined) return;
   if (!isPlainObject(context)) {
-    throw new TypeError(
+    throw new DeclarationError(
       `${where}: '${option}' must be an object of handlers { progress, log, elicit, sample }; got ${describeValue(context)}.`,
     );
   }
   for (const name of HANDLERS) {
     const handler = context[name];
     if (handler !== undefined && typeof handler !== 'function') {
-      throw new TypeError(`${where}: '${option}.${name}' must be a function; got ${describeValue(handler)}.`);
+      throw new DeclarationError(`${where}: '${option}.${name}' must be a function; got ${describeValue(handler)}.`);
     }
   }
 }

@@ -5,6 +5,7 @@ import { describeValue } from '../util/describe-value';
 import { isTimeoutMs, TIMEOUT_RULE } from '../util/limits';
 import { setDefaultContextHandlers, ToolContextHandlers } from './tool-context';
 import { setWarningHandler, WarningHandler } from '../util/warnings';
+import { DeclarationError } from '../errors/declaration-errors';
 
 /** What an exception report knows: the tool, and the arguments as the caller sent them. */
 export interface ExceptionContext {
@@ -68,21 +69,23 @@ export function configure(settings: ToolwrightSettings): void {
   if ('onException' in settings) {
     const next = settings.onException;
     if (next !== undefined && typeof next !== 'function') {
-      throw new TypeError(`configure: onException must be a function; got ${describeValue(next)}.`);
+      throw new DeclarationError(`configure: onException must be a function; got ${describeValue(next)}.`);
     }
     handler = next ?? defaultHandler;
   }
   if ('onWarning' in settings) {
     const next = settings.onWarning;
     if (next !== undefined && typeof next !== 'function') {
-      throw new TypeError(`configure: onWarning must be a function; got ${describeValue(next)}.`);
+      throw new DeclarationError(`configure: onWarning must be a function; got ${describeValue(next)}.`);
     }
     setWarningHandler(next);
   }
   if ('defaultTimeoutMs' in settings) {
     const next = settings.defaultTimeoutMs;
     if (next !== undefined && !isTimeoutMs(next)) {
-      throw new TypeError(`configure: defaultTimeoutMs must be ${TIMEOUT_RULE} (or undefined for none); got ${describeValue(next)}.`);
+      throw new DeclarationError(
+        `configure: defaultTimeoutMs must be ${TIMEOUT_RULE} (or undefined for none); got ${describeValue(next)}.`,
+      );
     }
     defaultTimeoutMs = next;
   }
@@ -91,7 +94,7 @@ export function configure(settings: ToolwrightSettings): void {
   if ('requireApprovalForDestructive' in settings) {
     const next = settings.requireApprovalForDestructive;
     if (next !== undefined && typeof next !== 'boolean') {
-      throw new TypeError(`configure: requireApprovalForDestructive must be true or false; got ${describeValue(next)}.`);
+      throw new DeclarationError(`configure: requireApprovalForDestructive must be true or false; got ${describeValue(next)}.`);
     }
     destructiveApproval = next === true;
   }

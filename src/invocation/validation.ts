@@ -116,10 +116,49 @@ function constraintMessage(node: TypeNode | undefined, keyword: string): ((prope
   return node && constraintOf(node, keyword)?.message;
 }
 
+const LIMITS = new Set([
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'minProperties',
+  'maxProperties',
+]);
+
+/** An ajv error's parameters in FieldError's terms: `{ limit }`, `{ allowed }`, `{ format }`, … */
+function paramsOf(error: ErrorObject): Readonly<Record<string, unknown>> {
+  const params = error.params as Record<string, unknown>;
+  if (LIMITS.has(error.keyword)) return { limit: params.limit };
+  switch (error.keyword) {
+    case 'required':
+    case 'anyOf':
+    case 'not':
+      return {};
+    case 'type':
+      return { type: params.type };
+    case 'format':
+      return { format: params.format };
+    case 'enum':
+      return { allowed: params.allowedValues };
+    case 'const':
+      return { allowed: [params.allowedValue] };
+    case 'pattern':
+      return { pattern: params.pattern };
+    case 'multipleOf':
+      return { limit: params.multipleOf };
+    default:
+      return { ...params };
+  }
+}
+
 /** ajv errors → one message per field and problem, in the field model's words. */
 export function explainErrors(contract: Contract, errors: ErrorObject[], direction: SchemaDirection, problems: InputProblems): void {
-  const push = (field: string, message: string) => problems.add(field, message);
   for (const error of errors) {
+    const push = (field: string, message: string) => problems.add(field, message, error.keyword, paramsOf(error));
     // Errors inside a branch of anyOf say why each alternative failed; the anyOf error itself says it plainly.
     if (error.keyword !== 'anyOf' && error.schemaPath.includes('/anyOf/')) continue;
     const segments = decodePointer(error.instancePath);

@@ -1,6 +1,7 @@
 import type { ToolDeclaration } from './definitions';
 import { KEYS } from './keys';
-import { getOwnFact, hasOwnFact, Site, siteName } from './site';
+import { DeclarationError } from '../errors/declaration-errors';
+import { declaredAt, getOwnFact, hasOwnFact, Site, siteName } from './site';
 
 /**
  * A site's description is declared once: in `@Tool({ description })` or with `@Description`, not
@@ -14,6 +15,9 @@ export function checkDescriptionOnce(
     'toolDescription' in pending ? pending.toolDescription : getOwnFact<ToolDeclaration>(KEYS.tool, site)?.description;
   const described = 'description' in pending || hasOwnFact(KEYS.description, site);
   if (toolDescription !== undefined && described) {
-    throw new TypeError(`${siteName(site)}: the description is declared twice, in @Tool({ description }) and @Description. Keep one.`);
+    throw new DeclarationError(
+      `${siteName(site)}: the description is declared twice, in @Tool({ description }) and @Description. Keep one.`,
+      declaredAt(site),
+    );
   }
 }

@@ -9,6 +9,7 @@
  * minor while the major is 0, as npm's `^` ranges read them) refuses to load, naming both copies.
  */
 import { PACKAGE_DIR, VERSION } from '../util/package-info';
+import { SetupError } from '../errors/declaration-errors';
 
 /** Bumped when the shape of a store changes, so that copies which disagree on it refuse each other. */
 const LAYOUT = 1;
@@ -38,7 +39,7 @@ function holder(): Holder {
     return created;
   }
   if (existing.layout !== LAYOUT || !compatible(existing.version, VERSION)) {
-    throw new Error(
+    throw new SetupError(
       `Two incompatible copies of toolwright are loaded in this process: ${VERSION} at ${PACKAGE_DIR}, and ${existing.version} ` +
         `at ${existing.path}, loaded first. They cannot share one registry of tools. Install one version: make toolwright a ` +
         'peerDependency of the package that brings its own copy, or align the versions and run `npm dedupe` (`npm ls toolwright` shows both).',

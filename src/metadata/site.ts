@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import { DeclarationError, SetupError } from '../errors/declaration-errors';
+import type { DeclarationSiteInput } from '../errors/declaration-errors';
 import { describeValue } from '../util/describe-value';
 
 /**
@@ -9,6 +11,11 @@ import { describeValue } from '../util/describe-value';
 export interface Site {
   readonly target: Function;
   readonly method?: string;
+}
+
+/** The site as a declaration error names it: the class and, for a method, the member. */
+export function declaredAt(site: Site): DeclarationSiteInput {
+  return { class: site.target, member: site.method };
 }
 
 export function siteName(site: Site): string {
@@ -26,7 +33,7 @@ export function rejectStandardDecorator(decorator: string, context: unknown): vo
   const { kind, name } = context as { kind?: unknown; name?: unknown };
   if (typeof kind !== 'string' || typeof (context as { addInitializer?: unknown }).addInitializer !== 'function') return;
   const what = kind === 'class' ? `class ${String(name)}` : `${kind} ${typeof name === 'symbol' ? name.toString() : String(name)}`;
-  throw new TypeError(
+  throw new SetupError(
     `@${decorator} on ${what} was applied as a standard (TC39) decorator, and toolwright uses TypeScript's legacy decorators ` +
       '(as class-validator, class-transformer and tsyringe do). Set "experimentalDecorators": true and ' +
       '"emitDecoratorMetadata": true in the compilerOptions of your tsconfig.json.',
@@ -38,24 +45,29 @@ export function decoratedSite(decorator: string, target: object, propertyKey?: s
   rejectStandardDecorator(decorator, propertyKey);
   if (propertyKey === undefined) {
     if (typeof target !== 'function') {
-      throw new TypeError(`@${decorator} must decorate a class or a method; got ${describeValue(target)}.`);
+      throw new DeclarationError(`@${decorator} must decorate a class or a method; got ${describeValue(target)}.`);
     }
     return { target };
   }
   if (typeof target === 'function') {
-    throw new TypeError(
+    throw new DeclarationError(
       `@${decorator} on static method ${target.name}.${String(propertyKey)}: tools are instance methods, ` +
         'resolved through DI. Make it an instance method.',
+      { class: target, member: propertyKey },
     );
   }
   const ctor = (target as { constructor: Function }).constructor;
   if (typeof propertyKey === 'symbol') {
-    throw new TypeError(
+    throw new DeclarationError(
       `@${decorator} on ${ctor.name}[${propertyKey.toString()}]: a symbol-named method cannot be a tool. ` + 'Use a string-named method.',
+      { class: ctor, member: propertyKey },
     );
   }
   if (!descriptor || typeof descriptor.value !== 'function') {
-    throw new TypeError(`@${decorator} on ${ctor.name}.${propertyKey}: it decorates classes and methods, not properties or accessors.`);
+    throw new DeclarationError(
+      `@${decorator} on ${ctor.name}.${propertyKey}: it decorates classes and methods, not properties or accessors.`,
+      { class: ctor, member: propertyKey },
+    );
   }
   return { target: ctor, method: propertyKey };
 }
@@ -93,7 +105,7 @@ export function defineFact(key: string, value: unknown, site: Site): void {
  */
 export function defineOnce(key: string, decorator: string, value: unknown, site: Site): void {
   if (hasOwnFact(key, site)) {
-    throw new TypeError(`${siteName(site)}: @${decorator} is already declared. Declare it once.`);
+    throw new DeclarationError(`${siteName(site)}: @${decorator} is already declared. Declare it once.`, declaredAt(site));
   }
   defineFact(key, value, site);
 }

@@ -1,5 +1,6 @@
 import type { ToolDeclaration } from './definitions';
-import { Site, siteName } from './site';
+import { DeclarationError } from '../errors/declaration-errors';
+import { declaredAt, Site, siteName } from './site';
 import { DEFAULT_NAME_SUFFIXES, deriveToolName, versionSegment } from '../naming/tool-name';
 
 /**
@@ -31,5 +32,5 @@ export function versionSuffixMismatch(
 export function checkVersionSuffix(site: Site, declaration: Pick<ToolDeclaration, 'name'> | undefined, version: number | undefined): void {
   if (declaration === undefined || declaration.name !== undefined || version === undefined) return;
   const mismatch = versionSuffixMismatch(site, version);
-  if (mismatch) throw new TypeError(mismatch);
+  if (mismatch) throw new DeclarationError(mismatch, declaredAt(site));
 }

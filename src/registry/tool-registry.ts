@@ -5,12 +5,14 @@ import type { ToolDeclaration } from '../metadata/definitions';
 import { catalogMark, catalogSince } from '../metadata/catalog';
 import { KEYS } from '../metadata/keys';
 import { processStore } from '../metadata/process-stores';
-import { getFact, getOwnFact } from '../metadata/site';
+import { declaredAt, getFact, getOwnFact } from '../metadata/site';
 import { DEFAULT_NAME_SUFFIXES } from '../naming/tool-name';
 import { versionSuffixMismatch } from '../metadata/version-suffix';
 import { describeValue, joinWords } from '../util/describe-value';
 import { DefinitionHost, ToolDefinition } from './tool-definition';
 import { checkBaseDir, loadToolRoot, normalizeToolRoot, resolveToolRoot, ToolRoot } from './tool-roots';
+import { DeclarationError, ToolConflictError, UnknownAdapterError } from '../errors/declaration-errors';
+import type { ConflictingTool } from '../errors/declaration-errors';
 
 export interface RegistryOptions {
   /**
@@ -62,15 +64,16 @@ export class ToolRegistry {
 
   constructor(options: RegistryOptions = {}) {
     const unknown = Object.keys(options).filter((key) => !['tools', 'isolated', 'nameSuffixes'].includes(key));
-    if (unknown.length > 0) throw new TypeError(`ToolRegistry: unknown option '${unknown[0]}'. Known: tools, isolated, nameSuffixes.`);
+    if (unknown.length > 0)
+      throw new DeclarationError(`ToolRegistry: unknown option '${unknown[0]}'. Known: tools, isolated, nameSuffixes.`);
     if (options.tools !== undefined && (!Array.isArray(options.tools) || options.tools.some((t) => typeof t !== 'function'))) {
-      throw new TypeError(`ToolRegistry: 'tools' must be a list of classes; got ${describeValue(options.tools)}.`);
+      throw new DeclarationError(`ToolRegistry: 'tools' must be a list of classes; got ${describeValue(options.tools)}.`);
     }
     if (
       options.nameSuffixes !== undefined &&
       (!Array.isArray(options.nameSuffixes) || options.nameSuffixes.some((s) => typeof s !== 'string'))
     ) {
-      throw new TypeError(`ToolRegistry: 'nameSuffixes' must be a list of strings; got ${describeValue(options.nameSuffixes)}.`);
+      throw new DeclarationError(`ToolRegistry: 'nameSuffixes' must be a list of strings; got ${describeValue(options.nameSuffixes)}.`);
     }
     this.explicit = options.tools ? [...options.tools] : undefined;
     this.since = options.isolated ? catalogMark() : 0;
@@ -88,16 +91,16 @@ export class ToolRegistry {
    */
   registerAdapter(key: string, registration: AdapterRegistration = {}): this {
     if (!isAdapterKey(key)) {
-      throw new TypeError(`registerAdapter: ${describeValue(key)} is not an adapter key such as 'mcp'.`);
+      throw new DeclarationError(`registerAdapter: ${describeValue(key)} is not an adapter key such as 'mcp'.`);
     }
     const unknown = Object.keys(registration).filter((option) => option !== 'toolRoots' && option !== 'baseDir');
     if (unknown.length > 0) {
-      throw new TypeError(`registerAdapter('${key}'): unknown option '${unknown[0]}'. Known options: toolRoots, baseDir.`);
+      throw new DeclarationError(`registerAdapter('${key}'): unknown option '${unknown[0]}'. Known options: toolRoots, baseDir.`);
     }
     const baseDir = checkBaseDir(registration.baseDir, key);
     if (registration.toolRoots !== undefined) {
       if (!Array.isArray(registration.toolRoots)) {
-        throw new TypeError(
+        throw new DeclarationError(
           `registerAdapter('${key}'): toolRoots must be a list of directories; got ${describeValue(registration.toolRoots)}.`,
         );
       }
@@ -117,7 +120,7 @@ export class ToolRegistry {
   /** Adds classes for this registry to consider (a subclass that carries no decorator of its own). */
   add(...targets: Function[]): this {
     for (const target of targets) {
-      if (typeof target !== 'function') throw new TypeError(`ToolRegistry.add expects classes; got ${describeValue(target)}.`);
+      if (typeof target !== 'function') throw new DeclarationError(`ToolRegistry.add expects classes; got ${describeValue(target)}.`);
       if (!this.added.includes(target)) this.added.push(target);
     }
     return this;
@@ -126,14 +129,15 @@ export class ToolRegistry {
   /** The definition of a class tool, or of a method tool when `method` is given. */
   describe(target: Function, method?: string): ToolDefinition {
     if (typeof target !== 'function' || !target.prototype) {
-      throw new TypeError(`describeTool expects a tool class; got ${describeValue(target)}.`);
+      throw new DeclarationError(`describeTool expects a tool class; got ${describeValue(target)}.`);
     }
     const methods = this.toolMethods(target);
     if (method !== undefined) {
       if (!methods.includes(method)) {
-        throw new TypeError(
+        throw new DeclarationError(
           `${target.name}.${method} is not a method tool. Decorate it with @Tool()` +
             (methods.length > 0 ? `; the method tools of ${target.name} are ${joinWords(methods)}.` : '.'),
+          { class: target, member: method },
         );
       }
       return this.definition(target, method, 'method');
@@ -142,7 +146,7 @@ export class ToolRegistry {
     const entry = declaration?.method ?? 'call';
     if (typeof (target.prototype as Record<string, unknown>)[entry] !== 'function') {
       const hint = methods.length > 0 ? ` It has method tools: describeTool(${target.name}, '${methods[0]}').` : '';
-      throw new TypeError(`${target.name} is not a class tool: it has no entry method '${entry}'.${hint}`);
+      throw new DeclarationError(`${target.name} is not a class tool: it has no entry method '${entry}'.${hint}`, { class: target });
     }
     return this.definition(target, entry, 'class');
   }
@@ -236,9 +240,11 @@ export class ToolRegistry {
   private members(key: string, filter?: (definition: ToolDefinition) => boolean): ToolDefinition[] {
     if (!this.adapterRoots.has(key)) {
       const known = this.adapters();
-      throw new Error(
+      throw new UnknownAdapterError(
         `Unknown adapter '${key}'. Registered adapters: ${known.length ? joinWords(known.map((k) => `'${k}'`)) : 'none'}. ` +
           `Register it with registerAdapter('${key}'), or import its entry point (e.g. toolwright/mcp), before enumerating.`,
+        key,
+        known,
       );
     }
     const members = this.candidates(key)
@@ -259,11 +265,12 @@ export class ToolRegistry {
     const own = definition.ownVersion;
     if (own !== undefined) {
       const mismatch = versionSuffixMismatch(definition.site, own, this.nameSuffixes);
-      if (mismatch) throw new Error(mismatch);
+      if (mismatch) throw new DeclarationError(mismatch, declaredAt(definition.site));
     } else if (definition.declaresVersion) {
-      throw new Error(
+      throw new DeclarationError(
         `${definition.id}: its name ends in V${suffixVersion} but it declares no @ToolVersion of its own ` +
           `(it inherits version ${definition.version}). Add @ToolVersion(${suffixVersion}) to ${definition.id}.`,
+        declaredAt(definition.site),
       );
     }
   }
@@ -279,10 +286,15 @@ export class ToolRegistry {
       const all = [...list].sort((a, b) => a.version - b.version);
       for (let i = 1; i < all.length; i++) {
         if (all[i].version === all[i - 1].version) {
-          const [first, second] = [all[i - 1].id, all[i].id].sort();
-          throw new Error(
+          const [a, b] = [all[i - 1], all[i]].sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)).map(conflicting);
+          const [first, second] = [a.id, b.id];
+          throw new ToolConflictError(
             `Tools ${first} and ${second} are both '${name}' version ${all[i].version} for adapter '${key}'. ` +
               `Give one an explicit name (@Tool({ name })) or a distinct @ToolVersion.`,
+            name,
+            all[i].version,
+            key,
+            [a, b],
           );
         }
       }
@@ -301,13 +313,23 @@ export class ToolRegistry {
       if (!group || !group.some((member) => member.declaresVersion)) continue;
       const orphan = list.find((definition) => !definition.declaresVersion);
       if (orphan) {
-        throw new Error(
+        throw new DeclarationError(
           `${orphan.id} ('${name}') looks like version ${match[2]} of ${match[1]} but declares no @ToolVersion. ` +
             `Add @ToolVersion(${match[2]}) so it joins the group, or give it an explicit name.`,
+          declaredAt(orphan.site),
         );
       }
     }
   }
+}
+
+/** One side of a conflict, as {@link ToolConflictError} carries it. */
+function conflicting(definition: ToolDefinition): ConflictingTool {
+  return Object.freeze({
+    id: definition.id,
+    target: definition.target,
+    method: definition.kind === 'method' ? definition.method : undefined,
+  });
 }
 
 /** The default registry: one for the process, shared by every copy of toolwright (see metadata/process-stores). */

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { catalogMark, forgetSince } from '../metadata/catalog';
 import { describeValue } from '../util/describe-value';
 import { warn } from '../util/warnings';
+import { DeclarationError } from '../errors/declaration-errors';
 
 /** Directory names that hold whole applications, never just tools. */
 const BULK_DIRECTORIES = ['src', 'app', 'lib', 'dist', 'actions'];
@@ -16,13 +17,13 @@ const SKIPPED = /(\.d\.ts|\.(test|spec)\.[cm]?[jt]s)$/;
  */
 export function normalizeToolRoot(raw: unknown, adapter: string): string {
   if (typeof raw !== 'string') {
-    throw new TypeError(`Tool roots for '${adapter}' must be directory paths; got ${describeValue(raw)}.`);
+    throw new DeclarationError(`Tool roots for '${adapter}' must be directory paths; got ${describeValue(raw)}.`);
   }
   const trimmed = raw.trim();
   const lexical = trimmed === '' ? '' : path.normalize(trimmed);
   const normalized = path.isAbsolute(lexical) && path.parse(lexical).root === lexical ? lexical : lexical.replace(/[\\/]+$/, '');
   const tooBroad = (why: string): never => {
-    throw new TypeError(
+    throw new DeclarationError(
       `Tool root ${describeValue(raw)} for '${adapter}' is too broad: ${why}. ` +
         'Point it at a directory that holds only tools, such as agent_tools.',
     );
@@ -80,7 +81,7 @@ export function resolveToolRoot(raw: unknown, adapter: string, baseDir: string |
 export function checkBaseDir(baseDir: unknown, adapter: string): string | undefined {
   if (baseDir === undefined) return undefined;
   if (typeof baseDir !== 'string' || !path.isAbsolute(baseDir)) {
-    throw new TypeError(
+    throw new DeclarationError(
       `registerAdapter('${adapter}'): baseDir must be an absolute directory path such as __dirname ` +
         `(or path.dirname(fileURLToPath(import.meta.url)) in an ES module); got ${describeValue(baseDir)}.`,
     );
@@ -105,7 +106,7 @@ export function loadToolRoot({ root, absolute, base, fromBaseDir }: ToolRoot, ad
       : fromBaseDir
         ? 'Create it or correct the path (relative to baseDir).'
         : `Create it or correct the path; to resolve relative roots against your module's directory, pass baseDir: __dirname to registerAdapter.`;
-    throw new Error(
+    throw new DeclarationError(
       `Tool root '${root}' for '${adapter}' is not a directory (resolved to ${absolute}` +
         (path.isAbsolute(root) ? '' : `, against ${against}`) +
         `). ${hint}`,

@@ -5,6 +5,7 @@
 import { contractOf } from '../contract/build-contract';
 import { constraintOf, Contract, FieldModel, isRequiredInput, isRequiredOutput, TypeNode } from '../contract/field-model';
 import { copyJson } from '../util/copy-json';
+import { DeclarationError } from '../errors/declaration-errors';
 
 export type JsonSchema = { [keyword: string]: unknown };
 
@@ -86,7 +87,7 @@ function resolveOptions(direction: SchemaDirection, options: SchemaOptions): Res
     sharedDefs: options.sharedDefs === true,
   };
   if (resolved.dialect !== '2020-12' && resolved.dialect !== 'draft-07') {
-    throw new TypeError(`Unknown schema dialect '${String(resolved.dialect)}'. Use '2020-12' (the default) or 'draft-07'.`);
+    throw new DeclarationError(`Unknown schema dialect '${String(resolved.dialect)}'. Use '2020-12' (the default) or 'draft-07'.`);
   }
   return resolved;
 }
@@ -147,9 +148,10 @@ class SchemaWriter {
     const { direction, strict } = this.options;
     const fields = direction === 'input' ? contract.inputFields : contract.fields;
     if (!isRoot && contract.ambientFields.length > 0) {
-      throw new TypeError(
+      throw new DeclarationError(
         `${contract.name}.${contract.ambientFields[0].name}: @AmbientContext is only for a tool's top-level input, ` +
           `and ${contract.name} is nested in another contract. Move the ambient field to the tool's input class.`,
+        { class: contract.target, member: contract.ambientFields[0].name },
       );
     }
     const properties: Record<string, JsonSchema> = {};
@@ -225,9 +227,10 @@ class SchemaWriter {
       }
       case 'record':
         if (strict) {
-          throw new TypeError(
+          throw new DeclarationError(
             `${field.owner.name}.${field.name}${'[]'.repeat(depth)} is a free-form object, which OpenAI strict mode cannot express (every object must list its properties). ` +
               'Declare its shape with a class, or use the non-strict schema.',
+            { class: field.owner, member: field.name },
           );
         }
         schema = { type: 'object' };

@@ -5,7 +5,7 @@
  * JSON.stringify/JSON.parse unchanged and validates against the output schema.
  */
 import { contractOf } from '../contract/build-contract';
-import { describeMismatch } from '../contract/conforms';
+import { describeMismatch, mismatchDetail } from '../contract/conforms';
 import type { Contract, TypeNode } from '../contract/field-model';
 import { messages } from '../contract/messages';
 import { FieldError, OutputContractError, UnserializableValueError } from '../errors/errors';
@@ -60,8 +60,8 @@ class State {
     throw new UnserializableValueError(`${path}… is nested deeper than ${MAX_RENDER_DEPTH} levels, which no JSON answer should be.`, path);
   }
 
-  mismatch(message: string): undefined {
-    this.mismatches.push({ field: this.path(), message });
+  mismatch(message: string, keyword: string, params: Readonly<Record<string, unknown>> = {}): undefined {
+    this.mismatches.push({ field: this.path(), message, keyword, params });
     return undefined;
   }
 
@@ -221,12 +221,12 @@ function buildRenderer(node: TypeNode): Renderer {
   const needsLeafCheck = node.enum !== undefined || node.constraints.length > 0 || (node.kind === 'string' && node.format !== undefined);
   const leaf = (value: unknown, state: State): unknown => {
     if (needsLeafCheck) {
-      const problem = describeMismatch(node, value, state.path());
-      if (problem) return state.mismatch(problem);
+      const problem = mismatchDetail(node, value, state.path());
+      if (problem) return state.mismatch(problem.message, problem.keyword, problem.params);
     }
     return value;
   };
-  const typeMismatch = (value: unknown, state: State) => state.mismatch(node.typeMessage(state.path(), value));
+  const typeMismatch = (value: unknown, state: State) => state.mismatch(node.typeMessage(state.path(), value), 'type');
   const withJson =
     (render: Renderer): Renderer =>
     (value, state) => {
@@ -413,11 +413,11 @@ function buildContractRenderer(contract: Contract): (value: object, state: State
       const item = source[field.name];
       state.stack.push(field.name);
       if (item === undefined) {
-        if (!field.optional) state.mismatch(messages.required(state.path(), undefined));
+        if (!field.optional) state.mismatch(messages.required(state.path(), undefined), 'required');
       } else if (item === null) {
         present++;
         if (field.nullable) out[field.name] = null;
-        else state.mismatch(`${state.path()} is null, and the field is not nullable`);
+        else state.mismatch(`${state.path()} is null, and the field is not nullable`, 'type');
       } else {
         present++;
         const rendered = field.render(item, state);
@@ -468,6 +468,8 @@ export function renderContract(target: Function, value: unknown, options: Render
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       state.mismatch(
         `the value must be an object with the fields of ${contract.name}; got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`,
+        'type',
+        { type: 'object' },
       );
     } else {
       const source = typeof (value as { toJSON?: unknown }).toJSON === 'function' ? (value as { toJSON: () => unknown }).toJSON() : value;

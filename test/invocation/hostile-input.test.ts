@@ -60,7 +60,7 @@ describe('input depth is bounded (maxInputDepth, default 64)', () => {
     const result = await invoke(WalkTree, args);
     expect(result.outcome).toBe('failure');
     expect(result.error).toBe(DEPTH_FAILURE);
-    expect(result.fieldErrors).toEqual([{ field: 'base', message: 'the input is nested deeper than 64 levels' }]);
+    expect(result.fieldErrors).toEqual([{ field: 'base', message: 'the input is nested deeper than 64 levels', keyword: 'depth', params: { limit: 64 } }]);
     expect(result.exception).toBeInstanceOf(InputValidationError);
     expect(Invoker.inputInvalid(result)).toBe(true);
     expect(ran).toBe(0);
@@ -159,12 +159,12 @@ describe('unknown keys and long problem lists are answered in bounded size', () 
     const result = await invoke(Tag, args);
     expect(result.error).toBe('unknown inputs: k0, k1, k2, k3, k4 and 299,995 more');
     expect(result.fieldErrors).toEqual([
-      { field: 'k0', message: 'unknown input: k0' },
-      { field: 'k1', message: 'unknown input: k1' },
-      { field: 'k2', message: 'unknown input: k2' },
-      { field: 'k3', message: 'unknown input: k3' },
-      { field: 'k4', message: 'unknown input: k4' },
-      { field: 'base', message: 'and 299,995 more unknown inputs' },
+      { field: 'k0', message: 'unknown input: k0', keyword: 'unknown', params: {} },
+      { field: 'k1', message: 'unknown input: k1', keyword: 'unknown', params: {} },
+      { field: 'k2', message: 'unknown input: k2', keyword: 'unknown', params: {} },
+      { field: 'k3', message: 'unknown input: k3', keyword: 'unknown', params: {} },
+      { field: 'k4', message: 'unknown input: k4', keyword: 'unknown', params: {} },
+      { field: 'base', message: 'and 299,995 more unknown inputs', keyword: 'unknown', params: { count: 299_995 } },
     ]);
     expect(JSON.stringify(result).length).toBeLessThan(1_000);
     expect(ran).toBe(0);
@@ -200,11 +200,12 @@ describe('unknown keys and long problem lists are answered in bounded size', () 
     const result = await invoke(Tag, { tags: Array.from({ length: 100_000 }, () => 'too long') });
     expect(result.outcome).toBe('failure');
     expect(result.fieldErrors).toHaveLength(21);
-    expect(result.fieldErrors[0]).toEqual({ field: 'tags[0]', message: 'each value in tags[0] must be shorter than or equal to 3 characters' });
-    expect(result.fieldErrors[19]).toEqual({ field: 'tags[19]', message: 'each value in tags[19] must be shorter than or equal to 3 characters' });
-    expect(result.fieldErrors[20]).toEqual({ field: 'base', message: 'and 99,980 more problems' });
+    expect(result.fieldErrors[0]).toEqual({ field: 'tags[0]', message: 'each value in tags[0] must be shorter than or equal to 3 characters', keyword: 'maxLength', params: { limit: 3 } });
+    expect(result.fieldErrors[19]).toEqual({ field: 'tags[19]', message: 'each value in tags[19] must be shorter than or equal to 3 characters', keyword: 'maxLength', params: { limit: 3 } });
+    expect(result.fieldErrors[20]).toEqual({ field: 'base', message: 'and 99,980 more problems', keyword: 'truncated', params: { count: 99_980 } });
     expect(result.error).toMatch(/^each value in tags\[0\] must be shorter than or equal to 3 characters, .* and 99,980 more problems$/);
-    expect(JSON.stringify(result).length).toBeLessThan(5_000);
+    // Twenty-one entries, each with its keyword and params: bounded, whatever the input's size.
+    expect(JSON.stringify(result).length).toBeLessThan(6_500);
   });
 
   it('unknown keys and other problems together', async () => {
@@ -263,7 +264,7 @@ describe('strings that are not Unicode are refused at the input boundary', () =>
     const result = await invoke(Echo, args);
     expect(result.outcome).toBe('failure');
     expect(result.fieldErrors).toEqual([
-      { field: 'text', message: 'text contains an unpaired UTF-16 surrogate, which is not valid Unicode text' },
+      { field: 'text', message: 'text contains an unpaired UTF-16 surrogate, which is not valid Unicode text', keyword: 'unpairedSurrogate', params: {} },
     ]);
     expect(ran).toBe(0);
     expect(reported).toEqual([]);
@@ -272,15 +273,15 @@ describe('strings that are not Unicode are refused at the input boundary', () =>
   it('anywhere in the input, keys included', async () => {
     const nestedValue = await invoke(Echo, JSON.parse('{"text":"ok","extra":{"list":["fine","\\udc00"]}}'));
     expect(nestedValue.fieldErrors).toEqual([
-      { field: 'extra.list[1]', message: 'extra.list[1] contains an unpaired UTF-16 surrogate, which is not valid Unicode text' },
+      { field: 'extra.list[1]', message: 'extra.list[1] contains an unpaired UTF-16 surrogate, which is not valid Unicode text', keyword: 'unpairedSurrogate', params: {} },
     ]);
     const key = await invoke(Echo, JSON.parse('{"text":"ok","extra":{"\\ud800":1}}'));
     expect(key.fieldErrors).toEqual([
-      { field: 'extra', message: 'extra has a key with an unpaired UTF-16 surrogate, which is not valid Unicode text' },
+      { field: 'extra', message: 'extra has a key with an unpaired UTF-16 surrogate, which is not valid Unicode text', keyword: 'unpairedSurrogate', params: {} },
     ]);
     const topKey = await invoke(Echo, JSON.parse('{"text":"ok","\\ud800":1}'));
     expect(topKey.fieldErrors).toEqual([
-      { field: 'base', message: 'the input has a key with an unpaired UTF-16 surrogate, which is not valid Unicode text' },
+      { field: 'base', message: 'the input has a key with an unpaired UTF-16 surrogate, which is not valid Unicode text', keyword: 'unpairedSurrogate', params: {} },
     ]);
     expect(reported).toEqual([]);
   });

@@ -111,7 +111,7 @@ describe('results and failure messages', () => {
     expect(reported).toEqual([]);
     const exception = await new Invoker({ userFacingInputErrors: false }).invoke(Approve, { mode: 3 });
     expect(exception).toMatchObject({ outcome: 'exception', error: 'Could not approve the loan' });
-    expect(exception.fieldErrors).toEqual([{ field: 'mode', message: 'mode must be a string' }]);
+    expect(exception.fieldErrors).toEqual([{ field: 'mode', message: 'mode must be a string', keyword: 'type', params: { type: 'string' } }]);
     expect(Invoker.inputInvalid(exception)).toBe(true);
     expect(reported).toHaveLength(1);
   });

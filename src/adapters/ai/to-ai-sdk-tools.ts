@@ -5,6 +5,7 @@
 import { jsonSchema, JSONSchema7, tool, Tool } from 'ai';
 import { checkCallContext, contentAsText, ContentPart, describeValue, ToolLike, ToolwrightError } from '../../index';
 import { Toolbox, ToolboxCallOptions, ToolCallRecord } from '../openai/index';
+import { DeclarationError } from '../../index';
 
 export interface AiSdkToolsOptions {
   /** Only these function names (default: every function in the toolbox). */
@@ -91,20 +92,21 @@ const KNOWN_OPTIONS = ['only', 'strict', 'ambientContext', 'container', 'context
  */
 export function toAiSdkTools(source: Toolbox | Iterable<ToolLike>, options: AiSdkToolsOptions = {}): AiSdkTools {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new TypeError(`toAiSdkTools: options must be an object; got ${describeValue(options)}.`);
+    throw new DeclarationError(`toAiSdkTools: options must be an object; got ${describeValue(options)}.`);
   }
   const unknown = Object.keys(options).filter((key) => !KNOWN_OPTIONS.includes(key));
-  if (unknown.length > 0) throw new TypeError(`toAiSdkTools: unknown option '${unknown[0]}'. Known options: ${KNOWN_OPTIONS.join(', ')}.`);
+  if (unknown.length > 0)
+    throw new DeclarationError(`toAiSdkTools: unknown option '${unknown[0]}'. Known options: ${KNOWN_OPTIONS.join(', ')}.`);
   const { only, strict, ambientContext, container, context } = options;
   checkCallContext(context, 'toAiSdkTools');
   // Checked now: a mistake here would otherwise reach the model as a tool error.
   if (ambientContext !== undefined && (typeof ambientContext !== 'object' || ambientContext === null || Array.isArray(ambientContext))) {
-    throw new TypeError(
+    throw new DeclarationError(
       `toAiSdkTools: 'ambientContext' must be a Map or an object keyed by ambient key; got ${describeValue(ambientContext)}.`,
     );
   }
   if (container !== undefined && typeof (container as { resolve?: unknown } | null)?.resolve !== 'function') {
-    throw new TypeError(`toAiSdkTools: 'container' must be a tsyringe DependencyContainer; got ${describeValue(container)}.`);
+    throw new DeclarationError(`toAiSdkTools: 'container' must be a tsyringe DependencyContainer; got ${describeValue(container)}.`);
   }
   const toolbox = source instanceof Toolbox ? source : new Toolbox(source);
   const tools: AiSdkTools = {};

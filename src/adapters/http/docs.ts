@@ -4,15 +4,17 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { OpenApiDocument } from './openapi';
+import { SetupError } from '../../index';
 
 function load<T>(name: string): T {
   try {
     return require(name) as T;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
-    throw new Error(
+    throw new SetupError(
       `toolwright/http: the docs page needs ${name}. Install it (npm install @fastify/swagger @fastify/swagger-ui), ` +
         'or pass docs: false to serve the API without it.',
+      undefined,
       { cause: error },
     );
   }

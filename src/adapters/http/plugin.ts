@@ -10,6 +10,7 @@ import { httpApiDocument } from './openapi';
 import type { HttpApiOptions, HttpAuth } from './options';
 import { problem, sendProblem } from './problem';
 import { httpRoutes, HttpRoute } from './routes';
+import { DeclarationError } from '../../index';
 
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const GENERIC = 'Something went wrong';
@@ -32,7 +33,9 @@ function queryInput(query: unknown, listFields: ReadonlySet<string>): Record<str
 function checkBodyLimit(value: unknown): number {
   if (value === undefined) return DEFAULT_BODY_LIMIT;
   if (!Number.isSafeInteger(value) || (value as number) < 1) {
-    throw new TypeError(`toolwright/http: bodyLimit must be a positive number of bytes (e.g. 1048576); got ${describeValue(value)}.`);
+    throw new DeclarationError(
+      `toolwright/http: bodyLimit must be a positive number of bytes (e.g. 1048576); got ${describeValue(value)}.`,
+    );
   }
   return value as number;
 }
@@ -151,12 +154,14 @@ export async function toolwrightHttp(fastify: FastifyInstance, options: HttpApiO
   const routes = httpRoutes(options);
   const bodyLimit = checkBodyLimit(options.bodyLimit);
   if (options.ambientContext !== undefined && typeof options.ambientContext !== 'function') {
-    throw new TypeError(
+    throw new DeclarationError(
       `toolwright/http: ambientContext must be a function (request, tool) => values; got ${describeValue(options.ambientContext)}.`,
     );
   }
   if (options.auth !== undefined && (typeof options.auth?.verify !== 'function' || typeof options.auth.securityScheme !== 'object')) {
-    throw new TypeError("toolwright/http: auth needs verify(request, tool) and securityScheme (e.g. { type: 'http', scheme: 'bearer' }).");
+    throw new DeclarationError(
+      "toolwright/http: auth needs verify(request, tool) and securityScheme (e.g. { type: 'http', scheme: 'bearer' }).",
+    );
   }
   const document = httpApiDocument({ ...options, prefix: fastify.prefix }, routes);
   const invoker = new Invoker(options.invoker);

@@ -8,10 +8,11 @@ import type { FieldError } from '../../index';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
-/** One field's problem in a 422 answer: the field's path, the rule it broke (when known), the message. */
+/** One field's problem in a 422 answer: the field's path, the rule it broke and its parameters, the message. */
 export interface ProblemFieldError {
   readonly field: string;
-  readonly keyword?: string;
+  readonly keyword: string;
+  readonly params: Readonly<Record<string, unknown>>;
   readonly message: string;
 }
 
@@ -43,9 +44,8 @@ export function problem(status: number, detail: string, instance?: string, error
   };
 }
 
-function fieldError(error: FieldError): ProblemFieldError {
-  const keyword = (error as FieldError & { keyword?: unknown }).keyword;
-  return { field: error.field, ...(typeof keyword === 'string' ? { keyword } : {}), message: error.message };
+function fieldError({ field, keyword, params, message }: FieldError): ProblemFieldError {
+  return { field, keyword, params, message };
 }
 
 /** Sends a problem: its status, `application/problem+json`, and any extra headers (Allow, WWW-Authenticate). */
@@ -70,10 +70,19 @@ export const PROBLEM_SCHEMA = {
         type: 'object',
         properties: {
           field: { type: 'string', description: 'The path of the field (`amount`, `address.city`, `tags[2]`), or `base`.' },
-          keyword: { type: 'string', description: 'The rule the value broke (`minimum`, `format`, …), when known.' },
-          message: { type: 'string' },
+          keyword: {
+            type: 'string',
+            description:
+              "The rule the value broke, in JSON Schema's words (`required`, `type`, `minimum`, `format`, `enum`, …), or `unknown` (an undeclared key), `depth`, `unpairedSurrogate`, `truncated`.",
+          },
+          params: {
+            type: 'object',
+            description:
+              "The rule's parameters: `{ limit }`, `{ allowed }`, `{ format }`, `{ pattern }`, `{ type }`, `{ count }`; `{}` when none.",
+          },
+          message: { type: 'string', description: 'The problem, for a person.' },
         },
-        required: ['field', 'message'],
+        required: ['field', 'keyword', 'params', 'message'],
       },
     },
   },

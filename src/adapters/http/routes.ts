@@ -1,6 +1,7 @@
 import { describeValue, ToolDefinition, Tools } from '../../index';
 import { FailureStatus, HTTP_ADAPTER, HttpConfig } from './config';
 import type { HttpApiOptions } from './options';
+import { DeclarationError } from '../../index';
 
 /** One tool version as the HTTP API serves it. */
 export interface HttpRoute {
@@ -19,7 +20,7 @@ export interface HttpRoute {
 /** The route table: every tool version, each at its own path; two tools at one path are refused. */
 export function httpRoutes(options: Pick<HttpApiOptions, 'tools'>): HttpRoute[] {
   if (options.tools !== undefined && !Array.isArray(options.tools)) {
-    throw new TypeError(`toolwright/http: tools must be a list of tools; got ${describeValue(options.tools)}.`);
+    throw new DeclarationError(`toolwright/http: tools must be a list of tools; got ${describeValue(options.tools)}.`);
   }
   const tools = options.tools ? options.tools.map((tool) => Tools.resolve(tool)) : Tools.forAdapter(HTTP_ADAPTER, { allVersions: true });
   const byPath = new Map<string, HttpRoute>();
@@ -30,7 +31,7 @@ export function httpRoutes(options: Pick<HttpApiOptions, 'tools'>): HttpRoute[] 
     const existing = byPath.get(path);
     if (existing) {
       const [a, b] = [existing.definition.id, definition.id].sort();
-      throw new TypeError(
+      throw new DeclarationError(
         `toolwright/http: tools ${a} and ${b} are both served at ${path}. Give one another name or segment ` +
           `(@Tool({ adapters: { http: { segment: '…' } } })) or a distinct @ToolVersion.`,
       );

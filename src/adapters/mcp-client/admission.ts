@@ -4,7 +4,7 @@
  * (the Toolbox, an HTTP or queue adapter, an application) can reach a server around its policy.
  */
 import { statSync } from 'node:fs';
-import { describeValue } from '../../index';
+import { DeclarationError, describeValue } from '../../index';
 import { resolveCommand } from './command-path';
 import { McpSecurityPolicy } from './security-policy';
 import { checkAlias, checkServerConfig, McpServerConfig } from './server-config';
@@ -33,7 +33,7 @@ export function isAdmitted(server: unknown): server is AdmittedMcpServer {
 function policyOf(options: McpClientOptions, where: string): McpSecurityPolicy {
   if (options.security === undefined) return McpSecurityPolicy.denyAll();
   if (!(options.security instanceof McpSecurityPolicy)) {
-    throw new TypeError(
+    throw new DeclarationError(
       `${where}: 'security' must be an McpSecurityPolicy (new McpSecurityPolicy({ … }) or McpSecurityPolicy.trusted()); got ${describeValue(options.security)}.`,
     );
   }
@@ -69,11 +69,11 @@ export function admitMcpServer(
   const checkedAlias = checkAlias(alias, caller);
   const checked = checkServerConfig(checkedAlias, config);
   if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`${caller}: the options must be an object such as { security: policy }; got ${describeValue(options)}.`);
+    throw new DeclarationError(`${caller}: the options must be an object such as { security: policy }; got ${describeValue(options)}.`);
   }
   const unknown = Object.keys(options).filter((key) => key !== 'security');
   if (unknown.length > 0) {
-    throw new TypeError(`${caller}: unknown option '${unknown[0]}'. Known options: security.`);
+    throw new DeclarationError(`${caller}: unknown option '${unknown[0]}'. Known options: security.`);
   }
   const security = policyOf(options, caller);
   security.check(checkedAlias, checked);

@@ -4,7 +4,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import { VERSION } from '../../index';
+import { DeclarationError, VERSION } from '../../index';
 import { describeValue, isPlainObject } from '../../index';
 import { AdmittedMcpServer, isAdmitted } from './admission';
 import { loadSdk } from './sdk';
@@ -168,7 +168,7 @@ export async function connectMcpServer(server: AdmittedMcpServer): Promise<McpSe
       typeof server === 'object' && server !== null
         ? 'an object admitMcpServer did not return (a copy, or made by hand)'
         : describeValue(server);
-    throw new TypeError(
+    throw new DeclarationError(
       `connectMcpServer takes a server admitted by admitMcpServer(alias, config, { security }); got ${got}. ` +
         'A config is checked against its security policy there, before anything starts.',
     );

@@ -1,3 +1,4 @@
+import { SetupError } from '../../index';
 /**
  * The MCP SDK, loaded only when a remote server is mounted (or its environment computed), so
  * `toolwright/openai` needs it only for remote tools.
@@ -28,7 +29,7 @@ export function loadSdk(): Promise<Sdk> {
     }),
     (error: Error) => {
       sdk = undefined;
-      throw new TypeError(
+      throw new SetupError(
         `Mounting remote MCP servers needs @modelcontextprotocol/sdk; install it (npm install @modelcontextprotocol/sdk). ${error.message}`,
       );
     },

@@ -11,6 +11,7 @@ import { isBareCommand } from './command-path';
 import { REFUSED_ENV_VARIABLES, refusedEnvEntry } from './refused-env';
 import { loadSdk } from './sdk';
 import type { McpServerConfig } from './server-config';
+import { DeclarationError } from '../../index';
 
 export interface McpSecurityPolicyOptions {
   /** May a server be started as a local command (stdio)? Default false. */
@@ -86,7 +87,7 @@ function isLoopback(host: string): boolean {
 function stringList(value: unknown, name: string): readonly string[] | undefined {
   if (value === undefined) return undefined;
   if (!Array.isArray(value) || value.some((item) => typeof item !== 'string' || item.trim() === '')) {
-    throw new TypeError(`McpSecurityPolicy: '${name}' must be a list of non-empty strings; got ${describeValue(value)}.`);
+    throw new DeclarationError(`McpSecurityPolicy: '${name}' must be a list of non-empty strings; got ${describeValue(value)}.`);
   }
   return Object.freeze([...value]);
 }
@@ -95,7 +96,7 @@ function stringList(value: unknown, name: string): readonly string[] | undefined
 function allowedHost(entry: string): string {
   const host = normalHost(entry.trim());
   const bad = () =>
-    new TypeError(
+    new DeclarationError(
       `McpSecurityPolicy: the hostAllowlist takes host names or IP addresses (no scheme, port, path or wildcard); got '${entry}'.`,
     );
   if (/[\s/@*?#]/.test(host) || host === '') throw bad();
@@ -115,14 +116,14 @@ function envNames(value: unknown, name: 'allowEnv' | 'passEnv'): readonly string
     (item) => /[=\0]/.test(item) || (item.includes('*') && (name === 'passEnv' || !REFUSED_ENV_VARIABLES.includes(item.toUpperCase()))),
   );
   if (bad !== undefined) {
-    throw new TypeError(
+    throw new DeclarationError(
       `McpSecurityPolicy: '${name}' takes environment variable names${name === 'allowEnv' ? " (or a pattern of REFUSED_ENV_VARIABLES, such as 'GIT_*')" : ''}; '${bad}' is not one.`,
     );
   }
   if (name === 'allowEnv') {
     const needless = names?.find((item) => refusedEnvEntry(item) === undefined);
     if (needless !== undefined) {
-      throw new TypeError(
+      throw new DeclarationError(
         `McpSecurityPolicy: allowEnv lists '${needless}', which a server config may set anyway (allowEnv is for the refused variables, REFUSED_ENV_VARIABLES). ` +
           `To pass this process's own value on to servers, use passEnv: ['${needless}'].`,
       );
@@ -146,26 +147,26 @@ export class McpSecurityPolicy {
   private readonly trustsEverything: boolean;
 
   constructor(options: McpSecurityPolicyOptions = {}, trustsEverything = false) {
-    if (!isPlainObject(options)) throw new TypeError(`McpSecurityPolicy takes an options object; got ${describeValue(options)}.`);
+    if (!isPlainObject(options)) throw new DeclarationError(`McpSecurityPolicy takes an options object; got ${describeValue(options)}.`);
     const removed = Object.keys(options).find((key) => REMOVED_KEYS.includes(key));
     if (removed !== undefined) {
-      throw new TypeError(
+      throw new DeclarationError(
         `McpSecurityPolicy: '${removed}' was removed: a server's environment is now an allowlist (the SDK's default variables, ` +
           `the config's own env, and what the policy names), so there is nothing to filter. Use passEnv: ['NAME', …] to pass a variable of this process on.`,
       );
     }
     const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.includes(key));
     if (unknown.length > 0)
-      throw new TypeError(`McpSecurityPolicy: unknown option '${unknown[0]}'. Known options: ${OPTION_KEYS.join(', ')}.`);
+      throw new DeclarationError(`McpSecurityPolicy: unknown option '${unknown[0]}'. Known options: ${OPTION_KEYS.join(', ')}.`);
     for (const key of BOOLEAN_KEYS) {
       if (options[key] !== undefined && typeof options[key] !== 'boolean') {
-        throw new TypeError(`McpSecurityPolicy: '${key}' must be true or false; got ${describeValue(options[key])}.`);
+        throw new DeclarationError(`McpSecurityPolicy: '${key}' must be true or false; got ${describeValue(options[key])}.`);
       }
     }
     const commands = stringList(options.commandAllowlist, 'commandAllowlist');
     const withPath = commands?.find((command) => !isBareCommand(command));
     if (withPath !== undefined) {
-      throw new TypeError(
+      throw new DeclarationError(
         `McpSecurityPolicy: the command allowlist takes bare names (such as 'npx' or 'node'); '${withPath}' has a path separator. ` +
           'List the bare name; the server config then names it the same way.',
       );

@@ -4,6 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { describeValue, isPlainObject } from '../../index';
+import { DeclarationError } from '../../index';
 
 export interface McpCommandConfig {
   /**
@@ -31,7 +32,7 @@ export const ALIAS_PATTERN = /^[a-zA-Z0-9_-]+$/;
 
 export function checkAlias(alias: unknown, where: string): string {
   if (typeof alias !== 'string' || !ALIAS_PATTERN.test(alias)) {
-    throw new TypeError(
+    throw new DeclarationError(
       `${where}: the server alias ${describeValue(alias)} must be letters, digits, '_' or '-' (it becomes part of each tool's name).`,
     );
   }
@@ -48,7 +49,7 @@ const TYPES: Record<string, 'command' | 'url' | undefined> = {
 function stringRecord(value: unknown, what: string): Record<string, string> | undefined {
   if (value === undefined) return undefined;
   if (!isPlainObject(value) || Object.values(value).some((v) => typeof v !== 'string')) {
-    throw new TypeError(`${what} must be an object of string values; got ${describeValue(value)}.`);
+    throw new DeclarationError(`${what} must be an object of string values; got ${describeValue(value)}.`);
   }
   return { ...(value as Record<string, string>) };
 }
@@ -57,40 +58,44 @@ function stringRecord(value: unknown, what: string): Record<string, string> | un
 export function checkServerConfig(alias: string, config: unknown): McpServerConfig {
   const where = `MCP server '${alias}'`;
   if (!isPlainObject(config))
-    throw new TypeError(`${where}: the config must be an object with a command or a url; got ${describeValue(config)}.`);
+    throw new DeclarationError(`${where}: the config must be an object with a command or a url; got ${describeValue(config)}.`);
   const { type, ...rest } = config as Record<string, unknown>;
   if (type !== undefined) {
-    if (type === 'sse') throw new TypeError(`${where}: the SSE transport is deprecated and not supported; use a Streamable HTTP url.`);
+    if (type === 'sse')
+      throw new DeclarationError(`${where}: the SSE transport is deprecated and not supported; use a Streamable HTTP url.`);
     if (typeof type !== 'string' || !(type in TYPES)) {
-      throw new TypeError(`${where}: unknown type ${describeValue(type)}; use 'stdio' or 'http' (or leave it out).`);
+      throw new DeclarationError(`${where}: unknown type ${describeValue(type)}; use 'stdio' or 'http' (or leave it out).`);
     }
   }
   const hasCommand = 'command' in rest;
   const hasUrl = 'url' in rest;
   if (hasCommand === hasUrl)
-    throw new TypeError(`${where}: give either a command (stdio) or a url (Streamable HTTP), ${hasCommand ? 'not both' : 'one of them'}.`);
+    throw new DeclarationError(
+      `${where}: give either a command (stdio) or a url (Streamable HTTP), ${hasCommand ? 'not both' : 'one of them'}.`,
+    );
   if (type !== undefined && TYPES[type as string] !== (hasCommand ? 'command' : 'url')) {
-    throw new TypeError(`${where}: type '${type}' does not match a ${hasCommand ? 'command' : 'url'} config.`);
+    throw new DeclarationError(`${where}: type '${type}' does not match a ${hasCommand ? 'command' : 'url'} config.`);
   }
   const allowed = hasCommand ? ['command', 'args', 'env', 'cwd'] : ['url', 'headers'];
   const unknown = Object.keys(rest).filter((key) => !allowed.includes(key));
-  if (unknown.length > 0) throw new TypeError(`${where}: unknown key '${unknown[0]}'. Known keys: ${allowed.join(', ')}.`);
+  if (unknown.length > 0) throw new DeclarationError(`${where}: unknown key '${unknown[0]}'. Known keys: ${allowed.join(', ')}.`);
   if (hasCommand) {
     const { command, args, env, cwd } = rest;
     if (typeof command !== 'string' || command.trim() === '')
-      throw new TypeError(`${where}: 'command' must be a non-empty string; got ${describeValue(command)}.`);
+      throw new DeclarationError(`${where}: 'command' must be a non-empty string; got ${describeValue(command)}.`);
     if (args !== undefined && (!Array.isArray(args) || args.some((arg) => typeof arg !== 'string'))) {
-      throw new TypeError(`${where}: 'args' must be a list of strings; got ${describeValue(args)}.`);
+      throw new DeclarationError(`${where}: 'args' must be a list of strings; got ${describeValue(args)}.`);
     }
-    if (cwd !== undefined && typeof cwd !== 'string') throw new TypeError(`${where}: 'cwd' must be a string; got ${describeValue(cwd)}.`);
+    if (cwd !== undefined && typeof cwd !== 'string')
+      throw new DeclarationError(`${where}: 'cwd' must be a string; got ${describeValue(cwd)}.`);
     return { command, args: args as string[] | undefined, env: stringRecord(env, `${where}: 'env'`), cwd: cwd as string | undefined };
   }
   const { url, headers } = rest;
-  if (typeof url !== 'string') throw new TypeError(`${where}: 'url' must be a string; got ${describeValue(url)}.`);
+  if (typeof url !== 'string') throw new DeclarationError(`${where}: 'url' must be a string; got ${describeValue(url)}.`);
   try {
     new URL(url);
   } catch {
-    throw new TypeError(`${where}: 'url' ${describeValue(url)} is not a valid URL.`);
+    throw new DeclarationError(`${where}: 'url' ${describeValue(url)} is not a valid URL.`);
   }
   return { url, headers: stringRecord(headers, `${where}: 'headers'`) };
 }
@@ -102,21 +107,21 @@ export function checkServerConfig(alias: string, config: unknown): McpServerConf
  */
 export async function loadMcpConfig(path: string): Promise<Record<string, McpServerConfig>> {
   if (typeof path !== 'string' || path === '')
-    throw new TypeError(`loadMcpConfig: the path must be a non-empty string; got ${describeValue(path)}.`);
+    throw new DeclarationError(`loadMcpConfig: the path must be a non-empty string; got ${describeValue(path)}.`);
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new TypeError(`loadMcpConfig: cannot read ${path}: ${(error as Error).message}`);
+    throw new DeclarationError(`loadMcpConfig: cannot read ${path}: ${(error as Error).message}`);
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new TypeError(`loadMcpConfig: ${path} is not valid JSON: ${(error as Error).message}`);
+    throw new DeclarationError(`loadMcpConfig: ${path} is not valid JSON: ${(error as Error).message}`);
   }
   if (!isPlainObject(parsed) || !isPlainObject(parsed.mcpServers)) {
-    throw new TypeError(`loadMcpConfig: ${path} must hold { "mcpServers": { "<alias>": { … } } }.`);
+    throw new DeclarationError(`loadMcpConfig: ${path} must hold { "mcpServers": { "<alias>": { … } } }.`);
   }
   const servers: Record<string, McpServerConfig> = {};
   for (const [alias, config] of Object.entries(parsed.mcpServers))

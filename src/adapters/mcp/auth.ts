@@ -4,6 +4,7 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthErrorResponse, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { describeValue, isPlainObject, joinWords } from '../../index';
 import { isLoopbackHost } from './hosts';
+import { DeclarationError } from '../../index';
 
 /**
  * Bearer-token authentication for `serveHttp` (the MCP authorization spec, 2025-06-18 and
@@ -267,12 +268,12 @@ function serveMetadataDocument(req: IncomingMessage, res: ServerResponse, docume
 function checkAuthOptions(auth: McpHttpAuth): void {
   const where = 'serveHttp: auth';
   if (!isPlainObject(auth))
-    throw new TypeError(
+    throw new DeclarationError(
       `${where} must be an object { verifyAccessToken, resourceMetadata?, requiredScopes? }; got ${describeValue(auth)}.`,
     );
   checkKeys(auth, AUTH_KEYS, where);
   if (typeof auth.verifyAccessToken !== 'function') {
-    throw new TypeError(
+    throw new DeclarationError(
       `${where}.verifyAccessToken must be a function (token, request) => AuthInfo; got ${describeValue(auth.verifyAccessToken)}.`,
     );
   }
@@ -280,11 +281,11 @@ function checkAuthOptions(auth: McpHttpAuth): void {
   const metadata = auth.resourceMetadata;
   if (metadata === undefined) return;
   if (!isPlainObject(metadata))
-    throw new TypeError(`${where}.resourceMetadata must be an object { authorizationServers, … }; got ${describeValue(metadata)}.`);
+    throw new DeclarationError(`${where}.resourceMetadata must be an object { authorizationServers, … }; got ${describeValue(metadata)}.`);
   checkKeys(metadata, METADATA_KEYS, `${where}.resourceMetadata`);
   const servers = metadata.authorizationServers;
   if (!Array.isArray(servers) || servers.length === 0) {
-    throw new TypeError(
+    throw new DeclarationError(
       `${where}.resourceMetadata.authorizationServers must list at least one issuer URL, e.g. ['https://auth.example.com']; got ${describeValue(servers)}.`,
     );
   }
@@ -292,12 +293,14 @@ function checkAuthOptions(auth: McpHttpAuth): void {
   if (metadata.resource !== undefined) {
     checkUrl(metadata.resource, `${where}.resourceMetadata.resource`);
     if (new URL(metadata.resource).hash)
-      throw new TypeError(`${where}.resourceMetadata.resource must not have a fragment; got ${describeValue(metadata.resource)}.`);
+      throw new DeclarationError(`${where}.resourceMetadata.resource must not have a fragment; got ${describeValue(metadata.resource)}.`);
   }
   if (metadata.resourceDocumentation !== undefined)
     checkUrl(metadata.resourceDocumentation, `${where}.resourceMetadata.resourceDocumentation`);
   if (metadata.resourceName !== undefined && (typeof metadata.resourceName !== 'string' || metadata.resourceName.trim() === '')) {
-    throw new TypeError(`${where}.resourceMetadata.resourceName must be a non-empty string; got ${describeValue(metadata.resourceName)}.`);
+    throw new DeclarationError(
+      `${where}.resourceMetadata.resourceName must be a non-empty string; got ${describeValue(metadata.resourceName)}.`,
+    );
   }
   checkScopes(metadata.scopesSupported, `${where}.resourceMetadata.scopesSupported`);
 }
@@ -305,7 +308,7 @@ function checkAuthOptions(auth: McpHttpAuth): void {
 function checkKeys(value: object, known: readonly string[], where: string): void {
   const unknown = Object.keys(value).filter((key) => !known.includes(key));
   if (unknown.length > 0) {
-    throw new TypeError(
+    throw new DeclarationError(
       `${where}: unknown option ${joinWords(unknown.map((k) => `'${k}'`))}. Known: ${joinWords(known.map((k) => `'${k}'`))}.`,
     );
   }
@@ -319,7 +322,7 @@ function checkUrl(value: unknown, where: string): void {
     url = undefined;
   }
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-    throw new TypeError(`${where} must be an absolute http(s) URL such as 'https://auth.example.com'; got ${describeValue(value)}.`);
+    throw new DeclarationError(`${where} must be an absolute http(s) URL such as 'https://auth.example.com'; got ${describeValue(value)}.`);
   }
 }
 
@@ -333,5 +336,5 @@ export function scopeListProblem(value: unknown): string | undefined {
 function checkScopes(value: unknown, where: string): void {
   if (value === undefined) return;
   const problem = scopeListProblem(value);
-  if (problem) throw new TypeError(`${where} ${problem}; got ${describeValue(value)}.`);
+  if (problem) throw new DeclarationError(`${where} ${problem}; got ${describeValue(value)}.`);
 }

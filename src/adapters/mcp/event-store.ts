@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describeValue } from '../../index';
+import { DeclarationError } from '../../index';
 
 export type { EventStore };
 
@@ -19,7 +20,7 @@ export class InMemoryEventStore implements EventStore {
   constructor(options: { maxEvents?: number } = {}) {
     const { maxEvents = 10_000 } = options ?? {};
     if (!Number.isInteger(maxEvents) || maxEvents < 1) {
-      throw new TypeError(`InMemoryEventStore: maxEvents must be a whole number of at least 1; got ${describeValue(maxEvents)}.`);
+      throw new DeclarationError(`InMemoryEventStore: maxEvents must be a whole number of at least 1; got ${describeValue(maxEvents)}.`);
     }
     this.maxEvents = maxEvents;
   }

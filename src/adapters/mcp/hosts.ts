@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { stringList } from './limits';
+import { DeclarationError } from '../../index';
 
 /**
  * Host and Origin checks against DNS rebinding and cross-site requests. Names are compared as the
@@ -79,14 +80,15 @@ export function hostGuard(bindHost: string, rules: HostRules): (req: IncomingMes
   const allowedHosts = stringList(where, 'allowedHosts', rules.allowedHosts)?.map((entry) => {
     const authority = parseAuthority(entry.trim());
     if (!authority)
-      throw new TypeError(
+      throw new DeclarationError(
         `${where}: allowedHosts entry '${entry}' is not a host name (with an optional port), e.g. 'mcp.example.com' or 'localhost:3000'.`,
       );
     return authority;
   });
   const allowedOrigins = stringList(where, 'allowedOrigins', rules.allowedOrigins)?.map((entry) => {
     const parsed = parseOrigin(entry.trim());
-    if (!parsed) throw new TypeError(`${where}: allowedOrigins entry '${entry}' is not an http(s) origin, e.g. 'https://app.example.com'.`);
+    if (!parsed)
+      throw new DeclarationError(`${where}: allowedOrigins entry '${entry}' is not an http(s) origin, e.g. 'https://app.example.com'.`);
     return parsed.origin;
   });
   const loopback = isLoopbackHost(bindHost);

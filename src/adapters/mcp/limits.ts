@@ -1,4 +1,5 @@
 import { describeValue } from '../../index';
+import { DeclarationError } from '../../index';
 
 /** The defaults of every limit `serveHttp` and `serveStdio` apply (README, "Limits"). */
 export const DEFAULT_LIMITS = {
@@ -23,7 +24,7 @@ export const TOO_LARGE = -32600;
 export function positiveInteger(where: string, option: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new TypeError(
+    throw new DeclarationError(
       `${where}: '${option}' must be a positive whole number; got ${describeValue(value)}. Leave it out for the default (${fallback}).`,
     );
   }
@@ -34,7 +35,7 @@ export function positiveInteger(where: string, option: string, value: unknown, f
 export function stringList(where: string, option: string, value: unknown): readonly string[] | undefined {
   if (value === undefined) return undefined;
   if (!Array.isArray(value) || value.some((item) => typeof item !== 'string' || item.trim() === '')) {
-    throw new TypeError(`${where}: '${option}' must be a list of non-empty strings; got ${describeValue(value)}.`);
+    throw new DeclarationError(`${where}: '${option}' must be a list of non-empty strings; got ${describeValue(value)}.`);
   }
   return value;
 }

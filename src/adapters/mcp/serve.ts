@@ -13,6 +13,7 @@ import type { McpServedTools } from './served-tools';
 import { SessionTable } from './sessions';
 import type { EventStore } from './event-store';
 import { listenError } from './listen-error';
+import { DeclarationError } from '../../index';
 
 export { serveStdio } from './stdio';
 export type { McpStdioHandle, StdioServeOptions } from './stdio';
@@ -191,25 +192,26 @@ function streamsCall(req: IncomingMessage, body: unknown): boolean {
 function resolveHttpOptions(http: HttpServeOptions) {
   const where = 'serveHttp';
   if (typeof http !== 'object' || http === null)
-    throw new TypeError(`${where}: the second argument must be an options object; got ${describeValue(http)}.`);
+    throw new DeclarationError(`${where}: the second argument must be an options object; got ${describeValue(http)}.`);
   const { host = '127.0.0.1', port = 3000, path = '/mcp', stateless = false } = http;
   if (typeof host !== 'string' || host.trim() === '')
-    throw new TypeError(`${where}: 'host' must be a host name or address, e.g. '127.0.0.1'; got ${describeValue(host)}.`);
+    throw new DeclarationError(`${where}: 'host' must be a host name or address, e.g. '127.0.0.1'; got ${describeValue(host)}.`);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new TypeError(`${where}: 'port' must be a whole number from 0 (any free port) to 65535; got ${describeValue(port)}.`);
+    throw new DeclarationError(`${where}: 'port' must be a whole number from 0 (any free port) to 65535; got ${describeValue(port)}.`);
   if (typeof path !== 'string' || !path.startsWith('/'))
-    throw new TypeError(`${where}: 'path' must start with '/', e.g. '/mcp'; got ${describeValue(path)}.`);
-  if (typeof stateless !== 'boolean') throw new TypeError(`${where}: 'stateless' must be true or false; got ${describeValue(stateless)}.`);
+    throw new DeclarationError(`${where}: 'path' must start with '/', e.g. '/mcp'; got ${describeValue(path)}.`);
+  if (typeof stateless !== 'boolean')
+    throw new DeclarationError(`${where}: 'stateless' must be true or false; got ${describeValue(stateless)}.`);
   const { eventStore } = http;
   if (eventStore !== undefined) {
     const store = eventStore as Partial<EventStore> | null;
     if (typeof store?.storeEvent !== 'function' || typeof store.replayEventsAfter !== 'function') {
-      throw new TypeError(
+      throw new DeclarationError(
         `${where}: 'eventStore' must implement storeEvent and replayEventsAfter (e.g. new InMemoryEventStore()); got ${describeValue(eventStore)}.`,
       );
     }
     if (stateless)
-      throw new TypeError(`${where}: 'eventStore' needs sessions; a stateless server has no stream to resume. Drop one of the two.`);
+      throw new DeclarationError(`${where}: 'eventStore' needs sessions; a stateless server has no stream to resume. Drop one of the two.`);
   }
   const limit = (option: keyof typeof DEFAULT_LIMITS) =>
     positiveInteger(where, option, http[option as keyof HttpServeOptions], DEFAULT_LIMITS[option]);

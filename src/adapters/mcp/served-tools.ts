@@ -2,6 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { describeValue, ToolDefinition, ToolLike, Tools } from '../../index';
 import { McpConfig } from './config';
 import { McpAdapter, McpToolEntry } from './wrap';
+import { DeclarationError } from '../../index';
 
 /** A tool to serve: a tool, or an entry from `McpAdapter.wrap`. */
 export type ServableTool = ToolLike | McpToolEntry;
@@ -94,7 +95,7 @@ export class McpServedTools {
     const existing = this.byName.get(entry.tool.name);
     if (existing && !replace) {
       const [a, b] = [existing.entry.definition.id, entry.definition.id].sort();
-      throw new TypeError(
+      throw new DeclarationError(
         `Tools ${a} and ${b} are both served as '${entry.tool.name}'. Give one another name (wrap(tool, { name }) or @Tool({ adapters: { mcp: { name } } }))${orReplace}.`,
       );
     }
@@ -114,7 +115,7 @@ export class McpServedTools {
 function toEntry(tool: ServableTool): McpToolEntry {
   if (isEntry(tool)) return tool;
   if (tool === null || (typeof tool !== 'function' && typeof tool !== 'object')) {
-    throw new TypeError(`McpServedTools: expected a tool or an McpAdapter.wrap entry; got ${describeValue(tool)}.`);
+    throw new DeclarationError(`McpServedTools: expected a tool or an McpAdapter.wrap entry; got ${describeValue(tool)}.`);
   }
   return McpAdapter.wrap(tool);
 }

@@ -16,6 +16,7 @@ import { McpRequestContext, withMcpRequest } from './request-context';
 import { McpServedTools, ServableTool, ServedTool } from './served-tools';
 import { checkTasksOptions, createdTask, McpTasksOptions, queueTaskStore } from './tasks';
 import { mapResult, McpAdapter } from './wrap';
+import { DeclarationError } from '../../index';
 
 export interface McpServerOptions {
   /** The server's name, as clients show it. */
@@ -132,28 +133,30 @@ class RequestContext extends McpRequestContext {
  */
 export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
   if (typeof options?.name !== 'string' || typeof options.version !== 'string') {
-    throw new TypeError("createMcpServer needs { name, version }, e.g. { name: 'loan-desk', version: '1.0.0' }.");
+    throw new DeclarationError("createMcpServer needs { name, version }, e.g. { name: 'loan-desk', version: '1.0.0' }.");
   }
   if (options.configure !== undefined && typeof options.configure !== 'function') {
-    throw new TypeError(`createMcpServer: 'configure' must be a function (server) => void; got ${describeValue(options.configure)}.`);
+    throw new DeclarationError(
+      `createMcpServer: 'configure' must be a function (server) => void; got ${describeValue(options.configure)}.`,
+    );
   }
   if (options.capabilities !== undefined && !isPlainObject(options.capabilities)) {
-    throw new TypeError(
+    throw new DeclarationError(
       `createMcpServer: 'capabilities' must be an object of MCP server capabilities, e.g. { resources: {} }; got ${describeValue(options.capabilities)}.`,
     );
   }
   const tools = new McpServedTools(options.tools ?? McpAdapter.tools());
   const unauthenticated = options.unauthenticatedScopes ?? [];
   const problem = scopeListProblem(unauthenticated);
-  if (problem) throw new TypeError(`createMcpServer: unauthenticatedScopes ${problem}; got ${describeValue(unauthenticated)}.`);
+  if (problem) throw new DeclarationError(`createMcpServer: unauthenticatedScopes ${problem}; got ${describeValue(unauthenticated)}.`);
   if (options.trustClientConfirmation !== undefined && typeof options.trustClientConfirmation !== 'boolean') {
-    throw new TypeError(
+    throw new DeclarationError(
       `createMcpServer: trustClientConfirmation must be true or false; got ${describeValue(options.trustClientConfirmation)}.`,
     );
   }
   const approvalTimeoutMs = options.approvalTimeoutMs ?? 60_000;
   if (typeof approvalTimeoutMs !== 'number' || !Number.isInteger(approvalTimeoutMs) || approvalTimeoutMs < 1) {
-    throw new TypeError(
+    throw new DeclarationError(
       `createMcpServer: approvalTimeoutMs must be a whole number of milliseconds of at least 1; got ${describeValue(approvalTimeoutMs)}.`,
     );
   }
@@ -161,9 +164,10 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
   const taskSupportOf = (served: ServedTool) => McpConfig.resolveOverrideFor(served.entry.definition, 'taskSupport');
   const wantsTasks = [...tools.all()].filter((served) => taskSupportOf(served) !== 'forbidden');
   if (wantsTasks.length > 0 && !tasks) {
-    throw new TypeError(
+    throw new DeclarationError(
       `createMcpServer: ${wantsTasks[0].entry.definition.id} declares taskSupport '${taskSupportOf(wantsTasks[0])}', and the server has no queue to run tasks on. ` +
         'Pass tasks: { queue: createToolQueue({ connection }) } (toolwright/queue), or leave taskSupport out.',
+      { class: wantsTasks[0].entry.definition.target },
     );
   }
   const taskStore = tasks

@@ -8,6 +8,7 @@ import type { CreateTaskOptions, TaskStore } from '@modelcontextprotocol/sdk/exp
 import { ErrorCode, McpError, type CallToolResult, type Task } from '@modelcontextprotocol/sdk/types.js';
 import type { AmbientSource, Result, ToolDefinition } from '../../index';
 import { describeValue, isPlainObject } from '../../index';
+import { DeclarationError } from '../../index';
 
 /** A queued call as the task store reads it; `toolwright/queue`'s `ToolJob` is one. */
 export interface McpTaskJob {
@@ -42,19 +43,19 @@ const WORKING = new Set(['waiting', 'delayed', 'active']);
 export function checkTasksOptions(tasks: unknown): McpTasksOptions | undefined {
   if (tasks === undefined) return undefined;
   if (!isPlainObject(tasks) || (!isPlainObject(tasks.queue) && typeof tasks.queue !== 'object')) {
-    throw new TypeError(
+    throw new DeclarationError(
       `createMcpServer: tasks must be { queue } with a queue from createToolQueue() (toolwright/queue); got ${describeValue(tasks)}.`,
     );
   }
   const queue = tasks.queue as McpTaskQueue | null;
   if (!queue || typeof queue.enqueue !== 'function' || typeof queue.job !== 'function') {
-    throw new TypeError(
+    throw new DeclarationError(
       `createMcpServer: tasks.queue must be a queue from createToolQueue() (toolwright/queue); got ${describeValue(queue)}.`,
     );
   }
   const poll = tasks.pollIntervalMs;
   if (poll !== undefined && (typeof poll !== 'number' || !Number.isSafeInteger(poll) || poll < 10)) {
-    throw new TypeError(`createMcpServer: tasks.pollIntervalMs must be an integer of at least 10; got ${describeValue(poll)}.`);
+    throw new DeclarationError(`createMcpServer: tasks.pollIntervalMs must be an integer of at least 10; got ${describeValue(poll)}.`);
   }
   return tasks as unknown as McpTasksOptions;
 }

@@ -4,6 +4,7 @@
  */
 import { JsonSchema, ToolDefinition, ToolLike, Tools, describeValue, isPlainObject } from '../../index';
 import { OPENAI_ADAPTER } from './config';
+import { DeclarationError } from '../../index';
 
 /** What OpenAI accepts as a function name. Longer or other names are refused, never truncated. */
 export const FUNCTION_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -60,7 +61,7 @@ export function checkFunctionName(name: unknown, owner: string, fix: string): st
         : name.length > 64
           ? `is ${name.length} characters long`
           : "has characters other than letters, digits, '_' and '-'";
-  throw new TypeError(
+  throw new DeclarationError(
     `${owner}: the function name ${describeValue(name)} ${why}; function names must match ^[a-zA-Z0-9_-]{1,64}$ and are never truncated. ${fix}`,
   );
 }
@@ -74,7 +75,10 @@ export function renameHint(definition: ToolDefinition): string {
 export function resolveFunctionTool(tool: ToolLike, where: string): { definition: ToolDefinition; name: string } {
   const definition = Tools.resolve(tool);
   if (definition.declaration?.optOut) {
-    throw new TypeError(`${where}: ${definition.id} opted out of being a tool (@Tool(false)); it cannot be offered to a model.`);
+    throw new DeclarationError(`${where}: ${definition.id} opted out of being a tool (@Tool(false)); it cannot be offered to a model.`, {
+      class: definition.target,
+      member: definition.kind === 'method' ? definition.method : undefined,
+    });
   }
   return { definition, name: checkFunctionName(definition.toolName(OPENAI_ADAPTER), definition.id, renameHint(definition)) };
 }
@@ -108,16 +112,16 @@ export function readSchemaOptions(
   extra: readonly string[] = [],
 ): { strict: boolean | undefined; api: FunctionApi; rest: Record<string, unknown> } {
   if (options === undefined) return { strict: undefined, api: 'chat', rest: {} };
-  if (!isPlainObject(options)) throw new TypeError(`${where}: options must be an object; got ${describeValue(options)}.`);
+  if (!isPlainObject(options)) throw new DeclarationError(`${where}: options must be an object; got ${describeValue(options)}.`);
   const known = ['strict', 'api', ...extra];
   const unknown = Object.keys(options).filter((key) => !known.includes(key));
-  if (unknown.length > 0) throw new TypeError(`${where}: unknown option '${unknown[0]}'. Known options: ${known.join(', ')}.`);
+  if (unknown.length > 0) throw new DeclarationError(`${where}: unknown option '${unknown[0]}'. Known options: ${known.join(', ')}.`);
   const { strict, api = 'chat', ...rest } = options;
   if (strict !== undefined && typeof strict !== 'boolean') {
-    throw new TypeError(`${where}: 'strict' must be true or false; got ${describeValue(strict)}.`);
+    throw new DeclarationError(`${where}: 'strict' must be true or false; got ${describeValue(strict)}.`);
   }
   if (api !== 'chat' && api !== 'responses') {
-    throw new TypeError(`${where}: 'api' must be 'chat' or 'responses'; got ${describeValue(api)}.`);
+    throw new DeclarationError(`${where}: 'api' must be 'chat' or 'responses'; got ${describeValue(api)}.`);
   }
   return { strict, api, rest };
 }

@@ -1,6 +1,7 @@
 /** Checks of the options a toolbox takes; every mistake is a TypeError naming the option. */
 import { checkCallContext, Invoker, describeValue, isPlainObject } from '../../index';
 import type { ToolboxCallOptions } from './entry';
+import { DeclarationError } from '../../index';
 
 export interface ToolboxOptions {
   /**
@@ -28,9 +29,9 @@ export interface InvokeAllOptions extends ToolboxCallOptions {
 
 function checkObject(options: unknown, where: string, known: readonly string[]): Record<string, unknown> {
   if (options === undefined) return {};
-  if (!isPlainObject(options)) throw new TypeError(`${where}: options must be an object; got ${describeValue(options)}.`);
+  if (!isPlainObject(options)) throw new DeclarationError(`${where}: options must be an object; got ${describeValue(options)}.`);
   const unknown = Object.keys(options).filter((key) => !known.includes(key));
-  if (unknown.length > 0) throw new TypeError(`${where}: unknown option '${unknown[0]}'. Known options: ${known.join(', ')}.`);
+  if (unknown.length > 0) throw new DeclarationError(`${where}: unknown option '${unknown[0]}'. Known options: ${known.join(', ')}.`);
   return options;
 }
 
@@ -38,10 +39,12 @@ function checkCallOptions(options: Record<string, unknown>, where: string): void
   const { ambientContext, container, signal, context, approve } = options;
   checkCallContext(context, where);
   if (approve !== undefined && typeof approve !== 'function') {
-    throw new TypeError(`${where}: 'approve' must be a function (call) => boolean | { approved, reason }; got ${describeValue(approve)}.`);
+    throw new DeclarationError(
+      `${where}: 'approve' must be a function (call) => boolean | { approved, reason }; got ${describeValue(approve)}.`,
+    );
   }
   if (ambientContext !== undefined && (typeof ambientContext !== 'object' || ambientContext === null || Array.isArray(ambientContext))) {
-    throw new TypeError(
+    throw new DeclarationError(
       `${where}: 'ambientContext' must be a Map or an object keyed by ambient key; got ${describeValue(ambientContext)}.`,
     );
   }
@@ -49,10 +52,10 @@ function checkCallOptions(options: Record<string, unknown>, where: string): void
     container !== undefined &&
     (typeof container !== 'object' || container === null || typeof (container as { resolve?: unknown }).resolve !== 'function')
   ) {
-    throw new TypeError(`${where}: 'container' must be a tsyringe DependencyContainer; got ${describeValue(container)}.`);
+    throw new DeclarationError(`${where}: 'container' must be a tsyringe DependencyContainer; got ${describeValue(container)}.`);
   }
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw new TypeError(`${where}: 'signal' must be an AbortSignal; got ${describeValue(signal)}.`);
+    throw new DeclarationError(`${where}: 'signal' must be an AbortSignal; got ${describeValue(signal)}.`);
   }
 }
 
@@ -61,10 +64,10 @@ export function readToolboxOptions(options: unknown): ToolboxOptions {
   const checked = checkObject(options, 'new Toolbox', ['ambientContext', 'container', 'strict', 'invoker', 'context']);
   checkCallOptions(checked, 'new Toolbox');
   if (checked.strict !== undefined && typeof checked.strict !== 'boolean') {
-    throw new TypeError(`new Toolbox: 'strict' must be true or false; got ${describeValue(checked.strict)}.`);
+    throw new DeclarationError(`new Toolbox: 'strict' must be true or false; got ${describeValue(checked.strict)}.`);
   }
   if (checked.invoker !== undefined && !(checked.invoker instanceof Invoker)) {
-    throw new TypeError(`new Toolbox: 'invoker' must be an Invoker (new Invoker({ … })); got ${describeValue(checked.invoker)}.`);
+    throw new DeclarationError(`new Toolbox: 'invoker' must be an Invoker (new Invoker({ … })); got ${describeValue(checked.invoker)}.`);
   }
   return checked as ToolboxOptions;
 }
@@ -88,7 +91,7 @@ export function readInvokeAllOptions(options: unknown): { concurrency: number; c
   ]);
   checkCallOptions(call, 'Toolbox.invokeAll');
   if (typeof concurrency !== 'number' || !(concurrency === Infinity || (Number.isInteger(concurrency) && concurrency >= 1))) {
-    throw new TypeError(
+    throw new DeclarationError(
       `Toolbox.invokeAll: 'concurrency' must be a whole number of at least 1 (or Infinity); got ${describeValue(concurrency)}.`,
     );
   }
@@ -99,7 +102,7 @@ export function readInvokeAllOptions(options: unknown): { concurrency: number; c
 export function readRegisterOptions(options: unknown): { update: boolean } {
   const { update } = checkObject(options, 'Toolbox.register', ['update']);
   if (update !== undefined && typeof update !== 'boolean') {
-    throw new TypeError(`Toolbox.register: 'update' must be true or false; got ${describeValue(update)}.`);
+    throw new DeclarationError(`Toolbox.register: 'update' must be true or false; got ${describeValue(update)}.`);
   }
   return { update: update === true };
 }

@@ -15,6 +15,7 @@ import {
 } from './options';
 import { ApiOf, parseArguments, ReadCall, readToolCall, ToolCallInput, ToolCallMatch, ToolCallRecord } from './tool-calls';
 import { AddMcpServerOptions, addMcpServer, loadMcpConfig, MountedServer, removeMcpServer } from './remote-mcp/mount';
+import { DeclarationError } from '../../index';
 
 export interface RegisterOptions {
   /** Replace a tool registered under the same name, keeping its position (default false). */
@@ -289,9 +290,9 @@ export class Toolbox {
       const twin = batch.get(entry.name);
       if (twin) {
         if (twin.tool && entry.tool && twin.tool.target === entry.tool.target && twin.tool.method === entry.tool.method) {
-          throw new TypeError(`Toolbox: ${entry.owner} is listed twice. List each tool once.`);
+          throw new DeclarationError(`Toolbox: ${entry.owner} is listed twice. List each tool once.`);
         }
-        throw new TypeError(
+        throw new DeclarationError(
           `Toolbox: ${twin.owner} and ${entry.owner} are both named '${entry.name}'. ` +
             "Give one its own name with @Tool({ adapters: { openai: { name: '…' } } }).",
         );
@@ -301,13 +302,13 @@ export class Toolbox {
       const existing = this.entries.get(entry.name);
       if (!existing) continue;
       if (existing.origin === 'local' && entry.origin !== 'local') {
-        throw new TypeError(
+        throw new DeclarationError(
           `Toolbox: ${entry.owner} cannot take the name '${entry.name}' of the local tool ${existing.owner}; ` +
             'a remote tool never replaces a local one, even with { update: true }.',
         );
       }
       if (!update) {
-        throw new TypeError(
+        throw new DeclarationError(
           `Tool ${entry.name} is already registered (${existing.owner}). Pass { update: true } to replace it, ` +
             `or give ${entry.owner} its own name with @Tool({ adapters: { openai: { name: '…' } } }).`,
         );

@@ -13,6 +13,7 @@ import {
   isRetryable,
 } from './delivery';
 import { ambientToJson, fromWire, toWire, ToolJobData, ToolJobError } from './wire';
+import { DeclarationError } from '../../index';
 
 export interface ToolQueueOptions {
   /** Where Redis is: ioredis options (`{ host, port }`) or an ioredis instance, as BullMQ takes them. */
@@ -111,15 +112,15 @@ const ENQUEUE_KEYS = new Set([
 
 function checkKeys(value: unknown, known: Set<string>, where: string): void {
   if (value === undefined) return;
-  if (!isPlainObject(value)) throw new TypeError(`${where}: options must be an object; got ${describeValue(value)}.`);
+  if (!isPlainObject(value)) throw new DeclarationError(`${where}: options must be an object; got ${describeValue(value)}.`);
   const unknown = Object.keys(value).filter((key) => !known.has(key));
-  if (unknown.length > 0) throw new TypeError(`${where}: unknown option '${unknown[0]}'. Known: ${[...known].join(', ')}.`);
+  if (unknown.length > 0) throw new DeclarationError(`${where}: unknown option '${unknown[0]}'. Known: ${[...known].join(', ')}.`);
 }
 
 function positiveInteger(value: unknown, name: string, where: string, min = 1): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
-    throw new TypeError(`${where}: ${name} must be an integer of at least ${min}; got ${describeValue(value)}.`);
+    throw new DeclarationError(`${where}: ${name} must be an integer of at least ${min}; got ${describeValue(value)}.`);
   }
   return value;
 }
@@ -143,10 +144,12 @@ export class ToolQueue {
   constructor(options: ToolQueueOptions) {
     checkKeys(options, OPTION_KEYS, 'createToolQueue');
     if (!options || options.connection === undefined) {
-      throw new TypeError("createToolQueue needs { connection }: where Redis is, e.g. { connection: { host: '127.0.0.1', port: 6379 } }.");
+      throw new DeclarationError(
+        "createToolQueue needs { connection }: where Redis is, e.g. { connection: { host: '127.0.0.1', port: 6379 } }.",
+      );
     }
     if (options.name !== undefined && (typeof options.name !== 'string' || options.name.trim() === '' || options.name.includes(':'))) {
-      throw new TypeError(`createToolQueue: name must be a non-empty string without ':'; got ${describeValue(options.name)}.`);
+      throw new DeclarationError(`createToolQueue: name must be a non-empty string without ':'; got ${describeValue(options.name)}.`);
     }
     this.name = options.name ?? DEFAULT_QUEUE_NAME;
     this.prefix = options.prefix ?? DEFAULT_PREFIX;
@@ -177,9 +180,10 @@ export class ToolQueue {
     const retryable = isRetryable(definition);
     const attempts = positiveInteger(options.attempts, 'attempts', where) ?? (retryable ? DEFAULT_ATTEMPTS : 1);
     if (attempts > 1 && !retryable) {
-      throw new TypeError(
+      throw new DeclarationError(
         `${where}: attempts ${attempts} would run ${definition.id} more than once, and it is neither idempotent nor readOnly. ` +
           "Declare @SemanticHints('idempotent') if running it twice is safe, or leave attempts out.",
+        { class: definition.target, member: definition.kind === 'method' ? definition.method : undefined },
       );
     }
     const delay = positiveInteger(options.delay, 'delay', where, 0);

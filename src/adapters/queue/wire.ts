@@ -61,7 +61,9 @@ export function toWire(result: Result): WireResult {
   return {
     outcome: result.outcome,
     message: result.message,
-    ...(result.fieldErrors.length > 0 ? { fieldErrors: result.fieldErrors.map(({ field, message }) => ({ field, message })) } : {}),
+    ...(result.fieldErrors.length > 0
+      ? { fieldErrors: result.fieldErrors.map(({ field, message, keyword, params }) => ({ field, message, keyword, params })) }
+      : {}),
     ...(result.exception instanceof ToolCancelledError ? { cancelled: true } : {}),
   };
 }

@@ -15,6 +15,7 @@ import {
 } from '../../index';
 import { cancelChannel, DEFAULT_PREFIX, DEFAULT_QUEUE_NAME, isRetryable } from './delivery';
 import { toWire, ToolJobData, WireResult } from './wire';
+import { DeclarationError } from '../../index';
 
 /** What a worker's `ambientContext` function receives. */
 export interface QueuedCall {
@@ -88,7 +89,7 @@ function toolKey(name: string, version: number): string {
 function integer(value: unknown, name: string, min: number): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
-    throw new TypeError(`startToolWorker: ${name} must be an integer of at least ${min}; got ${describeValue(value)}.`);
+    throw new DeclarationError(`startToolWorker: ${name} must be an integer of at least ${min}; got ${describeValue(value)}.`);
   }
   return value;
 }
@@ -99,12 +100,15 @@ function integer(value: unknown, name: string, min: number): number | undefined 
  */
 export function startToolWorker(options: ToolWorkerOptions): ToolWorker {
   if (!isPlainObject(options) || options.connection === undefined) {
-    throw new TypeError("startToolWorker needs { connection }: where Redis is, e.g. { connection: { host: '127.0.0.1', port: 6379 } }.");
+    throw new DeclarationError(
+      "startToolWorker needs { connection }: where Redis is, e.g. { connection: { host: '127.0.0.1', port: 6379 } }.",
+    );
   }
   const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.has(key));
-  if (unknown.length > 0) throw new TypeError(`startToolWorker: unknown option '${unknown[0]}'. Known: ${[...OPTION_KEYS].join(', ')}.`);
+  if (unknown.length > 0)
+    throw new DeclarationError(`startToolWorker: unknown option '${unknown[0]}'. Known: ${[...OPTION_KEYS].join(', ')}.`);
   if (options.ambientContext !== undefined && typeof options.ambientContext !== 'function') {
-    throw new TypeError(
+    throw new DeclarationError(
       `startToolWorker: ambientContext must be a function (call) => values; got ${describeValue(options.ambientContext)}.`,
     );
   }

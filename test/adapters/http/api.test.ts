@@ -138,7 +138,10 @@ describe('toolwright/http over real HTTP', () => {
     const many = await call(api.url, 'GET', '/greet/v1?name=Ada&tags=x&tags=y');
     expect(many.json.tags).toEqual(['x', 'y']);
     const bad = await call(api.url, 'GET', '/greet/v1?name=Ada&times=often');
-    expect([bad.status, bad.json.errors]).toEqual([422, [{ field: 'times', message: expect.stringContaining('times') }]]);
+    expect([bad.status, bad.json.errors]).toEqual([
+      422,
+      [{ field: 'times', keyword: 'type', params: { type: 'integer' }, message: expect.stringContaining('times') }],
+    ]);
     const head = await fetch(`${api.url}/greet/v1?name=Ada`, { method: 'HEAD' });
     expect(head.status).toBe(200);
   });
@@ -164,16 +167,19 @@ describe('toolwright/http over real HTTP', () => {
     expect(missing.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
     expect(missing.json).toMatchObject({ type: 'about:blank', title: 'Unprocessable Content', status: 422 });
     expect(missing.json.errors.map((e: { field: string }) => e.field).sort()).toEqual(['extra', 'name', 'times']);
-    for (const error of missing.json.errors) expect(Object.keys(error).filter((k) => k !== 'keyword')).toEqual(['field', 'message']);
+    for (const error of missing.json.errors) expect(Object.keys(error)).toEqual(['field', 'keyword', 'params', 'message']);
     const notObject = await call(api.url, 'POST', '/greet/v1', '[1,2]');
-    expect([notObject.status, notObject.json.errors]).toEqual([422, [{ field: 'base', message: 'arguments must be an object' }]]);
+    expect([notObject.status, notObject.json.errors]).toEqual([
+      422,
+      [{ field: 'base', keyword: 'type', params: { type: 'object' }, message: 'arguments must be an object' }],
+    ]);
   });
 
   it('ambient values come from ambientContext(request), never from the body or the query string', async () => {
     const fromHeader = await call(api.url, 'POST', '/greet/v1', '{"name":"Ada"}', { 'x-user': 'officer-7' });
     expect(fromHeader.json.by).toBe('officer-7');
     const smuggledBody = await call(api.url, 'POST', '/greet/v1', '{"name":"Ada","user":"mallory"}');
-    expect([smuggledBody.status, smuggledBody.json.errors]).toEqual([422, [{ field: 'user', message: 'unknown input: user' }]]);
+    expect([smuggledBody.status, smuggledBody.json.errors]).toEqual([422, [{ field: 'user', keyword: 'unknown', params: {}, message: 'unknown input: user' }]]);
     const smuggledQuery = await call(api.url, 'GET', '/greet/v1?name=Ada&user=mallory');
     expect(smuggledQuery.status).toBe(422);
     const ignored = await call(api.url, 'POST', '/greet/v1', '{"name":"Ada","ambientContext":{"user":"mallory"}}');
@@ -243,7 +249,7 @@ describe('toolwright/http over real HTTP', () => {
     const form = await call(api.url, 'POST', '/greet/v1', 'name=Ada', { 'content-type': 'application/x-www-form-urlencoded' });
     expect(form.status).toBe(415);
     const empty = await call(api.url, 'POST', '/greet/v1', '');
-    expect([empty.status, empty.json.errors]).toEqual([422, [{ field: 'name', message: expect.any(String) }]]);
+    expect([empty.status, empty.json.errors]).toEqual([422, [{ field: 'name', keyword: expect.any(String), params: expect.any(Object), message: expect.any(String) }]]);
     const proto = await call(api.url, 'POST', '/greet/v1', '{"name":"Ada","__proto__":{"admin":true}}');
     expect(proto.status).toBe(400);
   });

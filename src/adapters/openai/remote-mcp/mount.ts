@@ -6,6 +6,7 @@ import { admitMcpServer, connectMcpServer, loadMcpConfig as readMcpConfigFile } 
 import type { AdmittedMcpServer, McpClientOptions, McpServerConnection } from '../../mcp-client/index';
 import type { ToolboxEntry } from '../entry';
 import { problemWith, qualifiedName, remoteEntry } from './remote-entries';
+import { DeclarationError } from '../../../index';
 
 export interface AddMcpServerOptions extends McpClientOptions {
   /** Replace a server already mounted under this alias (its tools and connection). */
@@ -29,7 +30,7 @@ export interface MountTarget {
 function admit(target: MountTarget, alias: string, config: unknown, options: AddMcpServerOptions, where: string): AdmittedMcpServer {
   const server = admitMcpServer(alias, config, { security: options.security }, where);
   if (target.servers.has(server.alias) && !options.update) {
-    throw new TypeError(
+    throw new DeclarationError(
       `${where}: an MCP server is already mounted as '${server.alias}'. Pass { update: true } to replace it, or choose another alias.`,
     );
   }
