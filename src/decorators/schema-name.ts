@@ -38,4 +38,3 @@ export function SchemaName(name: string): ClassDecorator {
     Reflect.defineMetadata(KEYS.schemaName, name, target);
   };
 }
-
