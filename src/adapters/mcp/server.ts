@@ -1,10 +1,16 @@
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   ErrorCode,
   ListToolsRequestSchema,
   type CallToolResult,
+  type IsomorphicHeaders,
   type JSONRPCRequest,
+  type RequestId,
   type ServerCapabilities,
+  type ServerNotification,
+  type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { AmbientSource, describeValue, guardToolResponse, Invoker, InvokerOptions, isPlainObject, ToolDefinition } from '../../index';
@@ -88,21 +94,14 @@ class JsonRpcError extends Error {
   }
 }
 
-interface RequestExtra {
-  signal: AbortSignal;
-  requestId: string | number;
-  sessionId?: string;
-  authInfo?: McpRequestContext['authInfo'];
-  _meta?: Record<string, unknown> & { progressToken?: string | number };
-  requestInfo?: { headers?: Record<string, string | string[] | undefined> };
-  sendNotification: (notification: { method: 'notifications/progress'; params: Record<string, unknown> }) => Promise<void>;
-}
+/** What the SDK hands a request handler of this server. */
+type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 class RequestContext extends McpRequestContext {
-  readonly requestId: string | number;
+  readonly requestId: RequestId;
   readonly sessionId?: string;
-  readonly authInfo?: McpRequestContext['authInfo'];
-  readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
+  readonly authInfo?: AuthInfo;
+  readonly headers?: Readonly<IsomorphicHeaders>;
   readonly signal: AbortSignal;
   readonly meta?: Readonly<Record<string, unknown>>;
 
@@ -264,7 +263,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
     server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => {
       if (!tools.scoped()) return tools.list();
       const visible: ServedTool[] = [];
-      for (const served of tools.all()) if (allowed(served, extra as unknown as RequestExtra)) visible.push(served);
+      for (const served of tools.all()) if (allowed(served, extra)) visible.push(served);
       return { tools: visible.map((served) => served.entry.tool) };
     });
     // tools/call is answered here rather than through setRequestHandler: the SDK's Server parses its
@@ -272,7 +271,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
     server.fallbackRequestHandler = async (request, extra) => {
       if (request.method !== 'tools/call') throw new JsonRpcError(ErrorCode.MethodNotFound, 'Method not found');
       const { name, args, asTask } = callParams(request);
-      return call(server, state, name, args, extra as unknown as RequestExtra, asTask);
+      return call(server, state, name, args, extra, asTask);
     };
     options.configure?.(server);
     tools.attach(server);
