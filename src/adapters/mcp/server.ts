@@ -13,7 +13,17 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
-import { AmbientSource, describeValue, guardToolResponse, Invoker, InvokerOptions, isPlainObject, ToolDefinition } from '../../index';
+import {
+  AmbientSource,
+  CallTrace,
+  describeValue,
+  guardToolResponse,
+  Invoker,
+  InvokerOptions,
+  isPlainObject,
+  SpanAttributes,
+  ToolDefinition,
+} from '../../index';
 import { scopeListProblem } from './auth';
 import { handleSetLevel, mcpCallContext, SessionState } from './call-context';
 import { McpConfig } from './config';
@@ -126,6 +136,31 @@ class RequestContext extends McpRequestContext {
 }
 
 /**
+ * Where a tools/call sits in a trace: the client's `_meta` trace context and the MCP span
+ * attributes. Read only when the call opens a span (a tracer provider is registered).
+ */
+class McpCallTrace implements CallTrace {
+  constructor(
+    private readonly extra: RequestExtra,
+    private readonly toolName: string,
+  ) {}
+
+  get parent(): CallTrace['parent'] {
+    return this.extra._meta;
+  }
+
+  get attributes(): SpanAttributes {
+    const { requestId, sessionId } = this.extra;
+    return {
+      'mcp.method.name': 'tools/call',
+      'gen_ai.tool.name': this.toolName,
+      'jsonrpc.request.id': String(requestId),
+      ...(sessionId !== undefined ? { 'mcp.session.id': sessionId } : {}),
+    };
+  }
+}
+
+/**
  * Builds the tool entries once and returns a factory of SDK servers over them: one server per
  * connection or session, as the SDK requires, all answering from the same prebuilt tool list.
  */
@@ -226,15 +261,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
     const context = mcpCallContext(server, state, request, name);
     // Approval, call id and trace context: the pipeline's view of this request.
     const approve = mcpApprover(server, extra, entry.tool.name, options.trustClientConfirmation === true, approvalTimeoutMs);
-    const trace = {
-      parent: extra._meta,
-      attributes: {
-        'mcp.method.name': 'tools/call',
-        'gen_ai.tool.name': entry.tool.name,
-        'jsonrpc.request.id': String(extra.requestId),
-        ...(extra.sessionId !== undefined ? { 'mcp.session.id': extra.sessionId } : {}),
-      },
-    };
+    const trace = new McpCallTrace(extra, entry.tool.name);
     return withMcpRequest(request, () =>
       entry.handler(args, {
         invoker,
