@@ -47,9 +47,10 @@ export function settle(
       if (listening) caller!.removeEventListener('abort', onAbort);
       resolve(settlement);
     };
+    // An abort that came before the settlement was seen wins, as it would have through a listener.
     pending.then(
-      (value) => finish({ kind: 'returned', value }),
-      (error: unknown) => finish({ kind: 'threw', error }),
+      (value) => (caller?.aborted ? onAbort() : finish({ kind: 'returned', value })),
+      (error: unknown) => (caller?.aborted ? onAbort() : finish({ kind: 'threw', error })),
     );
     if (caller?.aborted) {
       onAbort(); // aborted while the tool started

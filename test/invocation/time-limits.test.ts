@@ -278,6 +278,13 @@ describe("the caller's signal", () => {
     expect([cancelled.added(), cancelled.removed()]).toEqual([1, 1]);
   });
 
+  it('an abort right after invoke() returns wins over an answer not yet seen, as before', async () => {
+    const controller = new AbortController();
+    const pending = invoke(AnswerNow, {}, { signal: controller.signal });
+    controller.abort('too late to answer');
+    expect(await pending).toMatchObject({ outcome: 'failure', error: 'The call was cancelled.' });
+  });
+
   it('an abort between the tool starting and the listener is not missed', async () => {
     const controller = new AbortController();
     @Tool({ name: 'abort_soon' })
