@@ -12,6 +12,7 @@ export { SemanticHints } from './decorators/semantic-hints';
 export { Expects } from './decorators/expects';
 export { Exposes } from './decorators/exposes';
 export { Field } from './decorators/field';
+export { SchemaName } from './decorators/schema-name';
 export type { FieldDecorator } from './decorators/field';
 export { AmbientContext } from './decorators/ambient-context';
 export { FailsOn } from './decorators/fails-on';

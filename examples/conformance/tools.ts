@@ -4,7 +4,7 @@
  * elicitation through the tool's context.
  */
 import 'reflect-metadata';
-import { Content, Expects, Field, Tool } from 'toolwright';
+import { Content, Expects, Field, SchemaName, Tool } from 'toolwright';
 import type { ElicitSchema, ToolContext } from 'toolwright';
 
 /** A 1×1 red PNG and a minimal WAV file, base64 (what the suite checks for). */
@@ -179,6 +179,8 @@ export class ElicitationEnums {
   }
 }
 
+/** Named for `$defs`: the suite looks for `inputSchema.$defs.address`, referenced with `$ref`. */
+@SchemaName('address')
 class Address {
   @Field({ optional: true }) street?: string;
   @Field({ optional: true }) city?: string;

@@ -110,4 +110,8 @@ class ContractModel implements Contract {
   get byName(): ReadonlyMap<string, FieldModel> {
     return (this.names ??= new Map(this.fields.map((field) => [field.name, field])));
   }
+
+  get definitionName(): string | undefined {
+    return Reflect.getOwnMetadata(KEYS.schemaName, this.target) as string | undefined;
+  }
 }

@@ -117,6 +117,8 @@ export interface Contract {
   /** Fields filled from trusted ambient context. */
   readonly ambientFields: readonly FieldModel[];
   readonly byName: ReadonlyMap<string, FieldModel>;
+  /** The `$defs` name `@SchemaName` gave this class (not inherited), or undefined. */
+  readonly definitionName: string | undefined;
 }
 
 /** Required in the input direction: no optional flag, not nullable, no default, not conditional. */

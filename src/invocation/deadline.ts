@@ -36,18 +36,35 @@ export function settle(
   }
   return new Promise<Settlement>((resolve) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let settled = false;
+    let listening = false;
     const onAbort = () => finish({ kind: 'cancelled', reason: caller!.reason });
     const finish = (settlement: Settlement) => {
+      // The first settlement wins; a late one (a tool finishing after its deadline) is dropped.
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
-      caller?.removeEventListener('abort', onAbort);
-      resolve(settlement); // the first settlement wins; a late one (a tool finishing after its deadline) is dropped
+      if (listening) caller!.removeEventListener('abort', onAbort);
+      resolve(settlement);
     };
+    // An abort that came before the settlement was seen wins, as it would have through a listener.
     pending.then(
-      (value) => finish({ kind: 'returned', value }),
-      (error: unknown) => finish({ kind: 'threw', error }),
+      (value) => (caller?.aborted ? onAbort() : finish({ kind: 'returned', value })),
+      (error: unknown) => (caller?.aborted ? onAbort() : finish({ kind: 'threw', error })),
     );
-    caller?.addEventListener('abort', onAbort, { once: true });
-    if (caller?.aborted) onAbort(); // aborted while the tool started, before the listener was there
+    if (caller?.aborted) {
+      onAbort(); // aborted while the tool started
+    } else if (caller) {
+      // Most tools settle at once (a value, or an already settled promise): their settlement runs in
+      // the microtask before this one, and they never pay for an abort listener (an EventTarget
+      // listener costs more than such a call). An abort in between is caught by the check here.
+      queueMicrotask(() => {
+        if (settled) return;
+        if (caller.aborted) return onAbort();
+        listening = true;
+        caller.addEventListener('abort', onAbort, { once: true });
+      });
+    }
     if (deadline) {
       timer = setTimeout(() => {
         const reason = timeoutReason();

@@ -2,7 +2,8 @@
  * OpenTelemetry, when the application has `@opentelemetry/api` (an optional peer): one span per
  * call after the GenAI semantic conventions for tool execution, and two metrics. Nothing here is
  * imported at load time and no OpenTelemetry type reaches the published declarations: without the
- * package a call pays one cached lookup.
+ * package a call pays one cached lookup, and with it but no tracer or meter provider registered, two
+ * more (a call then opens no span and records nothing: no provider would read them).
  */
 import type { ToolDefinition } from '../registry/tool-definition';
 import type { Result } from './result';
@@ -57,6 +58,9 @@ interface OtelMeter {
 }
 interface OtelApi {
   ROOT_CONTEXT: OtelContext;
+  /** Deprecated in 1.x (to be removed in 2.0): only used to find the no-op delegate, when present. */
+  ProxyTracerProvider?: new () => { getDelegate(): unknown };
+  createNoopMeter?(): object;
   SpanKind: { INTERNAL: number; SERVER: number };
   SpanStatusCode: { ERROR: number };
   createContextKey(description: string): symbol;
@@ -65,6 +69,7 @@ interface OtelApi {
   context: { active(): OtelContext; with<T>(context: OtelContext, fn: () => T): T };
   propagation: { extract(context: OtelContext, carrier: Record<string, string>): OtelContext };
   trace: {
+    getTracerProvider(): unknown;
     getTracer(
       name: string,
       version?: string,
@@ -98,24 +103,62 @@ function otel(): OtelApi | undefined {
 }
 
 let callSpanKey: symbol | undefined;
-let instruments: { provider: unknown; duration: OtelInstrument; calls: OtelInstrument } | undefined;
 
-/** The metric instruments of the current global meter provider (re-made when the application installs another). */
-function metricsOf(otel: OtelApi): { duration: OtelInstrument; calls: OtelInstrument } {
+interface Instruments {
+  readonly duration: OtelInstrument;
+  readonly calls: OtelInstrument;
+}
+/** The instruments of one meter provider; undefined for the no-op one. */
+interface Metered {
+  readonly provider: unknown;
+  readonly instruments: Instruments | undefined;
+}
+/** The last meter provider seen, and its instruments. */
+let metered: Metered | undefined;
+/** The API's own no-op tracer provider: the delegate of its proxy until a provider is registered. */
+let noopTracerProvider: unknown;
+/** The API's no-op meter class: what a meter provider hands out until one is registered. */
+let noopMeterClass: Function | undefined;
+
+/**
+ * Is a tracer provider registered? Until one is, the API's global provider is a proxy whose
+ * delegate is the no-op provider, and a span would be a non-recording one nobody reads. Asked per
+ * call (two property reads), so a provider registered later (or `trace.disable()`) takes effect at
+ * the next call. Should the API stop offering the proxy, every call is traced, as before.
+ */
+function tracerRegistered(otel: OtelApi): boolean {
+  const provider = otel.trace.getTracerProvider() as { getDelegate?: () => unknown } | undefined;
+  if (typeof provider?.getDelegate !== 'function') return true;
+  noopTracerProvider ??= otel.ProxyTracerProvider ? new otel.ProxyTracerProvider().getDelegate() : null;
+  return provider.getDelegate() !== noopTracerProvider;
+}
+
+/**
+ * The metric instruments of the current global meter provider (re-made when the application
+ * installs another), or undefined when that provider is the no-op one.
+ */
+function metricsOf(otel: OtelApi): Instruments | undefined {
   const provider = otel.metrics.getMeterProvider();
-  if (instruments?.provider !== provider) {
+  let current: Metered | undefined = metered;
+  if (current === undefined || current.provider !== provider) {
     const meter = otel.metrics.getMeter(NAME, VERSION);
-    instruments = {
+    noopMeterClass ??= otel.createNoopMeter?.().constructor;
+    const noop = noopMeterClass !== undefined && meter instanceof noopMeterClass;
+    current = metered = {
       provider,
-      duration: meter.createHistogram('toolwright.tool.call.duration', {
-        description: 'Duration of tool calls, from arguments to Result.',
-        unit: 's',
-        advice: { explicitBucketBoundaries: [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60] },
-      }),
-      calls: meter.createCounter('toolwright.tool.calls', { description: 'Tool calls, by outcome.', unit: '{call}' }),
+      instruments: noop
+        ? undefined
+        : {
+            duration: meter.createHistogram('toolwright.tool.call.duration', {
+              description: 'Duration of tool calls, from arguments to Result.',
+              unit: 's',
+              advice: { explicitBucketBoundaries: [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60] },
+            }),
+            calls: meter.createCounter('toolwright.tool.calls', { description: 'Tool calls, by outcome.', unit: '{call}' }),
+          },
     };
   }
-  return instruments!;
+  return current.instruments;
 }
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(?:-[0-9a-f-]*)?$/;
@@ -173,17 +216,28 @@ export interface TracedCall {
   readonly trace?: CallTrace;
 }
 
-/** @internal Is OpenTelemetry there to trace with? */
+/**
+ * @internal Would a call record anything now? Only when `@opentelemetry/api` is there and a
+ * tracer or a meter provider is registered: otherwise a call does no telemetry work at all.
+ */
 export function tracingAvailable(): boolean {
-  return otel() !== undefined;
+  const otel = otelApi();
+  return otel !== undefined && (tracerRegistered(otel) || metricsOf(otel) !== undefined);
+}
+
+function otelApi(): OtelApi | undefined {
+  return api === undefined ? otel() : (api ?? undefined);
 }
 
 /**
  * @internal Runs `run` inside the call's span (active, so the tool's own spans are its children),
- * then records the outcome on the span and the metrics. `run` never rejects.
+ * then records the outcome on the span and the metrics: each only when its provider is registered.
+ * `run` never rejects.
  */
 export function traced(call: TracedCall, run: () => Promise<Result>): Promise<Result> {
   const otel = api!;
+  const instruments = metricsOf(otel);
+  if (!tracerRegistered(otel)) return instruments ? measuredOnly(call, instruments, run) : run();
   const { tool, transport, id } = call;
   const name = tool.toolName(adapterOf(transport));
   const attributes: Record<string, SpanAttributeValue> = {
@@ -208,9 +262,7 @@ export function traced(call: TracedCall, run: () => Promise<Result>): Promise<Re
   const context = otel.trace.setSpan(parent, span).setValue(key, span);
   const started = performance.now();
   const finish = (result: Result | undefined): void => {
-    const outcome = result?.outcome ?? 'exception';
-    const failed = outcome !== 'success';
-    const type = failed ? (result ? errorType(result) : '_OTHER') : undefined;
+    const { outcome, type } = outcomeOf(result);
     span.setAttribute('toolwright.outcome', outcome);
     if (type !== undefined) {
       span.setAttribute('error.type', type);
@@ -218,19 +270,24 @@ export function traced(call: TracedCall, run: () => Promise<Result>): Promise<Re
       span.setStatus({ code: otel.SpanStatusCode.ERROR });
     }
     span.end();
-    const measured: Record<string, SpanAttributeValue> = {
-      'gen_ai.operation.name': 'execute_tool',
-      'gen_ai.tool.name': name,
-      'toolwright.tool.version': tool.version,
-      'toolwright.transport': transport,
-      'toolwright.outcome': outcome,
-    };
-    if (type !== undefined) measured['error.type'] = type;
-    const { duration, calls } = metricsOf(otel);
-    duration.record!((performance.now() - started) / 1000, measured);
-    calls.add!(1, measured);
+    if (instruments) record(instruments, call, name, started, outcome, type);
   };
-  return otel.context.with(context, run).then(
+  return settle(otel.context.with(context, run), finish);
+}
+
+/** A call measured without a span: a meter provider is registered, a tracer provider is not. */
+function measuredOnly(call: TracedCall, instruments: Instruments, run: () => Promise<Result>): Promise<Result> {
+  const started = performance.now();
+  const name = call.tool.toolName(adapterOf(call.transport));
+  return settle(run(), (result) => {
+    const { outcome, type } = outcomeOf(result);
+    record(instruments, call, name, started, outcome, type);
+  });
+}
+
+/** Calls `finish` with the Result (or undefined when `run` rejected), keeping the outcome. */
+function settle(running: Promise<Result>, finish: (result: Result | undefined) => void): Promise<Result> {
+  return running.then(
     (result) => {
       finish(result);
       return result;
@@ -240,6 +297,31 @@ export function traced(call: TracedCall, run: () => Promise<Result>): Promise<Re
       throw error;
     },
   );
+}
+
+function outcomeOf(result: Result | undefined): { outcome: string; type: string | undefined } {
+  const outcome = result?.outcome ?? 'exception';
+  return { outcome, type: outcome === 'success' ? undefined : result ? errorType(result) : '_OTHER' };
+}
+
+function record(
+  instruments: Instruments,
+  { tool, transport }: TracedCall,
+  name: string,
+  started: number,
+  outcome: string,
+  type: string | undefined,
+): void {
+  const measured: Record<string, SpanAttributeValue> = {
+    'gen_ai.operation.name': 'execute_tool',
+    'gen_ai.tool.name': name,
+    'toolwright.tool.version': tool.version,
+    'toolwright.transport': transport,
+    'toolwright.outcome': outcome,
+  };
+  if (type !== undefined) measured['error.type'] = type;
+  instruments.duration.record!((performance.now() - started) / 1000, measured);
+  instruments.calls.add!(1, measured);
 }
 
 /**

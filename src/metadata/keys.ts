@@ -10,4 +10,5 @@ export const KEYS = {
   failsOn: 'toolwright:fails-on',
   fields: 'toolwright:fields',
   inline: 'toolwright:inline',
+  schemaName: 'toolwright:schema-name',
 } as const;

@@ -25,7 +25,7 @@ export interface SchemaOptions {
   /**
    * Write a nested contract class used in more than one place once, in `$defs` (`definitions` for
    * draft-07), and point to it with `$ref` (default false: inlined at each use; recursive ones
-   * always go to `$defs`).
+   * and those named with `@SchemaName` always go to `$defs`).
    */
   sharedDefs?: boolean;
 }
@@ -127,11 +127,19 @@ class SchemaWriter {
   private defNames?: Map<Function, string>;
   private readonly defs: Record<string, JsonSchema> = {};
 
+  /** Classes named with `@SchemaName`, reachable from the root: always in `defs`, under that name. */
+  private readonly named: ReadonlyMap<Function, string>;
+
   constructor(
     private readonly root: Function,
     private readonly options: ResolvedOptions,
   ) {
-    this.recursive = options.sharedDefs ? new Set([...recursiveContracts(root), ...sharedContracts(root)]) : recursiveContracts(root);
+    this.named = namedContracts(root);
+    const recursive = recursiveContracts(root);
+    this.recursive =
+      options.sharedDefs || this.named.size > 0
+        ? new Set([...recursive, ...(options.sharedDefs ? sharedContracts(root) : []), ...this.named.keys()])
+        : recursive;
   }
 
   write(): JsonSchema {
@@ -260,14 +268,23 @@ class SchemaWriter {
     this.defNames ??= new Map();
     let name = this.defNames.get(target);
     if (!name) {
-      const base = target.name || 'Anonymous';
-      name = base;
-      for (let n = 2; name in this.defs; n++) name = `${base}${n}`;
+      name = this.named.get(target);
+      if (name === undefined) {
+        // An unnamed class is named after itself, never taking a name a @SchemaName class holds.
+        const base = target.name || 'Anonymous';
+        name = base;
+        for (let n = 2; name in this.defs || this.takenByNamed(name); n++) name = `${base}${n}`;
+      }
       this.defNames.set(target, name);
       this.defs[name] = {}; // reserved before writing, so a reference back to it resolves to this name
       this.defs[name] = this.objectSchema(contractOf(target), false);
     }
     return { $ref: `${this.refPrefix}${name}` };
+  }
+
+  private takenByNamed(name: string): boolean {
+    for (const taken of this.named.values()) if (taken === name) return true;
+    return false;
   }
 }
 
@@ -308,6 +325,49 @@ function sharedContracts(root: Function): ReadonlySet<Function> {
   const shared = new Set<Function>();
   for (const [target, count] of uses) if (count > 1 && target !== root) shared.add(target);
   return shared;
+}
+
+const NO_NAMES: ReadonlyMap<Function, string> = new Map();
+
+/**
+ * The `@SchemaName` classes reachable from the root (the root itself is the schema, not a
+ * definition), refusing two different classes under one name: their `$ref`s would be the same.
+ */
+function namedContracts(root: Function): ReadonlyMap<Function, string> {
+  let named: Map<Function, string> | undefined;
+  let owners: Map<string, Function> | undefined;
+  for (const target of reachableContracts(root)) {
+    if (target === root) continue;
+    const name = contractOf(target).definitionName;
+    if (name === undefined) continue;
+    const other = (owners ??= new Map()).get(name);
+    if (other) {
+      throw new TypeError(
+        `Two contract classes are named '${name}' with @SchemaName, ${other.name || '(anonymous class)'} and ${target.name || '(anonymous class)'}, ` +
+          `and both appear in the schema of ${root.name || '(anonymous class)'}: one $defs entry cannot describe both. ` +
+          'Give one of them another @SchemaName.',
+      );
+    }
+    owners.set(name, target);
+    (named ??= new Map()).set(target, name);
+  }
+  return named ?? NO_NAMES;
+}
+
+/** Every contract class reachable from the root through its fields (the root included). */
+function reachableContracts(root: Function): ReadonlySet<Function> {
+  const seen = new Set<Function>([root]);
+  const stack = [root];
+  while (stack.length > 0) {
+    const out: Function[] = [];
+    for (const field of contractOf(stack.pop()!).fields) collectTargets(field.type, out);
+    for (const target of out) {
+      if (seen.has(target)) continue;
+      seen.add(target);
+      stack.push(target);
+    }
+  }
+  return seen;
 }
 
 const recursiveCache = new WeakMap<Function, ReadonlySet<Function>>();

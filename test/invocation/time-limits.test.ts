@@ -214,3 +214,89 @@ describe('every transport behaves alike (the invoker does it)', () => {
     expect((error as Error).message).toBe('Could not fetch the report: hang took longer than 30 ms');
   });
 });
+
+describe("the caller's signal", () => {
+  /** A real signal whose listener calls are counted (the calls still go to the signal). */
+  function countedSignal(controller: AbortController): { signal: AbortSignal; added: () => number; removed: () => number } {
+    const { signal } = controller;
+    let added = 0;
+    let removed = 0;
+    const add = signal.addEventListener.bind(signal);
+    const remove = signal.removeEventListener.bind(signal);
+    signal.addEventListener = ((...args: Parameters<AbortSignal['addEventListener']>) => {
+      added++;
+      return add(...args);
+    }) as AbortSignal['addEventListener'];
+    signal.removeEventListener = ((...args: Parameters<AbortSignal['removeEventListener']>) => {
+      removed++;
+      return remove(...args);
+    }) as AbortSignal['removeEventListener'];
+    return { signal, added: () => added, removed: () => removed };
+  }
+
+  @Tool({ name: 'answer_now' })
+  @Expects({})
+  class AnswerNow {
+    call() {
+      return 'now';
+    }
+  }
+
+  @Tool({ name: 'answer_async' })
+  @Expects({})
+  class AnswerAsync {
+    async call() {
+      return 'async';
+    }
+  }
+
+  @Tool({ name: 'answer_later' })
+  @Expects({})
+  class AnswerLater {
+    call() {
+      return new Promise((resolve) => setTimeout(() => resolve('later'), 5));
+    }
+  }
+
+  it('a tool that settles at once (a value, an async function) never costs an abort listener', async () => {
+    const counted = countedSignal(new AbortController());
+    expect(await invoke(AnswerNow, {}, { signal: counted.signal })).toMatchObject({ ok: true, value: 'now' });
+    expect(await invoke(AnswerAsync, {}, { signal: counted.signal })).toMatchObject({ ok: true, value: 'async' });
+    expect(counted.added()).toBe(0);
+  });
+
+  it('a tool that takes time is listened for, and the listener is removed when it answers or is cancelled', async () => {
+    const answered = countedSignal(new AbortController());
+    expect(await invoke(AnswerLater, {}, { signal: answered.signal })).toMatchObject({ ok: true, value: 'later' });
+    expect([answered.added(), answered.removed()]).toEqual([1, 1]);
+
+    const controller = new AbortController();
+    const cancelled = countedSignal(controller);
+    const pending = invoke(Wait, {}, { signal: cancelled.signal });
+    setTimeout(() => controller.abort('stop'), 5);
+    expect(await pending).toMatchObject({ outcome: 'failure', error: 'The call was cancelled.' });
+    expect([cancelled.added(), cancelled.removed()]).toEqual([1, 1]);
+  });
+
+  it('an abort right after invoke() returns wins over an answer not yet seen, as before', async () => {
+    const controller = new AbortController();
+    const pending = invoke(AnswerNow, {}, { signal: controller.signal });
+    controller.abort('too late to answer');
+    expect(await pending).toMatchObject({ outcome: 'failure', error: 'The call was cancelled.' });
+  });
+
+  it('an abort between the tool starting and the listener is not missed', async () => {
+    const controller = new AbortController();
+    @Tool({ name: 'abort_soon' })
+    @Expects({})
+    class AbortSoon {
+      call() {
+        queueMicrotask(() => controller.abort('changed my mind'));
+        return new Promise(() => undefined);
+      }
+    }
+    const result = await invoke(AbortSoon, {}, { signal: controller.signal });
+    expect(result).toMatchObject({ outcome: 'failure', error: 'The call was cancelled.' });
+    expect(result.exception).toBeInstanceOf(ToolCancelledError);
+  });
+});

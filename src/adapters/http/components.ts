@@ -60,16 +60,14 @@ export class SchemaComponents {
     this.components.push(component);
   }
 
-  /** Names every component: the class name; `…Input` when the class's input schema differs from its output one. */
+  /** Names every component: its `@SchemaName` or class name; `…Input` when the class's input schema differs from its output one. */
   private nameAll(): void {
     const all = this.components;
     for (const component of all) {
       if (component.name) continue;
       const twin = all.find((c) => c !== component && c.target === component.target);
-      const base =
-        component.direction === 'input' && twin && twin.canonical !== component.canonical
-          ? `${component.target.name}Input`
-          : component.target.name;
+      const own = definitionName(component.target);
+      const base = component.direction === 'input' && twin && twin.canonical !== component.canonical ? `${own}Input` : own;
       if (twin && twin.canonical === component.canonical && twin.name) {
         component.name = twin.name;
         continue;
@@ -91,7 +89,9 @@ export class SchemaComponents {
     const defs = (schema.$defs ?? {}) as Record<string, JsonSchema>;
     const defTargets = new Map<string, string>();
     for (const name of Object.keys(defs)) {
-      const match = this.components.find((c) => c.direction === direction && c.target.name === name.replace(/\d+$/, ''));
+      const match =
+        this.components.find((c) => c.direction === direction && contractOf(c.target).definitionName === name) ??
+        this.components.find((c) => c.direction === direction && c.target.name === name.replace(/\d+$/, ''));
       if (match) defTargets.set(`#/$defs/${name}`, ref(match.name));
     }
     const rootComponent = this.find(root, direction);
@@ -144,6 +144,11 @@ export class SchemaComponents {
     }
     return out;
   }
+}
+
+/** A class's component name: its `@SchemaName`, else the class name. */
+function definitionName(target: Function): string {
+  return contractOf(target).definitionName ?? target.name;
 }
 
 function ref(name: string): string {

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { IsomorphicHeaders, RequestId } from '@modelcontextprotocol/sdk/types.js';
 
 /**
  * The MCP request a tool call belongs to. Registered in the per-call child DI container (so a tool
@@ -9,7 +10,7 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
  */
 export abstract class McpRequestContext {
   /** The JSON-RPC id of the tools/call request. */
-  abstract readonly requestId: string | number;
+  abstract readonly requestId: RequestId;
   /** The transport session, when the transport has sessions (Streamable HTTP in session mode). */
   abstract readonly sessionId?: string;
   /**
@@ -18,7 +19,7 @@ export abstract class McpRequestContext {
    */
   abstract readonly authInfo?: AuthInfo;
   /** HTTP request headers (Streamable HTTP only), lower-cased names. */
-  abstract readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
+  abstract readonly headers?: Readonly<IsomorphicHeaders>;
   /** Aborted when the client cancels the request. */
   abstract readonly signal: AbortSignal;
   /** The request's `_meta`. */

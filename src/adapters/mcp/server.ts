@@ -1,13 +1,29 @@
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   ErrorCode,
   ListToolsRequestSchema,
   type CallToolResult,
+  type IsomorphicHeaders,
   type JSONRPCRequest,
+  type RequestId,
   type ServerCapabilities,
+  type ServerNotification,
+  type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
-import { AmbientSource, describeValue, guardToolResponse, Invoker, InvokerOptions, isPlainObject, ToolDefinition } from '../../index';
+import {
+  AmbientSource,
+  CallTrace,
+  describeValue,
+  guardToolResponse,
+  Invoker,
+  InvokerOptions,
+  isPlainObject,
+  SpanAttributes,
+  ToolDefinition,
+} from '../../index';
 import { scopeListProblem } from './auth';
 import { handleSetLevel, mcpCallContext, SessionState } from './call-context';
 import { McpConfig } from './config';
@@ -89,21 +105,14 @@ class JsonRpcError extends Error {
   }
 }
 
-interface RequestExtra {
-  signal: AbortSignal;
-  requestId: string | number;
-  sessionId?: string;
-  authInfo?: McpRequestContext['authInfo'];
-  _meta?: Record<string, unknown> & { progressToken?: string | number };
-  requestInfo?: { headers?: Record<string, string | string[] | undefined> };
-  sendNotification: (notification: { method: 'notifications/progress'; params: Record<string, unknown> }) => Promise<void>;
-}
+/** What the SDK hands a request handler of this server. */
+type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 class RequestContext extends McpRequestContext {
-  readonly requestId: string | number;
+  readonly requestId: RequestId;
   readonly sessionId?: string;
-  readonly authInfo?: McpRequestContext['authInfo'];
-  readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
+  readonly authInfo?: AuthInfo;
+  readonly headers?: Readonly<IsomorphicHeaders>;
   readonly signal: AbortSignal;
   readonly meta?: Readonly<Record<string, unknown>>;
 
@@ -124,6 +133,31 @@ class RequestContext extends McpRequestContext {
       method: 'notifications/progress',
       params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) },
     });
+  }
+}
+
+/**
+ * Where a tools/call sits in a trace: the client's `_meta` trace context and the MCP span
+ * attributes. Read only when the call opens a span (a tracer provider is registered).
+ */
+class McpCallTrace implements CallTrace {
+  constructor(
+    private readonly extra: RequestExtra,
+    private readonly toolName: string,
+  ) {}
+
+  get parent(): CallTrace['parent'] {
+    return this.extra._meta;
+  }
+
+  get attributes(): SpanAttributes {
+    const { requestId, sessionId } = this.extra;
+    return {
+      'mcp.method.name': 'tools/call',
+      'gen_ai.tool.name': this.toolName,
+      'jsonrpc.request.id': String(requestId),
+      ...(sessionId !== undefined ? { 'mcp.session.id': sessionId } : {}),
+    };
   }
 }
 
@@ -231,15 +265,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
     const context = mcpCallContext(server, state, request, name);
     // Approval, call id and trace context: the pipeline's view of this request.
     const approve = mcpApprover(server, extra, entry.tool.name, options.trustClientConfirmation === true, approvalTimeoutMs);
-    const trace = {
-      parent: extra._meta,
-      attributes: {
-        'mcp.method.name': 'tools/call',
-        'gen_ai.tool.name': entry.tool.name,
-        'jsonrpc.request.id': String(extra.requestId),
-        ...(extra.sessionId !== undefined ? { 'mcp.session.id': extra.sessionId } : {}),
-      },
-    };
+    const trace = new McpCallTrace(extra, entry.tool.name);
     return withMcpRequest(request, () =>
       entry.handler(args, {
         invoker,
@@ -268,7 +294,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
     server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => {
       if (!tools.scoped()) return tools.list();
       const visible: ServedTool[] = [];
-      for (const served of tools.all()) if (allowed(served, extra as unknown as RequestExtra)) visible.push(served);
+      for (const served of tools.all()) if (allowed(served, extra)) visible.push(served);
       return { tools: visible.map((served) => served.entry.tool) };
     });
     // tools/call is answered here rather than through setRequestHandler: the SDK's Server parses its
@@ -276,7 +302,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
     server.fallbackRequestHandler = async (request, extra) => {
       if (request.method !== 'tools/call') throw new JsonRpcError(ErrorCode.MethodNotFound, 'Method not found');
       const { name, args, asTask } = callParams(request);
-      return call(server, state, name, args, extra as unknown as RequestExtra, asTask);
+      return call(server, state, name, args, extra, asTask);
     };
     options.configure?.(server);
     tools.attach(server);

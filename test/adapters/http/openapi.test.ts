@@ -6,7 +6,7 @@ import 'reflect-metadata';
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { Description, Expects, Exposes, Field, SemanticHints, Tool, ToolVersion } from 'toolwright';
+import { Description, Expects, Exposes, Field, SchemaName, SemanticHints, Tool, ToolVersion } from 'toolwright';
 import { httpApiDocument, HttpApiHandle, HttpApiOptions, serveHttpApi } from 'toolwright/http';
 
 const repo = path.resolve(__dirname, '..', '..', '..');
@@ -176,6 +176,47 @@ describe('the OpenAPI 3.1 document', () => {
     expect(open.security).toBeUndefined();
     expect(Object.keys((open.paths['/register_customer/v1'].post as Record<string, any>).responses)).not.toContain('401');
   });
+
+  it('a @SchemaName class is the component of that name, referenced from request, response and other components', async () => {
+    @SchemaName('postal-address')
+    class Postal {
+      @Field() street!: string;
+      @Field({ type: () => Postal, optional: true }) forwardTo?: Postal;
+    }
+    class Parcel {
+      @Field() id!: string;
+      @Field({ type: () => Postal }) to!: Postal;
+    }
+    class Route {
+      @Field({ type: () => [Parcel] }) parcels!: Parcel[];
+      @Field({ type: () => Postal }) depot!: Postal;
+    }
+    @Tool('http', { name: 'plan_route', description: 'Plans a route' })
+    @Expects(Route)
+    @Exposes(Parcel)
+    class PlanRoute {
+      call(input: Route): Parcel {
+        return input.parcels[0];
+      }
+    }
+    const document = httpApiDocument({ tools: [PlanRoute] });
+    const schemas = document.components.schemas as Record<string, Record<string, any>>;
+    // Postal's input schema (non-empty strings) differs from its output one: the input one is "…Input".
+    // Parcel is nested only in the input (the output's root is the response schema itself).
+    expect(Object.keys(schemas).sort()).toEqual(['Parcel', 'Problem', 'postal-address', 'postal-addressInput']);
+    expect(schemas['postal-address'].properties.forwardTo).toEqual({ $ref: '#/components/schemas/postal-address' });
+    expect(schemas['postal-addressInput'].properties.forwardTo).toEqual({ $ref: '#/components/schemas/postal-addressInput' });
+    expect(schemas.Parcel.properties.to).toEqual({ $ref: '#/components/schemas/postal-addressInput' });
+    const post = document.paths['/plan_route/v1'].post as Record<string, any>;
+    expect(post.requestBody.content['application/json'].schema.properties).toEqual({
+      parcels: { type: 'array', items: { $ref: '#/components/schemas/Parcel' }, minItems: 1 },
+      depot: { $ref: '#/components/schemas/postal-addressInput' },
+    });
+    expect(post.responses['200'].content['application/json'].schema.properties.to).toEqual({ $ref: '#/components/schemas/postal-address' });
+    // No tool-local $defs survive into the document.
+    expect(JSON.stringify(document)).not.toContain('$defs');
+    expect(await validate(document)).toEqual({ valid: true, version: '3.1' });
+  }, 30_000);
 
   it('lists a tool’s declared failure statuses', () => {
     class Gone extends Error {}
