@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { KEYS } from '../metadata/keys';
-import { rejectStandardDecorator } from '../metadata/site';
+import { defineOnce, rejectStandardDecorator } from '../metadata/site';
+import { DeclarationError } from '../errors/declaration-errors';
 import { describeValue } from '../util/describe-value';
 
 /** Longest definition name `@SchemaName` accepts. */
@@ -21,7 +22,7 @@ const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
  */
 export function SchemaName(name: string): ClassDecorator {
   if (typeof name !== 'string' || !SCHEMA_NAME.test(name) || name.length > MAX_SCHEMA_NAME_LENGTH) {
-    throw new TypeError(
+    throw new DeclarationError(
       `@SchemaName needs a definition name of 1 to ${MAX_SCHEMA_NAME_LENGTH} characters: a letter or '_' first, then letters, ` +
         `digits, '_', '.' or '-' (it becomes a $ref such as #/$defs/address); got ${describeValue(name)}.`,
     );
@@ -29,12 +30,8 @@ export function SchemaName(name: string): ClassDecorator {
   return (target: Function, context?: unknown) => {
     rejectStandardDecorator('SchemaName', context);
     if (typeof target !== 'function') {
-      throw new TypeError(`@SchemaName('${name}') decorates a contract class; got ${describeValue(target)}.`);
+      throw new DeclarationError(`@SchemaName('${name}') decorates a contract class; got ${describeValue(target)}.`);
     }
-    const declared = Reflect.getOwnMetadata(KEYS.schemaName, target) as string | undefined;
-    if (declared !== undefined) {
-      throw new TypeError(`${target.name || '(anonymous class)'}: @SchemaName is already declared ('${declared}'). Declare it once.`);
-    }
-    Reflect.defineMetadata(KEYS.schemaName, name, target);
+    defineOnce(KEYS.schemaName, 'SchemaName', name, { target });
   };
 }

@@ -342,7 +342,7 @@ function namedContracts(root: Function): ReadonlyMap<Function, string> {
     if (name === undefined) continue;
     const other = (owners ??= new Map()).get(name);
     if (other) {
-      throw new TypeError(
+      throw new DeclarationError(
         `Two contract classes are named '${name}' with @SchemaName, ${other.name || '(anonymous class)'} and ${target.name || '(anonymous class)'}, ` +
           `and both appear in the schema of ${root.name || '(anonymous class)'}: one $defs entry cannot describe both. ` +
           'Give one of them another @SchemaName.',

@@ -1,4 +1,4 @@
-import { Expects, Exposes, Field, inputSchema, invoke, outputSchema, SchemaName, schemaOf, Tool } from 'toolwright';
+import { DeclarationError, Expects, Exposes, Field, inputSchema, invoke, outputSchema, SchemaName, schemaOf, Tool } from 'toolwright';
 import { checked } from '../helpers/schema';
 
 @SchemaName('address')
@@ -199,8 +199,9 @@ describe('@SchemaName: bad names and conflicts', () => {
     for (const name of ['a'.repeat(64), 'com.example.Address', 'postal-address', '_private']) expect(() => SchemaName(name)).not.toThrow();
   });
 
-  it('refuses a value that is not a string', () => {
+  it('refuses a value that is not a string, with a DeclarationError', () => {
     expect(() => SchemaName(42 as never)).toThrow('got 42');
+    expect(() => SchemaName(42 as never)).toThrow(DeclarationError);
   });
 
   it('refuses a second @SchemaName on one class', () => {
@@ -211,7 +212,7 @@ describe('@SchemaName: bad names and conflicts', () => {
         @Field() x!: string;
       }
       return Twice;
-    }).toThrow("Twice: @SchemaName is already declared ('two'). Declare it once.");
+    }).toThrow('Twice: @SchemaName is already declared. Declare it once.');
   });
 
   it('two different classes with one name in one schema: an error naming both and the fix, at schema time', () => {
