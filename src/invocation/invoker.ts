@@ -572,7 +572,11 @@ function reportedArgs(tool: ToolDefinition, args: unknown): unknown {
   }
 }
 
-const defaultInvoker = new Invoker();
+/**
+ * The invoker with default options (no middleware, the process-wide `configure()` settings), shared
+ * by `invoke()` and by every adapter that is given no invoker of its own.
+ */
+export const defaultInvoker = new Invoker();
 
 /**
  * Calls a tool with untrusted arguments, through the same contract a model sees:

@@ -3,7 +3,8 @@
  * executed through the toolbox (and so through the invoker).
  */
 import { jsonSchema, JSONSchema7, tool, Tool } from 'ai';
-import { checkCallContext, contentAsText, ContentPart, describeValue, ToolLike, ToolwrightError } from '../../index';
+import { checkCallContext, contentAsText, ContentPart, ToolLike, ToolwrightError } from '../../index';
+import { describeValue } from '../../adapter-kit';
 import { Toolbox, ToolboxCallOptions, ToolCallRecord } from '../openai/index';
 
 export interface AiSdkToolsOptions {

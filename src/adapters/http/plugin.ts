@@ -3,7 +3,8 @@
  * tools), RFC 9457 problems for every error, `{prefix}/openapi.json` and the docs page.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { AmbientSource, describeValue, guardToolResponse, Invoker, MAPPING_FAILURE, Result, ToolDefinition } from '../../index';
+import { AmbientSource, Invoker, Result, ToolDefinition } from '../../index';
+import { describeValue, guardToolResponse, MAPPING_FAILURE } from '../../adapter-kit';
 import { failureStatusOf, HttpConfig } from './config';
 import { registerDocs } from './docs';
 import { httpApiDocument } from './openapi';

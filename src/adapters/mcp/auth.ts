@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { InsufficientScopeError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthErrorResponse, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { describeValue, isPlainObject, joinWords } from '../../index';
+import { describeValue } from '../../adapter-kit';
+import { isPlainObject, joinWords } from '../../adapter-kit/internal';
 import { isLoopbackHost } from './hosts';
 
 /**

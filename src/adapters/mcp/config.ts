@@ -1,4 +1,4 @@
-import { declareRejectOpaqueExposedValues, defineAdapterConfig } from '../../index';
+import { declareRejectOpaqueExposedValues, defineAdapterConfig } from '../../adapter-kit';
 import { scopeListProblem } from './auth';
 
 /**

@@ -3,7 +3,8 @@
  * (`@modelcontextprotocol/sdk`, a peer dependency of this entry point only). Importing it registers
  * the adapter key `mcp` and the semantic hints `openWorld` and `closedWorld`.
  */
-import { Extensions, Tools } from '../../index';
+import { Tools } from '../../index';
+import { Extensions } from '../../adapter-kit';
 
 Tools.registerAdapter('mcp');
 Extensions.registerSemanticHint('openWorld', 'closedWorld');

@@ -1,4 +1,4 @@
-import { describeValue } from '../../index';
+import { describeValue } from '../../adapter-kit';
 
 /** The defaults of every limit `serveHttp` and `serveStdio` apply (README, "Limits"). */
 export const DEFAULT_LIMITS = {

@@ -7,7 +7,9 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
-import { AmbientSource, describeValue, guardToolResponse, Invoker, InvokerOptions, isPlainObject, ToolDefinition } from '../../index';
+import { AmbientSource, Invoker, InvokerOptions, ToolDefinition } from '../../index';
+import { describeValue, guardToolResponse } from '../../adapter-kit';
+import { isPlainObject } from '../../adapter-kit/internal';
 import { scopeListProblem } from './auth';
 import { handleSetLevel, mcpCallContext, SessionState } from './call-context';
 import { McpConfig } from './config';

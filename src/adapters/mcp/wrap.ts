@@ -1,18 +1,7 @@
 import type { CallToolResult, Tool as McpTool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { DependencyContainer } from 'tsyringe';
-import {
-  AmbientSource,
-  CallContext,
-  Approver,
-  CallTrace,
-  guardToolResponse,
-  Invoker,
-  MAPPING_FAILURE,
-  Result,
-  ToolDefinition,
-  ToolLike,
-  Tools,
-} from '../../index';
+import { AmbientSource, CallContext, Approver, CallTrace, Invoker, Result, ToolDefinition, ToolLike, Tools } from '../../index';
+import { guardToolResponse, MAPPING_FAILURE } from '../../adapter-kit';
 import { McpConfig } from './config';
 
 /** Per-call inputs of a wrapped tool's handler. */

@@ -10,14 +10,13 @@ import {
   CallOptions,
   contentAsText,
   ContentPart,
-  guardToolResponse,
   Invoker,
-  joinWords,
-  MAPPING_FAILURE,
   Result,
   ToolDefinition,
   ToolLike,
 } from '../../index';
+import { guardToolResponse, MAPPING_FAILURE } from '../../adapter-kit';
+import { joinWords } from '../../adapter-kit/internal';
 import { OpenAIConfig } from './config';
 import { describeLocalFunction, FunctionDescription, resolveFunctionTool } from './function-schema';
 

@@ -2,7 +2,9 @@
  * Provider function schemas: the Chat Completions `tools` entry and the Responses API function
  * tool, built from one description. Never a `null`-valued key; always a fresh object.
  */
-import { JsonSchema, ToolDefinition, ToolLike, Tools, describeValue, isPlainObject } from '../../index';
+import { JsonSchema, ToolDefinition, ToolLike, Tools } from '../../index';
+import { describeValue } from '../../adapter-kit';
+import { isPlainObject } from '../../adapter-kit/internal';
 import { OPENAI_ADAPTER } from './config';
 
 /** What OpenAI accepts as a function name. Longer or other names are refused, never truncated. */

@@ -1,5 +1,7 @@
 /** Checks of the options a toolbox takes; every mistake is a TypeError naming the option. */
-import { checkCallContext, Invoker, describeValue, isPlainObject } from '../../index';
+import { checkCallContext, Invoker } from '../../index';
+import { describeValue } from '../../adapter-kit';
+import { isPlainObject } from '../../adapter-kit/internal';
 import type { ToolboxCallOptions } from './entry';
 
 export interface ToolboxOptions {

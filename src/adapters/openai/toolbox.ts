@@ -2,7 +2,9 @@
  * A per-conversation tool registry: the functions one conversation offers, their provider schemas,
  * and the way from a model's tool calls to invocations and back to messages.
  */
-import { ApprovalDecision, Invoker, ToolDefinition, ToolLike, Tools, describeValue, joinWords } from '../../index';
+import { ApprovalDecision, Invoker, ToolDefinition, ToolLike, Tools } from '../../index';
+import { describeValue } from '../../adapter-kit';
+import { joinWords } from '../../adapter-kit/internal';
 import { EntryCallOptions, EntryOutcome, localEntry, ToolboxCallOptions, ToolboxEntry } from './entry';
 import { ChatFunctionTool, FunctionApi, formatFunction, readSchemaOptions, ResponsesFunctionTool } from './function-schema';
 import {

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type IORedis from 'ioredis';
 import { Job, Queue, QueueEvents, type ConnectionOptions, type JobsOptions } from 'bullmq';
-import { AmbientSource, describeValue, Invoker, InvokerOptions, isPlainObject, Result, ToolDefinition, ToolLike, Tools } from '../../index';
+import { AmbientSource, Invoker, InvokerOptions, Result, ToolDefinition, ToolLike, Tools } from '../../index';
+import { describeValue } from '../../adapter-kit';
+import { isPlainObject } from '../../adapter-kit/internal';
 import {
   CANCEL_MARK_SECONDS,
   cancelChannel,

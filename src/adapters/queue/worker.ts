@@ -1,18 +1,9 @@
 import { UnrecoverableError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import IORedis from 'ioredis';
 import type { DependencyContainer } from 'tsyringe';
-import {
-  AmbientSource,
-  describeValue,
-  Invoker,
-  InvokerOptions,
-  isPlainObject,
-  Result,
-  ToolCancelledError,
-  ToolDefinition,
-  ToolLike,
-  Tools,
-} from '../../index';
+import { AmbientSource, Invoker, InvokerOptions, Result, ToolCancelledError, ToolDefinition, ToolLike, Tools } from '../../index';
+import { describeValue } from '../../adapter-kit';
+import { isPlainObject } from '../../adapter-kit/internal';
 import { cancelChannel, DEFAULT_PREFIX, DEFAULT_QUEUE_NAME, isRetryable } from './delivery';
 import { toWire, ToolJobData, WireResult } from './wire';
 

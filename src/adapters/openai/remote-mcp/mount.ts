@@ -3,7 +3,7 @@
  * every tool, and mount all of them or none.
  */
 import { statSync } from 'node:fs';
-import { describeValue } from '../../../index';
+import { describeValue } from '../../../adapter-kit';
 import type { ToolboxEntry } from '../entry';
 import { resolveCommand } from './command-path';
 import { RemoteConnection } from './connection';

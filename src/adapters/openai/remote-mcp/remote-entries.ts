@@ -3,7 +3,8 @@
  * the connection, results mapped to what the model reads.
  */
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import { isPlainObject, JsonSchema } from '../../../index';
+import { JsonSchema } from '../../../index';
+import { isPlainObject } from '../../../adapter-kit/internal';
 import { EntryOutcome, INVALID_ARGUMENTS, ToolboxEntry } from '../entry';
 import { FUNCTION_NAME_PATTERN } from '../function-schema';
 import type { RemoteConnection } from './connection';

@@ -6,7 +6,9 @@
  * or receive the parent's secrets (the environment is an allowlist).
  */
 import { BlockList } from 'node:net';
-import { describeValue, isPlainObject, joinWords, ToolwrightError } from '../../../index';
+import { ToolwrightError } from '../../../index';
+import { describeValue } from '../../../adapter-kit';
+import { isPlainObject, joinWords } from '../../../adapter-kit/internal';
 import { isBareCommand } from './command-path';
 import { REFUSED_ENV_VARIABLES, refusedEnvEntry } from './refused-env';
 import { loadSdk } from './sdk';

@@ -3,7 +3,8 @@
  * file holds it: a command to start (stdio) or a URL to reach (Streamable HTTP).
  */
 import { readFile } from 'node:fs/promises';
-import { describeValue, isPlainObject } from '../../../index';
+import { describeValue } from '../../../adapter-kit';
+import { isPlainObject } from '../../../adapter-kit/internal';
 
 export interface McpCommandConfig {
   /**
