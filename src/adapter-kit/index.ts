@@ -16,6 +16,7 @@ export type { SettingSpec, SettingSpecs } from '../config/adapter-config';
 
 // Calling and answering
 export { defaultInvoker } from '../invocation/invoker';
+export { checkCallOptions } from '../invocation/call-options';
 export { guardToolResponse, MAPPING_FAILURE } from '../config/guard';
 
 // Rendering and the field model
@@ -30,4 +31,6 @@ export { Extensions } from '../extensions/extensions';
 
 // Adapters' own errors and rules, in toolwright's style
 export { describeValue } from '../util/describe-value';
+export { checkKnownKeys } from '../util/known-keys';
+export type { KnownKeysStyle } from '../util/known-keys';
 export { createDeprecator } from '../util/deprecation';

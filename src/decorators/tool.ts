@@ -4,7 +4,8 @@ import { decoratedSite, defineFact, getOwnFact, hasOwnFact, Site, siteName } fro
 import { sanitizeToolName } from '../naming/tool-name';
 import { versionSuffixMismatch } from '../naming/version-suffix';
 import { checkToolBag } from '../config/tool-bags';
-import { describeValue, isPlainObject, joinWords } from '../util/describe-value';
+import { describeValue, isPlainObject } from '../util/describe-value';
+import { checkKnownKeys } from '../util/known-keys';
 import { isTimeoutMs, TIMEOUT_RULE } from '../util/limits';
 
 /** Per-adapter options on a tool: a name for that adapter and the adapter's own settings. */
@@ -179,13 +180,7 @@ function adapterKeyList(where: string, value: unknown): string[] {
 function finish(parsed: ParsedArguments, site: Site, where: string): ToolDeclaration {
   if (parsed.optOut) return { site, optOut: true, grants: [], except: [], adapters: {} };
   const options = parsed.options as Record<string, unknown>;
-  const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.includes(key));
-  if (unknown.length > 0) {
-    throw new TypeError(
-      `${where}: unknown @Tool option${unknown.length > 1 ? 's' : ''} ${joinWords(unknown.map((k) => `'${k}'`))}. ` +
-        `Known options: ${OPTION_KEYS.join(', ')}.`,
-    );
-  }
+  checkKnownKeys(where, options, OPTION_KEYS, { noun: '@Tool option', all: true, heading: 'Known options' });
   const adapters: Record<string, Readonly<Record<string, unknown>>> = {};
   if (options.adapters !== undefined) {
     if (!isPlainObject(options.adapters)) {

@@ -10,6 +10,7 @@ import { KEYS } from '../metadata/keys';
 import { defineFact } from '../metadata/site';
 import { sanitizeToolName } from '../naming/tool-name';
 import { describeValue, isPlainObject } from '../util/describe-value';
+import { checkKnownKeys } from '../util/known-keys';
 import type { ToolApproval } from '../decorators/tool';
 import type { ToolContext } from './invoker';
 
@@ -56,8 +57,7 @@ export function defineTool<const Options extends InlineToolOptions, O>(
   type I = InputOf<Options>;
   if (!isPlainObject(options))
     throw new TypeError(`defineTool: the first argument must be an options object; got ${describeValue(options)}.`);
-  const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.includes(key));
-  if (unknown.length > 0) throw new TypeError(`defineTool: unknown option '${unknown[0]}'. Known options: ${OPTION_KEYS.join(', ')}.`);
+  checkKnownKeys('defineTool', options, OPTION_KEYS);
   if (typeof options.name !== 'string' || sanitizeToolName(options.name) === '') {
     throw new TypeError(
       `defineTool: 'name' is required and needs a provider-safe character (e.g. 'search_docs'); got ${describeValue(options.name)}.`,

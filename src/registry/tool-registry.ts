@@ -7,6 +7,7 @@ import { getFact, getOwnFact } from '../metadata/site';
 import { DEFAULT_NAME_SUFFIXES } from '../naming/tool-name';
 import { versionSuffixMismatch } from '../naming/version-suffix';
 import { describeValue, joinWords } from '../util/describe-value';
+import { checkKnownKeys } from '../util/known-keys';
 import { DefinitionHost, ToolDefinition } from './tool-definition';
 import { checkBaseDir, loadToolRoot, normalizeToolRoot, resolveToolRoot, ToolRoot } from './tool-roots';
 
@@ -59,8 +60,7 @@ export class ToolRegistry {
   private readonly host: DefinitionHost;
 
   constructor(options: RegistryOptions = {}) {
-    const unknown = Object.keys(options).filter((key) => !['tools', 'isolated', 'nameSuffixes'].includes(key));
-    if (unknown.length > 0) throw new TypeError(`ToolRegistry: unknown option '${unknown[0]}'. Known: tools, isolated, nameSuffixes.`);
+    checkKnownKeys('ToolRegistry', options, ['tools', 'isolated', 'nameSuffixes'], { heading: 'Known' });
     if (options.tools !== undefined && (!Array.isArray(options.tools) || options.tools.some((t) => typeof t !== 'function'))) {
       throw new TypeError(`ToolRegistry: 'tools' must be a list of classes; got ${describeValue(options.tools)}.`);
     }
@@ -88,10 +88,7 @@ export class ToolRegistry {
     if (typeof key !== 'string' || !/^[A-Za-z][A-Za-z0-9_-]*$/.test(key)) {
       throw new TypeError(`registerAdapter: ${describeValue(key)} is not an adapter key such as 'mcp'.`);
     }
-    const unknown = Object.keys(registration).filter((option) => option !== 'toolRoots' && option !== 'baseDir');
-    if (unknown.length > 0) {
-      throw new TypeError(`registerAdapter('${key}'): unknown option '${unknown[0]}'. Known options: toolRoots, baseDir.`);
-    }
+    checkKnownKeys(`registerAdapter('${key}')`, registration, ['toolRoots', 'baseDir']);
     const baseDir = checkBaseDir(registration.baseDir, key);
     if (registration.toolRoots !== undefined) {
       if (!Array.isArray(registration.toolRoots)) {

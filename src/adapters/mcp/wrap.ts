@@ -1,12 +1,12 @@
 import type { CallToolResult, Tool as McpTool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { DependencyContainer } from 'tsyringe';
 import { AmbientSource, CallContext, Approver, CallTrace, Invoker, Result, ToolDefinition, ToolLike, Tools } from '../../index';
-import { guardToolResponse, MAPPING_FAILURE } from '../../adapter-kit';
+import { defaultInvoker, guardToolResponse, MAPPING_FAILURE } from '../../adapter-kit';
 import { McpConfig } from './config';
 
 /** Per-call inputs of a wrapped tool's handler. */
 export interface McpCallOptions {
-  /** Runs the call (default: an Invoker with default options). */
+  /** Runs the call (default: the kit's `defaultInvoker`). */
   invoker?: Invoker;
   /** Trusted ambient values for this call (`{}` when there are none). */
   ambientContext?: AmbientSource;
@@ -37,8 +37,6 @@ export interface WrapOptions {
   /** The description clients show (default: the tool's description). */
   description?: string;
 }
-
-const defaultInvoker = new Invoker();
 
 const MCP_SCHEMA = { declareDialect: true, sharedDefs: true } as const;
 

@@ -3,7 +3,7 @@
  * tool, built from one description. Never a `null`-valued key; always a fresh object.
  */
 import { JsonSchema, ToolDefinition, ToolLike, Tools } from '../../index';
-import { describeValue } from '../../adapter-kit';
+import { checkKnownKeys, describeValue } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
 import { OPENAI_ADAPTER } from './config';
 
@@ -111,9 +111,7 @@ export function readSchemaOptions(
 ): { strict: boolean | undefined; api: FunctionApi; rest: Record<string, unknown> } {
   if (options === undefined) return { strict: undefined, api: 'chat', rest: {} };
   if (!isPlainObject(options)) throw new TypeError(`${where}: options must be an object; got ${describeValue(options)}.`);
-  const known = ['strict', 'api', ...extra];
-  const unknown = Object.keys(options).filter((key) => !known.includes(key));
-  if (unknown.length > 0) throw new TypeError(`${where}: unknown option '${unknown[0]}'. Known options: ${known.join(', ')}.`);
+  checkKnownKeys(where, options, ['strict', 'api', ...extra]);
   const { strict, api = 'chat', ...rest } = options;
   if (strict !== undefined && typeof strict !== 'boolean') {
     throw new TypeError(`${where}: 'strict' must be true or false; got ${describeValue(strict)}.`);

@@ -3,7 +3,7 @@
  * and the way from a model's tool calls to invocations and back to messages.
  */
 import { ApprovalDecision, Invoker, ToolDefinition, ToolLike, Tools } from '../../index';
-import { describeValue } from '../../adapter-kit';
+import { defaultInvoker, describeValue } from '../../adapter-kit';
 import { joinWords } from '../../adapter-kit/internal';
 import { EntryCallOptions, EntryOutcome, localEntry, ToolboxCallOptions, ToolboxEntry } from './entry';
 import { ChatFunctionTool, FunctionApi, formatFunction, readSchemaOptions, ResponsesFunctionTool } from './function-schema';
@@ -44,8 +44,6 @@ export const APPROVAL_REQUIRED = 'This call is waiting for a person to approve i
 
 /** Where each match came from, so that `invoke` reads it against its own toolbox. */
 const matchSources = new WeakMap<object, ReadCall>();
-
-const defaultInvoker = new Invoker();
 
 /** A model's name, quoted for a message it will read; an absurdly long one is shortened. */
 function quoteName(name: string): string {

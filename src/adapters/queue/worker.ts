@@ -2,7 +2,7 @@ import { UnrecoverableError, Worker, type ConnectionOptions, type Job } from 'bu
 import IORedis from 'ioredis';
 import type { DependencyContainer } from 'tsyringe';
 import { AmbientSource, Invoker, InvokerOptions, Result, ToolCancelledError, ToolDefinition, ToolLike, Tools } from '../../index';
-import { describeValue } from '../../adapter-kit';
+import { checkKnownKeys, describeValue } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
 import { cancelChannel, DEFAULT_PREFIX, DEFAULT_QUEUE_NAME, isRetryable } from './delivery';
 import { toWire, ToolJobData, WireResult } from './wire';
@@ -92,8 +92,7 @@ export function startToolWorker(options: ToolWorkerOptions): ToolWorker {
   if (!isPlainObject(options) || options.connection === undefined) {
     throw new TypeError("startToolWorker needs { connection }: where Redis is, e.g. { connection: { host: '127.0.0.1', port: 6379 } }.");
   }
-  const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.has(key));
-  if (unknown.length > 0) throw new TypeError(`startToolWorker: unknown option '${unknown[0]}'. Known: ${[...OPTION_KEYS].join(', ')}.`);
+  checkKnownKeys('startToolWorker', options, OPTION_KEYS, { heading: 'Known' });
   if (options.ambientContext !== undefined && typeof options.ambientContext !== 'function') {
     throw new TypeError(
       `startToolWorker: ambientContext must be a function (call) => values; got ${describeValue(options.ambientContext)}.`,

@@ -7,7 +7,7 @@
  */
 import { BlockList } from 'node:net';
 import { ToolwrightError } from '../../../index';
-import { describeValue } from '../../../adapter-kit';
+import { checkKnownKeys, describeValue } from '../../../adapter-kit';
 import { isPlainObject, joinWords } from '../../../adapter-kit/internal';
 import { isBareCommand } from './command-path';
 import { REFUSED_ENV_VARIABLES, refusedEnvEntry } from './refused-env';
@@ -156,9 +156,7 @@ export class McpSecurityPolicy {
           `the config's own env, and what the policy names), so there is nothing to filter. Use passEnv: ['NAME', …] to pass a variable of this process on.`,
       );
     }
-    const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.includes(key));
-    if (unknown.length > 0)
-      throw new TypeError(`McpSecurityPolicy: unknown option '${unknown[0]}'. Known options: ${OPTION_KEYS.join(', ')}.`);
+    checkKnownKeys('McpSecurityPolicy', options, OPTION_KEYS);
     for (const key of BOOLEAN_KEYS) {
       if (options[key] !== undefined && typeof options[key] !== 'boolean') {
         throw new TypeError(`McpSecurityPolicy: '${key}' must be true or false; got ${describeValue(options[key])}.`);
