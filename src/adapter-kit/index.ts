@@ -33,4 +33,5 @@ export { Extensions } from '../extensions/extensions';
 export { describeValue } from '../util/describe-value';
 export { checkKnownKeys } from '../util/known-keys';
 export type { KnownKeysStyle } from '../util/known-keys';
+export { isLoopbackHost } from '../util/loopback';
 export { createDeprecator } from '../util/deprecation';

@@ -2,9 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { InsufficientScopeError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthErrorResponse, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { checkKnownKeys, describeValue, KnownKeysStyle } from '../../adapter-kit';
+import { checkKnownKeys, describeValue, isLoopbackHost, KnownKeysStyle } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
-import { isLoopbackHost } from './hosts';
 
 /**
  * Bearer-token authentication for `serveHttp` (the MCP authorization spec, 2025-06-18 and

@@ -5,9 +5,8 @@
  * resolved on the parent's PATH), inject code through loader variables or a working directory,
  * or receive the parent's secrets (the environment is an allowlist).
  */
-import { BlockList } from 'node:net';
 import { ToolwrightError } from '../../../index';
-import { checkKnownKeys, describeValue } from '../../../adapter-kit';
+import { checkKnownKeys, describeValue, isLoopbackHost } from '../../../adapter-kit';
 import { isPlainObject, joinWords } from '../../../adapter-kit/internal';
 import { isBareCommand } from './command-path';
 import { REFUSED_ENV_VARIABLES, refusedEnvEntry } from './refused-env';
@@ -67,22 +66,12 @@ const OPTION_KEYS = [
 const REMOVED_KEYS = ['sensitiveEnvPatterns', 'filterSensitiveEnv'];
 const BOOLEAN_KEYS = ['allowCommands', 'allowCwd', 'allowUrls', 'allowPlainHttpOnLoopback'] as const;
 
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
-
 /** A host as compared: lower-case, without IPv6 brackets or a trailing dot. */
 function normalHost(host: string): string {
   return host
     .toLowerCase()
     .replace(/^\[(.*)\]$/, '$1')
     .replace(/\.$/, '');
-}
-
-function isLoopback(host: string): boolean {
-  if (host === 'localhost') return true;
-  if (/^[\d.]+$/.test(host)) return LOOPBACK.check(host, 'ipv4');
-  return host.includes(':') && LOOPBACK.check(host, 'ipv6');
 }
 
 function stringList(value: unknown, name: string): readonly string[] | undefined {
@@ -247,7 +236,7 @@ export class McpSecurityPolicy {
       deny('allowUrls', 'reaching servers by URL is not allowed. Pass a policy with allowUrls: true (and a hostAllowlist).');
     const url = new URL(href);
     const host = normalHost(url.hostname);
-    const loopback = isLoopback(host);
+    const loopback = isLoopbackHost(host);
     if (url.protocol === 'http:') {
       if (!this.trustsEverything && !(this.allowPlainHttpOnLoopback && loopback)) {
         deny(
