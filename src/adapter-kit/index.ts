@@ -18,6 +18,8 @@ export type { SettingSpec, SettingSpecs } from '../config/adapter-config';
 export { defaultInvoker } from '../invocation/invoker';
 export { checkCallOptions } from '../invocation/call-options';
 export { guardToolResponse, MAPPING_FAILURE } from '../config/guard';
+/** The message of a failure or an exception whose tool declares no error headline. */
+export { DEFAULT_ERROR } from '../invocation/result';
 
 // Rendering and the field model
 export { render } from '../serialization/serialize';

@@ -4,7 +4,10 @@
  */
 import 'reflect-metadata';
 import { Expects, Exposes, invoke, Invoker, Tool } from 'toolwright';
-import { checkCallOptions, checkKnownKeys, defaultInvoker, isLoopbackHost } from 'toolwright/kit';
+import { checkCallOptions, checkKnownKeys, DEFAULT_ERROR, defaultInvoker, isLoopbackHost } from 'toolwright/kit';
+import { MCP_ADAPTER } from 'toolwright/mcp';
+import { OPENAI_ADAPTER } from 'toolwright/openai';
+import { Tools } from 'toolwright';
 import { isolatedRegistry } from 'toolwright/testing';
 
 describe('checkKnownKeys', () => {
@@ -140,5 +143,25 @@ describe('defaultInvoker', () => {
     expect(() => {
       (defaultInvoker as { invoke: unknown }).invoke = () => undefined;
     }).toThrow(TypeError);
+  });
+});
+
+describe('the adapter keys and the default message', () => {
+  it('toolwright/mcp and toolwright/openai name their keys as constants and register them on import', () => {
+    expect([MCP_ADAPTER, OPENAI_ADAPTER]).toEqual(['mcp', 'openai']);
+    expect(Tools.adapters()).toEqual(expect.arrayContaining([MCP_ADAPTER, OPENAI_ADAPTER]));
+  });
+
+  it('DEFAULT_ERROR is what a tool without an error headline says when it breaks', async () => {
+    @Tool({ description: 'Breaks' })
+    @Expects({})
+    class Breaks {
+      call(): never {
+        throw new Error('internal detail');
+      }
+    }
+    const result = await invoke(Breaks, {}, { onException: () => undefined });
+    expect(result.error).toBe(DEFAULT_ERROR);
+    expect(DEFAULT_ERROR).toBe('Something went wrong');
   });
 });

@@ -4,7 +4,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { AmbientSource, Invoker, Result, ToolDefinition } from '../../index';
-import { describeValue, guardToolResponse, MAPPING_FAILURE } from '../../adapter-kit';
+import { DEFAULT_ERROR, describeValue, guardToolResponse, MAPPING_FAILURE } from '../../adapter-kit';
 import { failureStatusOf, HttpConfig } from './config';
 import { registerDocs } from './docs';
 import { httpApiDocument } from './openapi';
@@ -13,7 +13,6 @@ import { problem, sendProblem } from './problem';
 import { httpRoutes, HttpRoute } from './routes';
 
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
-const GENERIC = 'Something went wrong';
 const OTHER_METHODS = ['PUT', 'DELETE', 'PATCH'] as const;
 
 function pathOf(request: FastifyRequest): string {
@@ -74,7 +73,7 @@ function authHook(auth: HttpAuth, tool: ToolDefinition) {
       verdict = await auth.verify(request, tool);
     } catch (error) {
       reportServerFault(tool, `auth.verify threw for ${tool.id}: ${(error as Error)?.message ?? String(error)}`, error);
-      return sendProblem(reply, problem(500, GENERIC, pathOf(request)));
+      return sendProblem(reply, problem(500, DEFAULT_ERROR, pathOf(request)));
     }
     if (verdict === true) return undefined;
     const refusal = verdict === false ? { status: 401 } : (verdict as { status?: unknown; detail?: unknown } | null);
@@ -96,7 +95,7 @@ function authHook(auth: HttpAuth, tool: ToolDefinition) {
       tool,
       `auth.verify must return true, false or { status: 401 | 403, detail? }; got ${describeValue(verdict)} for ${tool.id}. Refused.`,
     );
-    return sendProblem(reply, problem(500, GENERIC, pathOf(request)));
+    return sendProblem(reply, problem(500, DEFAULT_ERROR, pathOf(request)));
   };
 }
 
@@ -119,7 +118,7 @@ function errorHandler(bodyLimit: number) {
     if (status >= 400 && status < 500 && error.code?.startsWith('FST_'))
       return sendProblem(reply, problem(status, error.message, instance));
     request.log.error({ err: error }, 'toolwright/http: request failed');
-    return sendProblem(reply, problem(500, GENERIC, instance));
+    return sendProblem(reply, problem(500, DEFAULT_ERROR, instance));
   };
 }
 
@@ -201,7 +200,7 @@ export async function toolwrightHttp(fastify: FastifyInstance, options: HttpApiO
             `the ambientContext function threw for ${definition.id}: ${(error as Error)?.message ?? String(error)}`,
             error,
           );
-          return sendProblem(reply, problem(500, definition.messages.error ?? GENERIC, pathOf(request)));
+          return sendProblem(reply, problem(500, definition.messages.error ?? DEFAULT_ERROR, pathOf(request)));
         }
       }
       if (!abortOnDisconnect)

@@ -142,7 +142,7 @@ export class Toolbox {
     const { strict = this.strict, api, rest } = readSchemaOptions(options, 'Toolbox.schemas', ['only']);
     const only = rest.only === undefined ? undefined : this.checkOnly(rest.only);
     const selected = [...this.entries.values()].filter((entry) => !only || only.includes(entry.name));
-    const schemas = selected.map((entry) => formatFunction(entry.describe(strict), api));
+    const schemas = selected.map((entry) => formatFunction(entry.toFunction(strict), api));
     if (strict) for (const entry of selected) this.shownStrict.add(entry.name);
     return schemas;
   }
@@ -297,7 +297,7 @@ export class Toolbox {
         );
       }
       batch.set(entry.name, entry);
-      entry.describe(this.strict); // a contract the toolbox could not list fails now, not at the first request
+      entry.toFunction(this.strict); // a contract the toolbox could not list fails now, not at the first request
       const existing = this.entries.get(entry.name);
       if (!existing) continue;
       if (existing.origin === 'local' && entry.origin !== 'local') {

@@ -5,7 +5,7 @@
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { JsonSchema } from '../../../index';
 import { isPlainObject } from '../../../adapter-kit/internal';
-import { EntryOutcome, INVALID_ARGUMENTS, ToolboxEntry } from '../entry';
+import { EntryOutcome, INVALID_ARGUMENTS, ToolboxEntry, toolboxEntry } from '../entry';
 import { FUNCTION_NAME_PATTERN } from '../function-schema';
 import type { RemoteConnection } from './connection';
 
@@ -60,13 +60,13 @@ export function remoteEntry(alias: string, tool: McpTool, name: string, connecti
   const description = tool.description ?? tool.annotations?.title ?? tool.title;
   const parameters = parametersOf(tool);
   const retryable = tool.annotations?.readOnlyHint === true || tool.annotations?.idempotentHint === true;
-  return {
+  return toolboxEntry({
     name,
     origin: 'remote',
     tool: undefined,
     owner: `the tool '${tool.name}' of MCP server '${alias}'`,
     // A foreign schema has no strict projection: remote functions are always offered non-strict.
-    describe: () => ({ name, ...(description ? { description } : {}), parameters: structuredClone(parameters), strict: false }),
+    toFunction: () => ({ name, ...(description ? { description } : {}), parameters: structuredClone(parameters), strict: false }),
     async call(args, { signal }) {
       if (!isPlainObject(args)) return { status: 'failed', output: `${INVALID_ARGUMENTS}arguments must be an object` };
       try {
@@ -80,5 +80,5 @@ export function remoteEntry(alias: string, tool: McpTool, name: string, connecti
         };
       }
     },
-  };
+  });
 }
