@@ -94,7 +94,9 @@ export function describeLocalFunction(definition: ToolDefinition, name: string, 
 
 /** @internal The provider object for one API. Copies nothing it does not own: `parameters` is fresh. */
 export function formatFunction(described: FunctionDescription, api: 'chat'): ChatFunctionTool;
+/** @internal */
 export function formatFunction(described: FunctionDescription, api: 'responses'): ResponsesFunctionTool;
+/** @internal */
 export function formatFunction(described: FunctionDescription, api: FunctionApi): ChatFunctionTool | ResponsesFunctionTool;
 export function formatFunction(described: FunctionDescription, api: FunctionApi): ChatFunctionTool | ResponsesFunctionTool {
   const { name, description, parameters, strict } = described;

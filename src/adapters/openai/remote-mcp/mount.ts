@@ -26,6 +26,7 @@ export interface MountedServer {
 
 /** What mounting needs from a toolbox. */
 export interface MountTarget {
+  /** @internal */
   mount(entries: readonly ToolboxEntry[], options: { update: boolean }): void;
   unmount(names: readonly string[]): void;
   readonly servers: Map<string, MountedServer>;

@@ -55,7 +55,7 @@ function outcomeOf(result: CallToolResult): EntryOutcome {
   return { status: 'completed', output: JSON.stringify(content), data: content };
 }
 
-/** An entry that calls `tool` on the server behind `connection`, by its wire name. */
+/** @internal An entry that calls `tool` on the server behind `connection`, by its wire name. */
 export function remoteEntry(alias: string, tool: McpTool, name: string, connection: RemoteConnection): ToolboxEntry {
   const description = tool.description ?? tool.annotations?.title ?? tool.title;
   const parameters = parametersOf(tool);
