@@ -31,6 +31,9 @@ import {
 const TITLES = ['printer on fire', 'coffee machine empty', 'vpn down', 'badge reader'];
 const PEERS = ['class-transformer', 'class-validator', 'reflect-metadata', 'tsyringe'];
 const MEGABYTE = 1024 * 1024;
+/** The optional peer dependencies: what an entry point may need that a project does not install. */
+const OPTIONAL_PEERS = (JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')) as { peerDependenciesMeta: Record<string, unknown> })
+  .peerDependenciesMeta;
 /** Every entry point the package publishes ('toolwright', 'toolwright/kit', …), read from package.json "exports". */
 const ENTRY_POINTS = Object.keys((JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }).exports)
   .filter((subpath) => subpath !== './package.json')
@@ -136,9 +139,20 @@ describe('the packed package', () => {
         `const entries = ${JSON.stringify(ENTRY_POINTS)};`,
         // Every name of every entry point is the same value under import and require.
         'const mismatched = [];',
+        // An entry point that loads an optional peer this project does not install is listed, not failed.
+        `const optionalPeers = ${JSON.stringify(Object.keys(OPTIONAL_PEERS))};`,
+        'const needsPeer = [];',
         'for (const entry of entries) {',
+        '  let cjs;',
+        '  try {',
+        '    cjs = require(entry);',
+        '  } catch (error) {',
+        '    const peer = optionalPeers.find((name) => error.code === "MODULE_NOT_FOUND" && error.message.startsWith(`Cannot find module \'${name}\'`));',
+        '    if (peer === undefined) throw error;',
+        '    needsPeer.push(`${entry} needs ${peer}`);',
+        '    continue;',
+        '  }',
         '  const esm = await import(entry);',
-        '  const cjs = require(entry);',
         '  const names = Object.keys(cjs).filter((k) => k !== "__esModule");',
         '  if (names.length === 0) mismatched.push(`${entry}: no names`);',
         '  for (const name of names) if (esm[name] !== cjs[name]) mismatched.push(`${entry}: ${name}`);',
@@ -153,6 +167,7 @@ describe('the packed package', () => {
         "const esmKit = await import('toolwright/kit');",
         'console.log(JSON.stringify({',
         '  mismatched,',
+        '  needsPeer,',
         '  sameRegistry: esm.Tools === cjs.Tools,',
         '  sameTool: esm.Tool === cjs.Tool,',
         '  testing: typeof esmTesting.isolatedRegistry === "function",',
@@ -169,6 +184,8 @@ describe('the packed package', () => {
     expect(ENTRY_POINTS).toEqual(expect.arrayContaining(['toolwright', 'toolwright/kit', 'toolwright/mcp', 'toolwright/testing']));
     expect(JSON.parse(stdout)).toEqual({
       mismatched: [],
+      // toolwright/queue loads bullmq when imported; the app installs no queue.
+      needsPeer: ['toolwright/queue needs bullmq'],
       sameRegistry: true,
       sameTool: true,
       testing: true,
