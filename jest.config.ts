@@ -14,6 +14,7 @@ const config: Config = {
   transformIgnorePatterns: ['^(?!.*/node_modules/(jose|content-disposition)/).*/node_modules/'],
   moduleNameMapper: {
     '^toolwright$': '<rootDir>/src/index.ts',
+    '^toolwright/kit$': '<rootDir>/src/adapter-kit/index.ts',
     '^toolwright/testing$': '<rootDir>/src/testing/index.ts',
     '^toolwright/mcp$': '<rootDir>/src/adapters/mcp/index.ts',
     '^toolwright/openai$': '<rootDir>/src/adapters/openai/index.ts',

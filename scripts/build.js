@@ -9,7 +9,7 @@
  *   node scripts/build.js                # into ./dist
  *   node scripts/build.js --into DIR     # into DIR/dist (DIR gets the ES module wrappers too; tests
  *                                        # build a private copy so they never race a rebuild of ./dist)
- *   node scripts/build.js --no-types     # JavaScript only, not type-checked again: no declarations or source maps (tests)
+ *   node scripts/build.js --no-types     # JavaScript only, not type-checked again: no declarations (tests)
  */
 'use strict';
 const { execFileSync } = require('node:child_process');
@@ -21,7 +21,7 @@ const intoFlag = process.argv.indexOf('--into');
 const out = intoFlag >= 0 ? path.resolve(process.argv[intoFlag + 1]) : root;
 const dist = path.join(out, 'dist');
 fs.rmSync(dist, { recursive: true, force: true });
-const noTypes = process.argv.includes('--no-types') ? ['--declaration', 'false', '--sourceMap', 'false', '--noCheck'] : [];
+const noTypes = process.argv.includes('--no-types') ? ['--declaration', 'false', '--noCheck'] : [];
 execFileSync(
   process.execPath,
   [require.resolve('typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json'), '--outDir', dist, ...noTypes],

@@ -37,13 +37,11 @@ export { ToolRegistry, Tools } from './registry/tool-registry';
 export { describeTool } from './api/describe-tool';
 export type { RegistryOptions, AdapterRegistration, VersionGroup, ToolLike } from './registry/tool-registry';
 export { ToolDefinition } from './registry/tool-definition';
-export { sanitizeToolName } from './naming/tool-name';
 
 // DI
 export { resolveTool } from './invocation/resolve-tool';
 
-// Extensions and errors
-export { Extensions, BUILT_IN_SEMANTIC_HINTS } from './extensions/extensions';
+// Errors
 export { ToolwrightError, isToolwrightError } from './errors/toolwright-error';
 export { ToolResolutionError } from './errors/errors';
 export { DeclarationError, SetupError, ToolConflictError, UnknownAdapterError } from './errors/declaration-errors';
@@ -78,7 +76,7 @@ export type {
 } from './invocation/tool-context';
 export type { ToolOutput } from './invocation/tool-output';
 export type { ContractType, ShapeType, TypeOfSpec } from './contract/contract-type';
-export { Result, isOwnedFailure } from './invocation/result';
+export { Result } from './invocation/result';
 export type { Outcome, SettledResult } from './invocation/result';
 export { withAmbientContext } from './invocation/ambient';
 export type { AmbientSource } from './invocation/ambient';
@@ -107,19 +105,8 @@ export { Tracing } from './invocation/tracing';
 export type { TracingSpan, CallTrace, SpanAttributes, SpanAttributeValue } from './invocation/tracing';
 export { ToolApprovalError, ToolRateLimitError, ToolBusyError } from './errors/errors';
 
-// Serialization and the adapter kit
-export { render } from './api/render';
-export type { RenderOptions } from './serialization/render';
-export { defineAdapterConfig, declareRejectOpaqueExposedValues } from './adapter-kit/define-adapter-config';
-export type { AdapterConfig } from './adapter-kit/define-adapter-config';
-export type { SettingSpec, SettingSpecs } from './extensions/adapter-settings';
-export { guardToolResponse, MAPPING_FAILURE } from './adapter-kit/guard';
-/** Message helpers for adapters' own errors, in toolwright's style. */
-export { describeValue, joinWords, isPlainObject } from './util/describe-value';
-export { createDeprecator } from './util/deprecation';
-export type { Contract, FieldModel, TypeNode, Constraint, MessageFn, NodeKind, DefaultValue } from './contract/field-model';
-/** The field model of a contract class: what adapters walk to follow nested classes. */
-export { contractOf } from './contract/build-contract';
+// The adapter authors' names (defineAdapterConfig, guardToolResponse, render, Extensions, the field
+// model, …) are in `toolwright/kit` (src/adapter-kit/index.ts).
 
 // The installed package
 export { VERSION } from './util/package-info';

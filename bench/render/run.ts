@@ -5,7 +5,8 @@
  */
 import 'reflect-metadata';
 import stringify from 'safe-stable-stringify';
-import { declareRejectOpaqueExposedValues, defineAdapterConfig, Exposes, Field, Integer, invoke, render, Tool } from 'toolwright';
+import { Exposes, Field, Integer, invoke, Tool } from 'toolwright';
+import { declareRejectOpaqueExposedValues, defineAdapterConfig, render } from 'toolwright/kit';
 import { fmt, machine, markdownTable, median, sampleAsync, writeReport } from '../lib/stats';
 
 class Owner {

@@ -3,19 +3,16 @@
  * hypothetical chat platform's "slash command" objects. The README's "Writing an adapter" walks
  * through it; test/examples/custom-adapter.test.ts drives it.
  */
+import { JsonSchema, ToolDefinition, ToolLike, Tools, ToolwrightError } from 'toolwright';
 import {
   createDeprecator,
   declareRejectOpaqueExposedValues,
+  defaultInvoker,
   defineAdapterConfig,
   Extensions,
   guardToolResponse,
-  Invoker,
-  JsonSchema,
-  ToolDefinition,
-  ToolLike,
-  Tools,
-  ToolwrightError,
-} from 'toolwright';
+  MAPPING_FAILURE,
+} from 'toolwright/kit';
 
 // 1. Register the adapter key at load time, and any vocabulary it adds.
 Tools.registerAdapter('chat');
@@ -44,8 +41,6 @@ export interface SlashCommand {
 
 export type ChatReply = { text: string; data?: unknown; error?: true };
 
-const invoker = new Invoker();
-
 export const ChatAdapter = {
   /** Every `chat` member, wrapped. */
   tools(): SlashCommand[] {
@@ -63,7 +58,7 @@ export const ChatAdapter = {
       ephemeral: definition.hints.includes('ephemeral'),
       async run(args, user) {
         // Trusted values come from the platform's session, never from the arguments.
-        const result = await invoker.invoke(definition, args, { ambientContext: { userId: user.id, teamId: user.team } });
+        const result = await defaultInvoker.invoke(definition, args, { ambientContext: { userId: user.id, teamId: user.team } });
         // Only the mapping is guarded: the invoker already reported the call's own exceptions.
         return guardToolResponse(
           definition,
@@ -73,7 +68,7 @@ export const ChatAdapter = {
             const data = ChatConfig.serializeExposed(result);
             return { text: JSON.stringify(data), data };
           },
-          () => ({ text: 'The tool could not produce a valid response', error: true }),
+          () => ({ text: MAPPING_FAILURE, error: true }),
         );
       },
     };

@@ -14,6 +14,7 @@ import { describeValue, isPlainObject } from '../util/describe-value';
 import type { ToolApproval } from '../metadata/definitions';
 import type { ToolContext } from '../invocation/invoker';
 import { DeclarationError } from '../errors/declaration-errors';
+import { checkKnownKeys } from '../errors/known-keys';
 
 /** The input a `defineTool` function receives, from its options' `expects`. */
 type InputOf<Options> = Options extends { expects: infer Spec } ? ContractType<Spec> : ContractType<undefined>;
@@ -58,9 +59,7 @@ export function defineTool<const Options extends InlineToolOptions, O>(
   type I = InputOf<Options>;
   if (!isPlainObject(options))
     throw new DeclarationError(`defineTool: the first argument must be an options object; got ${describeValue(options)}.`);
-  const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.includes(key));
-  if (unknown.length > 0)
-    throw new DeclarationError(`defineTool: unknown option '${unknown[0]}'. Known options: ${OPTION_KEYS.join(', ')}.`);
+  checkKnownKeys('defineTool', options, OPTION_KEYS);
   if (typeof options.name !== 'string' || sanitizeToolName(options.name) === '') {
     throw new DeclarationError(
       `defineTool: 'name' is required and needs a provider-safe character (e.g. 'search_docs'); got ${describeValue(options.name)}.`,

@@ -6,7 +6,7 @@
  * refuses undeclared inputs), output objects open (callers ignore fields they do not know).
  * The rules are listed in the README's "Command line" section; each has a test.
  */
-import { isPlainObject } from '../index';
+import { isPlainObject } from '../adapter-kit/internal';
 import type { Manifest, ManifestTool } from './manifest';
 import { compareText } from './tools';
 

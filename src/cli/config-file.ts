@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { describeValue, isPlainObject, joinWords } from '../index';
+import { describeValue } from '../adapter-kit';
+import { isPlainObject, joinWords } from '../adapter-kit/internal';
 import { CliError } from './cli-error';
 
 export const CONFIG_NAMES = ['toolwright.config.js', 'toolwright.config.mjs', 'toolwright.config.cjs', 'toolwright.config.json'] as const;

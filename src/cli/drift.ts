@@ -5,7 +5,8 @@
  * with a default or a nullable input is optional on the wire, an ambient field is never in a schema.
  */
 import * as path from 'node:path';
-import { schemaOf, ToolDefinition, TypeNode } from '../index';
+import { schemaOf, ToolDefinition } from '../index';
+import { TypeNode } from '../adapter-kit';
 import { CliError } from './cli-error';
 import { compareText } from './tools';
 

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
-import { isPlainObject, JsonSchema, ToolDefinition } from '../index';
+import { JsonSchema, ToolDefinition } from '../index';
+import { isPlainObject } from '../adapter-kit/internal';
 import { CliError } from './cli-error';
 import { json } from './output';
 import { compareText, projectTools } from './tools';

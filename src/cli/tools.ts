@@ -1,4 +1,5 @@
-import { joinWords, ToolDefinition, Tools } from '../index';
+import { ToolDefinition, Tools } from '../index';
+import { joinWords } from '../adapter-kit/internal';
 import { CliError } from './cli-error';
 
 /**

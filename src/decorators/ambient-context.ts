@@ -1,5 +1,6 @@
 import type { AmbientOptions } from '../metadata/vocabulary';
 import { describeValue, isPlainObject } from '../util/describe-value';
+import { checkKnownKeys } from '../errors/known-keys';
 import { checkAmbientKey, FieldDecorator, recordField } from './field';
 import { DeclarationError } from '../errors/declaration-errors';
 
@@ -11,8 +12,7 @@ export function AmbientContext(options: AmbientOptions = {}): FieldDecorator {
   if (!isPlainObject(options)) {
     throw new DeclarationError(`@AmbientContext takes an options object such as { key: 'userId' }; got ${describeValue(options)}.`);
   }
-  const unknown = Object.keys(options).filter((key) => key !== 'key');
-  if (unknown.length > 0) throw new DeclarationError(`@AmbientContext: unknown option '${unknown[0]}'. The only option is 'key'.`);
+  checkKnownKeys('@AmbientContext', options, ['key'], { instead: "The only option is 'key'." });
   const key = checkAmbientKey(options.key);
   return (target, propertyKey) => {
     recordField('AmbientContext', target, propertyKey, (existing, where, site) => {

@@ -6,6 +6,7 @@ import { sanitizeToolName } from '../naming/tool-name';
 import { isAdapterKey } from '../extensions/adapter-key';
 import { checkToolBag } from '../extensions/tool-bags';
 import { describeValue, isPlainObject, joinWords } from '../util/describe-value';
+import { checkKnownKeys } from '../errors/known-keys';
 import { isTimeoutMs, TIMEOUT_RULE } from '../util/limits';
 import type { ToolApproval, ToolDeclaration } from '../metadata/definitions';
 import { classOrMethodDecorator, ClassOrMethodDecorator } from './class-or-method';
@@ -154,14 +155,7 @@ function adapterKeyList(site: Site, value: unknown): string[] {
 function finish(parsed: ParsedArguments, site: Site, where: string): ToolDeclaration {
   if (parsed.optOut) return { site, optOut: true, grants: [], except: [], adapters: {} };
   const options = parsed.options as Record<string, unknown>;
-  const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.includes(key));
-  if (unknown.length > 0) {
-    throw new DeclarationError(
-      `${where}: unknown @Tool option${unknown.length > 1 ? 's' : ''} ${joinWords(unknown.map((k) => `'${k}'`))}. ` +
-        `Known options: ${OPTION_KEYS.join(', ')}.`,
-      declaredAt(site),
-    );
-  }
+  checkKnownKeys(where, options, OPTION_KEYS, { noun: '@Tool option', all: true, heading: 'Known options', site: declaredAt(site) });
   const adapters: Record<string, Readonly<Record<string, unknown>>> = {};
   if (options.adapters !== undefined) {
     if (!isPlainObject(options.adapters)) {

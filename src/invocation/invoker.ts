@@ -581,7 +581,13 @@ function reportedArgs(tool: ToolDefinition, args: unknown): unknown {
   }
 }
 
-const defaultInvoker = new Invoker();
+/**
+ * The invoker with default options (no middleware, the process-wide `configure()` settings), shared
+ * by `invoke()` and by every adapter that is given no invoker of its own. Frozen: every adapter
+ * shares it, so none may replace its methods for the others.
+ */
+export const defaultInvoker = new Invoker();
+Object.freeze(defaultInvoker);
 
 /**
  * Calls a tool with untrusted arguments, through the same contract a model sees:

@@ -1,7 +1,6 @@
 import type { ContentPart } from '../content/content';
-import { FieldError, InputValidationError } from '../errors/errors';
+import { FieldError } from '../errors/errors';
 import type { ToolDefinition } from '../registry/tool-definition';
-import { ToolFailure } from './failure';
 
 export type Outcome = 'success' | 'failure' | 'exception';
 
@@ -87,13 +86,4 @@ export function failureMessage(tool: ToolDefinition, reason: string | undefined,
   if (reason && (standalone || !headline)) return reason;
   if (reason && headline) return `${headline}: ${reason}`;
   return headline ?? DEFAULT_ERROR;
-}
-
-/** True for a deliberate failure (`fail()`) or a user-facing input error: its message is meant for the caller. */
-export function isOwnedFailure(error: unknown): boolean {
-  try {
-    return error instanceof ToolFailure || error instanceof InputValidationError;
-  } catch {
-    return false; // a Proxy whose traps throw is nobody's deliberate failure
-  }
 }

@@ -9,6 +9,7 @@ import { declaredAt, getFact, getOwnFact } from '../metadata/site';
 import { DEFAULT_NAME_SUFFIXES } from '../naming/tool-name';
 import { versionSuffixMismatch } from '../metadata/version-suffix';
 import { describeValue, joinWords } from '../util/describe-value';
+import { checkKnownKeys } from '../errors/known-keys';
 import { DefinitionHost, ToolDefinition } from './tool-definition';
 import { checkBaseDir, loadToolRoot, normalizeToolRoot, resolveToolRoot, ToolRoot } from './tool-roots';
 import { DeclarationError, ToolConflictError, UnknownAdapterError } from '../errors/declaration-errors';
@@ -63,9 +64,7 @@ export class ToolRegistry {
   private readonly host: DefinitionHost;
 
   constructor(options: RegistryOptions = {}) {
-    const unknown = Object.keys(options).filter((key) => !['tools', 'isolated', 'nameSuffixes'].includes(key));
-    if (unknown.length > 0)
-      throw new DeclarationError(`ToolRegistry: unknown option '${unknown[0]}'. Known: tools, isolated, nameSuffixes.`);
+    checkKnownKeys('ToolRegistry', options, ['tools', 'isolated', 'nameSuffixes'], { heading: 'Known' });
     if (options.tools !== undefined && (!Array.isArray(options.tools) || options.tools.some((t) => typeof t !== 'function'))) {
       throw new DeclarationError(`ToolRegistry: 'tools' must be a list of classes; got ${describeValue(options.tools)}.`);
     }
@@ -93,10 +92,7 @@ export class ToolRegistry {
     if (!isAdapterKey(key)) {
       throw new DeclarationError(`registerAdapter: ${describeValue(key)} is not an adapter key such as 'mcp'.`);
     }
-    const unknown = Object.keys(registration).filter((option) => option !== 'toolRoots' && option !== 'baseDir');
-    if (unknown.length > 0) {
-      throw new DeclarationError(`registerAdapter('${key}'): unknown option '${unknown[0]}'. Known options: toolRoots, baseDir.`);
-    }
+    checkKnownKeys(`registerAdapter('${key}')`, registration, ['toolRoots', 'baseDir']);
     const baseDir = checkBaseDir(registration.baseDir, key);
     if (registration.toolRoots !== undefined) {
       if (!Array.isArray(registration.toolRoots)) {

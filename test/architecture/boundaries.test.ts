@@ -34,6 +34,11 @@
  * Above the core (ABOVE_CORE): the adapters, `toolwright/testing` and the `toolwright` command.
  * Core never imports them; they import only public surfaces (the last tests below). A folder
  * that is in neither list fails the first test: every new folder gets its place in the table.
+ *
+ * The public surfaces above the core are the core's entry points (`toolwright`, src/index.ts; the
+ * adapter kit, `toolwright/kit`, src/adapter-kit/index.ts) and each adapter's entry point; the one
+ * unpublished module first-party code may also import is src/adapter-kit/internal.ts (helpers
+ * toolwright does not commit to).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -58,6 +63,10 @@ const CORE_RANKS: readonly (readonly string[])[] = [
 const ABOVE_CORE: readonly string[] = ['adapters', 'testing', 'cli'];
 
 const src = path.resolve(__dirname, '..', '..', 'src');
+/** What first-party adapters, toolwright/testing and the command may import from outside their own folder. */
+const PUBLIC_SURFACES = [path.join(src, 'index'), path.join(src, 'adapter-kit'), path.join(src, 'adapter-kit', 'index')];
+const FIRST_PARTY_ONLY = path.join(src, 'adapter-kit', 'internal');
+const allowedSurface = (target: string) => PUBLIC_SURFACES.includes(target) || target === FIRST_PARTY_ONLY;
 
 function files(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -296,7 +305,6 @@ describe('module boundaries', () => {
   });
 
   it('adapters and toolwright/testing import only public surfaces, their own files, Node and libraries', () => {
-    const publicCore = path.join(src, 'index');
     const entryPoint = (target: string) => /^adapters[\\/][^\\/]+[\\/]index$/.test(path.relative(src, target));
     const offenders = all
       .filter((file) => rel(file).startsWith('adapters') || rel(file).startsWith('testing'))
@@ -306,7 +314,7 @@ describe('module boundaries', () => {
           .filter((spec) => spec.startsWith('.'))
           .filter((spec) => {
             const target = path.resolve(path.dirname(file), spec);
-            return target !== publicCore && !entryPoint(target) && !target.startsWith(home + path.sep);
+            return !allowedSurface(target) && !entryPoint(target) && !target.startsWith(home + path.sep);
           })
           .map((spec) => `${rel(file)} → ${spec}`);
       });
@@ -314,7 +322,6 @@ describe('module boundaries', () => {
   });
 
   it('the toolwright command imports only public surfaces (the core, the entry points), its own files, Node and libraries', () => {
-    const publicCore = path.join(src, 'index');
     const entryPoint = (target: string) => /^adapters[\\/][^\\/]+$/.test(path.relative(src, target)) || /^adapters[\\/][^\\/]+[\\/]index$/.test(path.relative(src, target));
     const cli = all.filter((file) => rel(file).startsWith('cli'));
     const offenders = cli.flatMap((file) =>
@@ -323,12 +330,20 @@ describe('module boundaries', () => {
         .filter((spec) => {
           const target = path.resolve(path.dirname(file), spec);
           const ownManifest = target === path.join(src, '..', 'package.json'); // for --version
-          return target !== publicCore && !entryPoint(target) && !ownManifest && !target.startsWith(path.join(src, 'cli') + path.sep);
+          return !allowedSurface(target) && !entryPoint(target) && !ownManifest && !target.startsWith(path.join(src, 'cli') + path.sep);
         })
         .map((spec) => `${rel(file)} → ${spec}`),
     );
     expect(offenders).toEqual([]);
     expect(cli.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('the first-party-only module is published by no entry point and re-exported by no public surface', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(src, '..', 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+    expect(JSON.stringify(pkg.exports)).not.toMatch(/adapter-kit\/internal/);
+    const surfaces = ['index.ts', path.join('adapter-kit', 'index.ts'), ...all.filter((file) => /^adapters[\\/][^\\/]+[\\/]index\.ts$/.test(rel(file))).map(rel)];
+    const leaks = surfaces.filter((file) => imports(path.join(src, file)).some((spec) => path.resolve(path.dirname(path.join(src, file)), spec) === FIRST_PARTY_ONLY));
+    expect(leaks).toEqual([]);
   });
 
   it('finds the files it checks (the test is not vacuous)', () => {

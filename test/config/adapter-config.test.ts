@@ -1,13 +1,5 @@
-import {
-  declareRejectOpaqueExposedValues,
-  defineAdapterConfig,
-  Exposes,
-  Field,
-  invoke,
-  Tool,
-  ToolRegistry,
-  UnserializableValueError,
-} from 'toolwright';
+import { Exposes, Field, invoke, Tool, ToolRegistry, UnserializableValueError } from 'toolwright';
+import { declareRejectOpaqueExposedValues, defineAdapterConfig } from 'toolwright/kit';
 
 // Namespaces are process-wide, like the adapters that declare them: one per test here.
 describe('defineAdapterConfig: adapter-wide values', () => {

@@ -1,16 +1,5 @@
-import {
-  configure,
-  createDeprecator,
-  describeTool,
-  Extensions,
-  Field,
-  guardToolResponse,
-  isToolwrightError,
-  schemaOf,
-  SemanticHints,
-  Tool,
-  ToolwrightError,
-} from 'toolwright';
+import { configure, describeTool, Field, isToolwrightError, schemaOf, SemanticHints, Tool, ToolwrightError } from 'toolwright';
+import { createDeprecator, Extensions, guardToolResponse } from 'toolwright/kit';
 
 describe('guardToolResponse', () => {
   @Tool() class Mapped { call() {} }

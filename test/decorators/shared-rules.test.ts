@@ -1,6 +1,5 @@
 import {
   ClassOrMethodDecorator,
-  defineAdapterConfig,
   defineTool,
   Description,
   describeTool,
@@ -12,6 +11,7 @@ import {
   ToolRegistry,
   ToolVersion,
 } from 'toolwright';
+import { defineAdapterConfig } from 'toolwright/kit';
 import { isolatedRegistry } from 'toolwright/testing';
 
 /**

@@ -1,18 +1,6 @@
 import 'reflect-metadata';
-import {
-  configure,
-  defineTool,
-  describeTool,
-  Expects,
-  Exposes,
-  Field,
-  invoke,
-  render,
-  Tool,
-  ToolContext,
-  Tools,
-  ToolwrightWarning,
-} from 'toolwright';
+import { configure, defineTool, describeTool, Expects, Exposes, Field, invoke, Tool, ToolContext, Tools, ToolwrightWarning } from 'toolwright';
+import { render } from 'toolwright/kit';
 import { isolatedRegistry } from 'toolwright/testing';
 
 describe('a class tool that takes an input but declares no @Expects', () => {

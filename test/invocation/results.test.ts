@@ -11,10 +11,11 @@ import {
   fail,
   invoke,
   Invoker,
-  isOwnedFailure,
+  InputValidationError,
   OutputContractError,
   Tool,
   ToolCancelledError,
+  ToolFailure,
   ToolRegistry,
   ToolResolutionError,
   UnserializableValueError,
@@ -63,7 +64,7 @@ describe('results and failure messages', () => {
   it('fail(reason) reads "Headline: reason"', async () => {
     const result = await invoke(Approve, { mode: 'reason' });
     expect(result).toMatchObject({ ok: false, outcome: 'failure', error: 'Could not approve the loan: no such loan', message: 'Could not approve the loan: no such loan', success: undefined });
-    expect(isOwnedFailure(result.exception)).toBe(true);
+    expect(result.exception).toBeInstanceOf(ToolFailure);
   });
 
   it('standalone drops the headline; no reason gives the headline alone', async () => {
@@ -77,7 +78,8 @@ describe('results and failure messages', () => {
     expect(rate.exception).toBeInstanceOf(RateLimited);
     const quota = await invoke(Approve, { mode: 'quota' });
     expect(quota).toMatchObject({ outcome: 'failure', error: 'Could not approve the loan' });
-    expect(isOwnedFailure(quota.exception)).toBe(false);
+    expect(quota.exception).not.toBeInstanceOf(ToolFailure);
+    expect(quota.exception).not.toBeInstanceOf(InputValidationError);
     expect(reported).toEqual([]);
   });
 

@@ -13,11 +13,31 @@ import { createRequire } from 'node:module';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { compile, createProject, installedPackages, ownClosure, packToolwright, repoVersion, run, runConsumer, SETTINGS, sizeOf } from './project';
+import {
+  compile,
+  compileSources,
+  createProject,
+  installedPackages,
+  ownClosure,
+  packToolwright,
+  repo,
+  repoVersion,
+  run,
+  runConsumer,
+  SETTINGS,
+  sizeOf,
+} from './project';
 
 const TITLES = ['printer on fire', 'coffee machine empty', 'vpn down', 'badge reader'];
 const PEERS = ['class-transformer', 'class-validator', 'reflect-metadata', 'tsyringe'];
 const MEGABYTE = 1024 * 1024;
+/** The optional peer dependencies: what an entry point may need that a project does not install. */
+const OPTIONAL_PEERS = (JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')) as { peerDependenciesMeta: Record<string, unknown> })
+  .peerDependenciesMeta;
+/** Every entry point the package publishes ('toolwright', 'toolwright/kit', …), read from package.json "exports". */
+const ENTRY_POINTS = Object.keys((JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }).exports)
+  .filter((subpath) => subpath !== './package.json')
+  .map((subpath) => (subpath === '.' ? 'toolwright' : `toolwright/${subpath.slice(2)}`));
 /** ai 7 is ES modules only: TypeScript's node16 CommonJS refuses the app's own import of it (ai-sdk.ts). */
 const APP_FILES = {
   node10: ['app.ts', 'ai-sdk.ts', 'schemas.ts'],
@@ -115,35 +135,95 @@ describe('the packed package', () => {
       file,
       [
         "import { createRequire } from 'node:module';",
-        "import * as esm from 'toolwright';",
-        "import * as esmTesting from 'toolwright/testing';",
-        "import * as esmMcp from 'toolwright/mcp';",
-        "import * as esmOpenai from 'toolwright/openai';",
-        "import * as esmAi from 'toolwright/ai';",
-        "import * as esmHttp from 'toolwright/http';",
         'const require = createRequire(import.meta.url);',
+        `const entries = ${JSON.stringify(ENTRY_POINTS)};`,
+        // Every name of every entry point is the same value under import and require.
+        'const mismatched = [];',
+        // An entry point that loads an optional peer this project does not install is listed, not failed.
+        `const optionalPeers = ${JSON.stringify(Object.keys(OPTIONAL_PEERS))};`,
+        'const needsPeer = [];',
+        'for (const entry of entries) {',
+        '  let cjs;',
+        '  try {',
+        '    cjs = require(entry);',
+        '  } catch (error) {',
+        '    const peer = optionalPeers.find((name) => error.code === "MODULE_NOT_FOUND" && error.message.startsWith(`Cannot find module \'${name}\'`));',
+        '    if (peer === undefined) throw error;',
+        '    needsPeer.push(`${entry} needs ${peer}`);',
+        '    continue;',
+        '  }',
+        '  const esm = await import(entry);',
+        '  const names = Object.keys(cjs).filter((k) => k !== "__esModule");',
+        '  if (names.length === 0) mismatched.push(`${entry}: no names`);',
+        '  for (const name of names) if (esm[name] !== cjs[name]) mismatched.push(`${entry}: ${name}`);',
+        '}',
+        "const esm = await import('toolwright');",
         "const cjs = require('toolwright');",
-        "const cjsTesting = require('toolwright/testing');",
-        "const cjsMcp = require('toolwright/mcp');",
-        "const cjsOpenai = require('toolwright/openai');",
-        "const cjsAi = require('toolwright/ai');",
-        "const cjsHttp = require('toolwright/http');",
+        "const esmTesting = await import('toolwright/testing');",
+        "const esmMcp = await import('toolwright/mcp');",
+        "const esmOpenai = await import('toolwright/openai');",
+        "const esmAi = await import('toolwright/ai');",
+        "const esmHttp = await import('toolwright/http');",
+        "const esmKit = await import('toolwright/kit');",
         'console.log(JSON.stringify({',
+        '  mismatched,',
+        '  needsPeer,',
         '  sameRegistry: esm.Tools === cjs.Tools,',
         '  sameTool: esm.Tool === cjs.Tool,',
-        '  testing: typeof esmTesting.isolatedRegistry === "function" && esmTesting.isolatedRegistry === cjsTesting.isolatedRegistry,',
-        '  names: Object.keys(cjs).filter((k) => k !== "__esModule").every((k) => k in esm),',
-        '  mcp: esmMcp.createMcpServer === cjsMcp.createMcpServer && esm.Tools.adapters().includes("mcp"),',
-        '  openai: esmOpenai.Toolbox === cjsOpenai.Toolbox && esm.Tools.adapters().includes("openai"),',
-        '  ai: typeof esmAi.toAiSdkTools === "function" && esmAi.toAiSdkTools === cjsAi.toAiSdkTools,',
+        '  testing: typeof esmTesting.isolatedRegistry === "function",',
+        '  mcp: typeof esmMcp.createMcpServer === "function" && esm.Tools.adapters().includes("mcp"),',
+        '  openai: typeof esmOpenai.Toolbox === "function" && esm.Tools.adapters().includes("openai"),',
+        '  ai: typeof esmAi.toAiSdkTools === "function",',
         // Fastify is loaded only when a server starts: the entry point resolves without its peers installed.
-        '  http: esmHttp.toolwrightHttp === cjsHttp.toolwrightHttp && esm.Tools.adapters().includes("http"),',
+        '  http: typeof esmHttp.toolwrightHttp === "function" && esm.Tools.adapters().includes("http"),',
+        '  kit: typeof esmKit.defineAdapterConfig === "function" && !("defineAdapterConfig" in esm),',
         '}));',
       ].join('\n'),
     );
     const { stdout } = await run(process.execPath, [file], projects.app);
-    expect(JSON.parse(stdout)).toEqual({ sameRegistry: true, sameTool: true, testing: true, names: true, mcp: true, openai: true, ai: true, http: true });
+    expect(ENTRY_POINTS).toEqual(expect.arrayContaining(['toolwright', 'toolwright/kit', 'toolwright/mcp', 'toolwright/testing']));
+    expect(JSON.parse(stdout)).toEqual({
+      mismatched: [],
+      // toolwright/queue loads bullmq when imported; the app installs no queue.
+      needsPeer: ['toolwright/queue needs bullmq'],
+      sameRegistry: true,
+      sameTool: true,
+      testing: true,
+      mcp: true,
+      openai: true,
+      ai: true,
+      http: true,
+      kit: true,
+    });
   });
+
+  // ai 7 is ES modules only, so node16's CommonJS cannot import toolwright/ai's types (as APP_FILES says).
+  it.each(Object.keys(SETTINGS) as Array<keyof typeof SETTINGS>)('every entry point in "exports" type-checks as a consumer imports it: %s', async (setting) => {
+    const entries = ENTRY_POINTS.filter((entry) => setting !== 'node16' || entry !== 'toolwright/ai');
+    const source = entries.map((entry, i) => `import * as entry${i} from '${entry}';`).join('\n') + `\nexport const all = [${entries.map((_, i) => `entry${i}`).join(', ')}];\n`;
+    await expect(compileSources(projects.app, `entries-${setting}`, SETTINGS[setting], { 'entries.ts': source })).resolves.toBeDefined();
+  }, 120_000);
+
+  it('the published declarations type-check on their own: no @internal member left dangling by stripInternal, no source maps shipped', async () => {
+    const dir = path.join(projects.app, 'node_modules', 'toolwright', 'dist');
+    const declarations = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.d.ts'));
+    const sources = { 'declarations.ts': declarations.map((file) => `import '${path.join(dir, file).replace(/\.d\.ts$/, '').split(path.sep).join('/')}';`).join('\n') + '\n' };
+    // Only toolwright's own files: another library's declarations are not this package's to fix.
+    // Node's types from the repository (toolwright's declarations name node:http's); only toolwright's own
+    // files count, and an optional peer this project does not install (fastify, bullmq) is not a problem.
+    const options = { skipLibCheck: false, types: ['node'], typeRoots: [path.join(repo, 'node_modules', '@types')] };
+    const problems = await compileSources(projects.app, 'declarations', SETTINGS.node10, sources, options).then(
+      () => [],
+      (error: Error) =>
+        error.message
+          .split('\n')
+          .filter((line) => line.includes('node_modules/toolwright/') && !/TS2307: Cannot find module '(fastify|bullmq|ioredis|@fastify\/[\w-]+)'/.test(line)),
+    );
+    expect(problems).toEqual([]);
+    expect(declarations.length).toBeGreaterThan(50);
+    expect(fs.readFileSync(path.join(dir, 'adapters', 'openai', 'toolbox.d.ts'), 'utf8')).not.toMatch(/\bmount\(/);
+    expect(fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.map'))).toEqual([]);
+  }, 120_000);
 });
 
 describe('shared libraries are shared', () => {

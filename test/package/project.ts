@@ -80,11 +80,23 @@ export const SETTINGS: Readonly<Record<'node10' | 'node16' | 'nodenext' | 'bundl
  * with the repository's TypeScript under `setting`; rejects with the compiler's errors.
  */
 export async function compile(project: string, dir: string, setting: Setting, files: readonly string[]): Promise<string> {
+  return compileSources(project, dir, setting, Object.fromEntries(files.map((file) => [file, fs.readFileSync(path.join(consumers, file), 'utf8')])));
+}
+
+/** As `compile`, for sources given by file name (generated ones); `options` adds compiler options. */
+export async function compileSources(
+  project: string,
+  dir: string,
+  setting: Setting,
+  sources: Readonly<Record<string, string>>,
+  options: Readonly<Record<string, unknown>> = {},
+): Promise<string> {
   const where = path.join(project, dir);
+  const files = Object.keys(sources);
   fs.mkdirSync(where);
-  for (const file of files) fs.copyFileSync(path.join(consumers, file), path.join(where, file));
+  for (const file of files) fs.writeFileSync(path.join(where, file), sources[file]);
   if (setting.esm) fs.writeFileSync(path.join(where, 'package.json'), JSON.stringify({ type: 'module' }));
-  fs.writeFileSync(path.join(where, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...common, ...setting.compilerOptions }, files }));
+  fs.writeFileSync(path.join(where, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...common, ...setting.compilerOptions, ...options }, files }));
   await run(process.execPath, [tsc, '-p', 'tsconfig.json'], where);
   return where;
 }

@@ -157,6 +157,7 @@ const options: ts.CompilerOptions = {
   baseUrl: repo,
   paths: {
     toolwright: ['src/index.ts'],
+    'toolwright/kit': ['src/adapter-kit/index.ts'],
     'toolwright/testing': ['src/testing/index.ts'],
     'toolwright/mcp': ['src/adapters/mcp/index.ts'],
     'toolwright/openai': ['src/adapters/openai/index.ts'],

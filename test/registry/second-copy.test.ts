@@ -5,14 +5,15 @@
  * copies of the packed package, including one of an incompatible version.
  */
 import 'reflect-metadata';
-import { defineAdapterConfig, Expects, Extensions, invoke, Tool, ToolDefinition, Tools } from 'toolwright';
+import { Expects, invoke, Tool, ToolDefinition, Tools } from 'toolwright';
+import { defineAdapterConfig, Extensions } from 'toolwright/kit';
 
-type Toolwright = typeof import('toolwright');
+type Toolwright = typeof import('toolwright') & typeof import('toolwright/kit');
 
 function secondCopy(): Toolwright {
   let copy: Toolwright | undefined;
   jest.isolateModules(() => {
-    copy = require('toolwright') as Toolwright;
+    copy = { ...require('toolwright'), ...require('toolwright/kit') } as Toolwright;
   });
   return copy!;
 }

@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { Exposes, Field, Integer, outputSchema, render, Tool } from 'toolwright';
+import { Exposes, Field, Integer, outputSchema, Tool } from 'toolwright';
+import { render } from 'toolwright/kit';
 
 class Line {
   @Field() sku!: string;

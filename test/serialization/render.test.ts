@@ -1,4 +1,5 @@
-import { Field, isToolwrightError, OutputContractError, render, UnserializableValueError } from 'toolwright';
+import { Field, isToolwrightError, OutputContractError, UnserializableValueError } from 'toolwright';
+import { render } from 'toolwright/kit';
 
 class Owner {
   @Field() name!: string;

@@ -3,7 +3,8 @@
  * executed through the toolbox (and so through the invoker).
  */
 import { jsonSchema, JSONSchema7, tool, Tool } from 'ai';
-import { checkCallContext, contentAsText, ContentPart, describeValue, ToolLike, ToolwrightError } from '../../index';
+import { contentAsText, ContentPart, ToolLike, ToolwrightError } from '../../index';
+import { checkCallOptions, checkKnownKeys, describeValue } from '../../adapter-kit';
 import { Toolbox, ToolboxCallOptions, ToolCallRecord } from '../openai/index';
 import { DeclarationError } from '../../index';
 
@@ -94,20 +95,10 @@ export function toAiSdkTools(source: Toolbox | Iterable<ToolLike>, options: AiSd
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new DeclarationError(`toAiSdkTools: options must be an object; got ${describeValue(options)}.`);
   }
-  const unknown = Object.keys(options).filter((key) => !KNOWN_OPTIONS.includes(key));
-  if (unknown.length > 0)
-    throw new DeclarationError(`toAiSdkTools: unknown option '${unknown[0]}'. Known options: ${KNOWN_OPTIONS.join(', ')}.`);
-  const { only, strict, ambientContext, container, context } = options;
-  checkCallContext(context, 'toAiSdkTools');
+  checkKnownKeys('toAiSdkTools', options, KNOWN_OPTIONS);
   // Checked now: a mistake here would otherwise reach the model as a tool error.
-  if (ambientContext !== undefined && (typeof ambientContext !== 'object' || ambientContext === null || Array.isArray(ambientContext))) {
-    throw new DeclarationError(
-      `toAiSdkTools: 'ambientContext' must be a Map or an object keyed by ambient key; got ${describeValue(ambientContext)}.`,
-    );
-  }
-  if (container !== undefined && typeof (container as { resolve?: unknown } | null)?.resolve !== 'function') {
-    throw new DeclarationError(`toAiSdkTools: 'container' must be a tsyringe DependencyContainer; got ${describeValue(container)}.`);
-  }
+  checkCallOptions('toAiSdkTools', options as Readonly<Record<string, unknown>>);
+  const { only, strict, ambientContext, container, context } = options;
   const toolbox = source instanceof Toolbox ? source : new Toolbox(source);
   const tools: AiSdkTools = {};
   const scope = { ...(ambientContext !== undefined ? { ambientContext } : {}), ...(container !== undefined ? { container } : {}) };

@@ -2,7 +2,8 @@
  * Shared nested classes under `components/schemas`: every class reached through a tool's fields
  * gets one component per direction, and each place its schema appears inline becomes a `$ref`.
  */
-import { contractOf, JsonSchema, schemaOf, ToolDefinition, TypeNode } from '../../index';
+import { JsonSchema, schemaOf, ToolDefinition } from '../../index';
+import { contractOf, TypeNode } from '../../adapter-kit';
 
 type Direction = 'input' | 'output';
 

@@ -1,4 +1,4 @@
-import { declareRejectOpaqueExposedValues, defineAdapterConfig } from '../../index';
+import { declareRejectOpaqueExposedValues, defineAdapterConfig } from '../../adapter-kit';
 
 /** The adapter key: `@Tool('http')` membership, `Tools.forAdapter('http')`, per-adapter names. */
 export const HTTP_ADAPTER = 'http';

@@ -3,7 +3,8 @@
  * tools), RFC 9457 problems for every error, `{prefix}/openapi.json` and the docs page.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { AmbientSource, describeValue, guardToolResponse, Invoker, MAPPING_FAILURE, Result, ToolDefinition } from '../../index';
+import { AmbientSource, Invoker, Result, ToolDefinition } from '../../index';
+import { DEFAULT_ERROR, describeValue, guardToolResponse, MAPPING_FAILURE } from '../../adapter-kit';
 import { failureStatusOf, HttpConfig } from './config';
 import { registerDocs } from './docs';
 import { httpApiDocument } from './openapi';
@@ -13,7 +14,6 @@ import { httpRoutes, HttpRoute } from './routes';
 import { DeclarationError } from '../../index';
 
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
-const GENERIC = 'Something went wrong';
 const OTHER_METHODS = ['PUT', 'DELETE', 'PATCH'] as const;
 
 function pathOf(request: FastifyRequest): string {
@@ -76,7 +76,7 @@ function authHook(auth: HttpAuth, tool: ToolDefinition) {
       verdict = await auth.verify(request, tool);
     } catch (error) {
       reportServerFault(tool, `auth.verify threw for ${tool.id}: ${(error as Error)?.message ?? String(error)}`, error);
-      return sendProblem(reply, problem(500, GENERIC, pathOf(request)));
+      return sendProblem(reply, problem(500, DEFAULT_ERROR, pathOf(request)));
     }
     if (verdict === true) return undefined;
     const refusal = verdict === false ? { status: 401 } : (verdict as { status?: unknown; detail?: unknown } | null);
@@ -98,7 +98,7 @@ function authHook(auth: HttpAuth, tool: ToolDefinition) {
       tool,
       `auth.verify must return true, false or { status: 401 | 403, detail? }; got ${describeValue(verdict)} for ${tool.id}. Refused.`,
     );
-    return sendProblem(reply, problem(500, GENERIC, pathOf(request)));
+    return sendProblem(reply, problem(500, DEFAULT_ERROR, pathOf(request)));
   };
 }
 
@@ -121,7 +121,7 @@ function errorHandler(bodyLimit: number) {
     if (status >= 400 && status < 500 && error.code?.startsWith('FST_'))
       return sendProblem(reply, problem(status, error.message, instance));
     request.log.error({ err: error }, 'toolwright/http: request failed');
-    return sendProblem(reply, problem(500, GENERIC, instance));
+    return sendProblem(reply, problem(500, DEFAULT_ERROR, instance));
   };
 }
 
@@ -205,7 +205,7 @@ export async function toolwrightHttp(fastify: FastifyInstance, options: HttpApiO
             `the ambientContext function threw for ${definition.id}: ${(error as Error)?.message ?? String(error)}`,
             error,
           );
-          return sendProblem(reply, problem(500, definition.messages.error ?? GENERIC, pathOf(request)));
+          return sendProblem(reply, problem(500, definition.messages.error ?? DEFAULT_ERROR, pathOf(request)));
         }
       }
       if (!abortOnDisconnect)

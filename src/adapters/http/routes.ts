@@ -1,4 +1,5 @@
-import { describeValue, ToolDefinition, Tools } from '../../index';
+import { ToolDefinition, Tools } from '../../index';
+import { describeValue } from '../../adapter-kit';
 import { FailureStatus, HTTP_ADAPTER, HttpConfig } from './config';
 import type { HttpApiOptions } from './options';
 import { DeclarationError } from '../../index';

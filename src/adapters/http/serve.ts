@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { isLoopbackHost } from '../../adapter-kit';
 import { toolwrightHttp } from './plugin';
 import type { HttpApiOptions } from './options';
 import { problem, sendProblem } from './problem';
@@ -24,11 +25,9 @@ export interface HttpApiHandle {
   close(): Promise<void>;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
-
 /** The Host header's name without its port: `[::1]:3000` → `[::1]`, `localhost:80` → `localhost`. */
-function hostName(header: string | undefined): string {
-  return (header ?? '').replace(/:\d+$/, '').toLowerCase();
+function hostName(header: string): string {
+  return header.replace(/:\d+$/, '').toLowerCase();
 }
 
 /**
@@ -40,10 +39,11 @@ export async function httpApiApp(options: HttpApiOptions = {}, serve: Omit<HttpA
   const { host = '127.0.0.1' } = serve;
   const { fastify: createFastify } = require('fastify') as typeof import('fastify');
   const app = createFastify({ logger: false });
-  if (LOOPBACK.has(host)) {
-    const allowed = new Set([...LOOPBACK, ...(serve.allowedHosts ?? []).map((name) => name.toLowerCase())]);
+  if (isLoopbackHost(host)) {
+    const allowed = new Set((serve.allowedHosts ?? []).map((name) => name.toLowerCase()));
     app.addHook('onRequest', async (request, reply) => {
-      if (!allowed.has(hostName(request.headers.host))) {
+      const header = request.headers.host ?? '';
+      if (!isLoopbackHost(header) && !allowed.has(hostName(header))) {
         return sendProblem(reply, problem(403, 'This server only answers requests addressed to localhost.', request.url.split('?')[0]));
       }
       return undefined;

@@ -4,7 +4,8 @@
  * (the Toolbox, an HTTP or queue adapter, an application) can reach a server around its policy.
  */
 import { statSync } from 'node:fs';
-import { DeclarationError, describeValue } from '../../index';
+import { DeclarationError } from '../../index';
+import { describeValue } from '../../adapter-kit';
 import { resolveCommand } from './command-path';
 import { McpSecurityPolicy } from './security-policy';
 import { checkAlias, checkServerConfig, McpServerConfig } from './server-config';

@@ -5,7 +5,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { DeclarationError, VERSION } from '../../index';
-import { describeValue, isPlainObject } from '../../index';
+import { describeValue } from '../../adapter-kit';
+import { isPlainObject } from '../../adapter-kit/internal';
 import { AdmittedMcpServer, isAdmitted } from './admission';
 import { loadSdk } from './sdk';
 import type { McpServerConfig } from './server-config';

@@ -5,8 +5,9 @@
  * resolved on the parent's PATH), inject code through loader variables or a working directory,
  * or receive the parent's secrets (the environment is an allowlist).
  */
-import { BlockList } from 'node:net';
-import { describeValue, isPlainObject, joinWords, ToolwrightError } from '../../index';
+import { ToolwrightError } from '../../index';
+import { checkKnownKeys, describeValue, isLoopbackHost } from '../../adapter-kit';
+import { isPlainObject, joinWords } from '../../adapter-kit/internal';
 import { isBareCommand } from './command-path';
 import { REFUSED_ENV_VARIABLES, refusedEnvEntry } from './refused-env';
 import { loadSdk } from './sdk';
@@ -66,22 +67,12 @@ const OPTION_KEYS = [
 const REMOVED_KEYS = ['sensitiveEnvPatterns', 'filterSensitiveEnv'];
 const BOOLEAN_KEYS = ['allowCommands', 'allowCwd', 'allowUrls', 'allowPlainHttpOnLoopback'] as const;
 
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
-
 /** A host as compared: lower-case, without IPv6 brackets or a trailing dot. */
 function normalHost(host: string): string {
   return host
     .toLowerCase()
     .replace(/^\[(.*)\]$/, '$1')
     .replace(/\.$/, '');
-}
-
-function isLoopback(host: string): boolean {
-  if (host === 'localhost') return true;
-  if (/^[\d.]+$/.test(host)) return LOOPBACK.check(host, 'ipv4');
-  return host.includes(':') && LOOPBACK.check(host, 'ipv6');
 }
 
 function stringList(value: unknown, name: string): readonly string[] | undefined {
@@ -155,9 +146,7 @@ export class McpSecurityPolicy {
           `the config's own env, and what the policy names), so there is nothing to filter. Use passEnv: ['NAME', …] to pass a variable of this process on.`,
       );
     }
-    const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.includes(key));
-    if (unknown.length > 0)
-      throw new DeclarationError(`McpSecurityPolicy: unknown option '${unknown[0]}'. Known options: ${OPTION_KEYS.join(', ')}.`);
+    checkKnownKeys('McpSecurityPolicy', options, OPTION_KEYS);
     for (const key of BOOLEAN_KEYS) {
       if (options[key] !== undefined && typeof options[key] !== 'boolean') {
         throw new DeclarationError(`McpSecurityPolicy: '${key}' must be true or false; got ${describeValue(options[key])}.`);
@@ -248,7 +237,7 @@ export class McpSecurityPolicy {
       deny('allowUrls', 'reaching servers by URL is not allowed. Pass a policy with allowUrls: true (and a hostAllowlist).');
     const url = new URL(href);
     const host = normalHost(url.hostname);
-    const loopback = isLoopback(host);
+    const loopback = isLoopbackHost(host);
     if (url.protocol === 'http:') {
       if (!this.trustsEverything && !(this.allowPlainHttpOnLoopback && loopback)) {
         deny(

@@ -3,7 +3,8 @@
  * file holds it: a command to start (stdio) or a URL to reach (Streamable HTTP).
  */
 import { readFile } from 'node:fs/promises';
-import { describeValue, isPlainObject } from '../../index';
+import { checkKnownKeys, describeValue } from '../../adapter-kit';
+import { isPlainObject } from '../../adapter-kit/internal';
 import { DeclarationError } from '../../index';
 
 export interface McpCommandConfig {
@@ -77,8 +78,7 @@ export function checkServerConfig(alias: string, config: unknown): McpServerConf
     throw new DeclarationError(`${where}: type '${type}' does not match a ${hasCommand ? 'command' : 'url'} config.`);
   }
   const allowed = hasCommand ? ['command', 'args', 'env', 'cwd'] : ['url', 'headers'];
-  const unknown = Object.keys(rest).filter((key) => !allowed.includes(key));
-  if (unknown.length > 0) throw new DeclarationError(`${where}: unknown key '${unknown[0]}'. Known keys: ${allowed.join(', ')}.`);
+  checkKnownKeys(where, rest, allowed, { noun: 'key' });
   if (hasCommand) {
     const { command, args, env, cwd } = rest;
     if (typeof command !== 'string' || command.trim() === '')

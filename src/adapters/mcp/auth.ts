@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { InsufficientScopeError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthErrorResponse, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { describeValue, isPlainObject, joinWords } from '../../index';
-import { isLoopbackHost } from './hosts';
+import { checkKnownKeys, describeValue, isLoopbackHost, KnownKeysStyle } from '../../adapter-kit';
+import { isPlainObject } from '../../adapter-kit/internal';
 import { DeclarationError } from '../../index';
 
 /**
@@ -58,6 +58,8 @@ export interface HttpAuthGate {
   owns(session: object, authInfo: AuthInfo | undefined): boolean;
 }
 
+/** How this file's unknown-key messages read: every unknown key, the known ones quoted. */
+const QUOTED_KNOWN: KnownKeysStyle = { all: true, heading: 'Known', quoted: true };
 const AUTH_KEYS = ['verifyAccessToken', 'resourceMetadata', 'requiredScopes'];
 const METADATA_KEYS = ['authorizationServers', 'resource', 'scopesSupported', 'resourceName', 'resourceDocumentation'];
 /** RFC 6749 scope-token: printable ASCII without space, `"` and `\`. */
@@ -271,7 +273,7 @@ function checkAuthOptions(auth: McpHttpAuth): void {
     throw new DeclarationError(
       `${where} must be an object { verifyAccessToken, resourceMetadata?, requiredScopes? }; got ${describeValue(auth)}.`,
     );
-  checkKeys(auth, AUTH_KEYS, where);
+  checkKnownKeys(where, auth, AUTH_KEYS, QUOTED_KNOWN);
   if (typeof auth.verifyAccessToken !== 'function') {
     throw new DeclarationError(
       `${where}.verifyAccessToken must be a function (token, request) => AuthInfo; got ${describeValue(auth.verifyAccessToken)}.`,
@@ -282,7 +284,7 @@ function checkAuthOptions(auth: McpHttpAuth): void {
   if (metadata === undefined) return;
   if (!isPlainObject(metadata))
     throw new DeclarationError(`${where}.resourceMetadata must be an object { authorizationServers, … }; got ${describeValue(metadata)}.`);
-  checkKeys(metadata, METADATA_KEYS, `${where}.resourceMetadata`);
+  checkKnownKeys(`${where}.resourceMetadata`, metadata, METADATA_KEYS, QUOTED_KNOWN);
   const servers = metadata.authorizationServers;
   if (!Array.isArray(servers) || servers.length === 0) {
     throw new DeclarationError(
@@ -303,15 +305,6 @@ function checkAuthOptions(auth: McpHttpAuth): void {
     );
   }
   checkScopes(metadata.scopesSupported, `${where}.resourceMetadata.scopesSupported`);
-}
-
-function checkKeys(value: object, known: readonly string[], where: string): void {
-  const unknown = Object.keys(value).filter((key) => !known.includes(key));
-  if (unknown.length > 0) {
-    throw new DeclarationError(
-      `${where}: unknown option ${joinWords(unknown.map((k) => `'${k}'`))}. Known: ${joinWords(known.map((k) => `'${k}'`))}.`,
-    );
-  }
 }
 
 function checkUrl(value: unknown, where: string): void {

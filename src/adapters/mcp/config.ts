@@ -1,11 +1,18 @@
-import { declareRejectOpaqueExposedValues, defineAdapterConfig } from '../../index';
+import { Tools } from '../../index';
+import { declareRejectOpaqueExposedValues, defineAdapterConfig, Extensions } from '../../adapter-kit';
 import { scopeListProblem } from './auth';
+
+/** The adapter key: `@Tool('mcp')` membership, `Tools.forAdapter('mcp')`, per-adapter names. */
+export const MCP_ADAPTER = 'mcp';
+
+Tools.registerAdapter(MCP_ADAPTER);
+Extensions.registerSemanticHint('openWorld', 'closedWorld');
 
 /**
  * The MCP adapter's settings. `presentAs`, `title` and `scopes` can be set per tool:
  * `@Tool({ adapters: { mcp: { presentAs: 'message', title: 'Approve a loan', scopes: ['loans:write'] } } })`.
  */
-export const McpConfig = defineAdapterConfig('mcp', {
+export const McpConfig = defineAdapterConfig(MCP_ADAPTER, {
   /** `structured`: the text block is the JSON of the exposed values; `message`: the tool's message. */
   presentAs: { default: 'structured' as 'structured' | 'message', oneOf: ['structured', 'message'], overridable: true },
   /** The human-readable title clients show (falls back to `@Tool({ title })`). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { describeValue } from '../../index';
+import { describeValue } from '../../adapter-kit';
 import { DeclarationError } from '../../index';
 
 export type { EventStore };

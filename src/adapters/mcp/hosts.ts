@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { isLoopbackHost } from '../../adapter-kit';
 import { stringList } from './limits';
 import { DeclarationError } from '../../index';
 
@@ -42,22 +43,6 @@ function parseAuthority(text: string): Authority | undefined {
   }
 }
 
-/** localhost, 127.0.0.0/8, ::1 and ::ffff:127.0.0.0/104, as `parseAuthority` normalises them. */
-function isLoopbackName(hostname: string): boolean {
-  return (
-    hostname === 'localhost' ||
-    hostname === '[::1]' ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname) ||
-    /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(hostname)
-  );
-}
-
-/** Whether a bind address (as given to `listen`) is a loopback one. */
-export function isLoopbackHost(host: string): boolean {
-  const authority = parseAuthority(host);
-  return authority !== undefined && isLoopbackName(authority.hostname);
-}
-
 const matches = (entries: readonly Authority[], candidate: Authority) =>
   entries.some((entry) => entry.hostname === candidate.hostname && (entry.port === undefined || entry.port === candidate.port));
 
@@ -94,7 +79,7 @@ export function hostGuard(bindHost: string, rules: HostRules): (req: IncomingMes
   const loopback = isLoopbackHost(bindHost);
   if (!allowedHosts && !allowedOrigins && !loopback) return () => undefined;
 
-  const hostAllowed = (authority: Authority) => (allowedHosts ? matches(allowedHosts, authority) : isLoopbackName(authority.hostname));
+  const hostAllowed = (authority: Authority) => (allowedHosts ? matches(allowedHosts, authority) : isLoopbackHost(authority.hostname));
   const hostHint = allowedHosts
     ? 'it is not in the server’s allowedHosts'
     : 'this server is bound to a loopback address and only answers requests addressed to localhost, 127.0.0.1 or [::1]; list other host names in allowedHosts';

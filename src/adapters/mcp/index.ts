@@ -3,12 +3,7 @@
  * (`@modelcontextprotocol/sdk`, a peer dependency of this entry point only). Importing it registers
  * the adapter key `mcp` and the semantic hints `openWorld` and `closedWorld`.
  */
-import { Extensions, Tools } from '../../index';
-
-Tools.registerAdapter('mcp');
-Extensions.registerSemanticHint('openWorld', 'closedWorld');
-
-export { McpConfig } from './config';
+export { MCP_ADAPTER, McpConfig } from './config';
 export { McpAdapter } from './wrap';
 export type { McpCallOptions, McpToolEntry, WrapOptions } from './wrap';
 export { createMcpServer, mcpServerFactory } from './server';

@@ -1,4 +1,4 @@
-import { describeValue } from '../../index';
+import { describeValue } from '../../adapter-kit';
 import { DeclarationError } from '../../index';
 
 /** The defaults of every limit `serveHttp` and `serveStdio` apply (README, "Limits"). */

@@ -3,7 +3,7 @@ import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { describeValue } from '../../index';
+import { describeValue } from '../../adapter-kit';
 import { httpAuthGate, McpHttpAuth, warnIfExposed } from './auth';
 import { hostGuard } from './hosts';
 import { jsonRpcError, readJsonBody } from './http-body';

@@ -1,5 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { describeValue, ToolDefinition, ToolLike, Tools } from '../../index';
+import { ToolDefinition, ToolLike, Tools } from '../../index';
+import { describeValue } from '../../adapter-kit';
 import { McpConfig } from './config';
 import { McpAdapter, McpToolEntry } from './wrap';
 import { DeclarationError } from '../../index';

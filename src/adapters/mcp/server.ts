@@ -13,20 +13,12 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
-import {
-  AmbientSource,
-  CallTrace,
-  describeValue,
-  guardToolResponse,
-  Invoker,
-  InvokerOptions,
-  isPlainObject,
-  SpanAttributes,
-  ToolDefinition,
-} from '../../index';
+import { AmbientSource, CallTrace, Invoker, InvokerOptions, SpanAttributes, ToolDefinition } from '../../index';
+import { DEFAULT_ERROR, describeValue, guardToolResponse } from '../../adapter-kit';
+import { isPlainObject } from '../../adapter-kit/internal';
 import { scopeListProblem } from './auth';
 import { handleSetLevel, mcpCallContext, SessionState } from './call-context';
-import { McpConfig } from './config';
+import { MCP_ADAPTER, McpConfig } from './config';
 import { mcpApprover } from './approval';
 import { McpRequestContext, withMcpRequest } from './request-context';
 import { McpServedTools, ServableTool, ServedTool } from './served-tools';
@@ -314,7 +306,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
 /** An ambientContext function that threw: the server's problem, reported once, never shown to the model. */
 function failedContext(tool: ToolDefinition, error: unknown): CallToolResult {
   const wrapped = new Error(
-    `the server's ambientContext function threw for ${tool.toolName('mcp')}: ${(error as Error)?.message ?? String(error)}`,
+    `the server's ambientContext function threw for ${tool.toolName(MCP_ADAPTER)}: ${(error as Error)?.message ?? String(error)}`,
     {
       cause: error,
     },
@@ -324,7 +316,7 @@ function failedContext(tool: ToolDefinition, error: unknown): CallToolResult {
     () => {
       throw wrapped;
     },
-    (): CallToolResult => ({ isError: true, content: [{ type: 'text', text: tool.messages.error ?? 'Something went wrong' }] }),
+    (): CallToolResult => ({ isError: true, content: [{ type: 'text', text: tool.messages.error ?? DEFAULT_ERROR }] }),
   );
 }
 

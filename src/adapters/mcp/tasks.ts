@@ -7,7 +7,8 @@
 import type { CreateTaskOptions, TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
 import { ErrorCode, McpError, type CallToolResult, type Task } from '@modelcontextprotocol/sdk/types.js';
 import type { AmbientSource, Result, ToolDefinition } from '../../index';
-import { describeValue, isPlainObject } from '../../index';
+import { describeValue } from '../../adapter-kit';
+import { isPlainObject } from '../../adapter-kit/internal';
 import { DeclarationError } from '../../index';
 
 /** A queued call as the task store reads it; `toolwright/queue`'s `ToolJob` is one. */

@@ -1,23 +1,12 @@
 import type { CallToolResult, Tool as McpTool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { DependencyContainer } from 'tsyringe';
-import {
-  AmbientSource,
-  CallContext,
-  Approver,
-  CallTrace,
-  guardToolResponse,
-  Invoker,
-  MAPPING_FAILURE,
-  Result,
-  ToolDefinition,
-  ToolLike,
-  Tools,
-} from '../../index';
-import { McpConfig } from './config';
+import { AmbientSource, CallContext, Approver, CallTrace, Invoker, Result, ToolDefinition, ToolLike, Tools } from '../../index';
+import { defaultInvoker, guardToolResponse, MAPPING_FAILURE } from '../../adapter-kit';
+import { MCP_ADAPTER, McpConfig } from './config';
 
 /** Per-call inputs of a wrapped tool's handler. */
 export interface McpCallOptions {
-  /** Runs the call (default: an Invoker with default options). */
+  /** Runs the call (default: the kit's `defaultInvoker`). */
   invoker?: Invoker;
   /** Trusted ambient values for this call (`{}` when there are none). */
   ambientContext?: AmbientSource;
@@ -48,8 +37,6 @@ export interface WrapOptions {
   /** The description clients show (default: the tool's description). */
   description?: string;
 }
-
-const defaultInvoker = new Invoker();
 
 const MCP_SCHEMA = { declareDialect: true, sharedDefs: true } as const;
 
@@ -114,13 +101,13 @@ export function mapResult(definition: ToolDefinition, result: Result, exposes = 
 }
 
 /**
- * `toolwright/mcp`'s two public methods, the shape every toolwright adapter offers:
- * `tools()` (every `mcp` member, wrapped) and `wrap(tool)`.
+ * The MCP adapter's tools one by one, for mounting them on a server of your own: `tools()` (every
+ * `mcp` member, wrapped) and `wrap(tool)`. (`createMcpServer` and `serveHttp` use these entries.)
  */
 export const McpAdapter = {
   /** Every member of the `mcp` adapter (latest version of each), wrapped. Takes no arguments. */
   tools(): McpToolEntry[] {
-    return Tools.forAdapter('mcp').map((tool) => McpAdapter.wrap(tool));
+    return Tools.forAdapter(MCP_ADAPTER).map((tool) => McpAdapter.wrap(tool));
   },
 
   /** One tool as an MCP tool entry and its handler. */
@@ -130,10 +117,10 @@ export const McpAdapter = {
     const outputSchema = definition.outputSchema(MCP_SCHEMA);
     const title = McpConfig.resolveOverrideFor(definition, 'title') ?? definition.title;
     const entry: McpTool = {
-      name: options.name ?? definition.toolName('mcp'),
+      name: options.name ?? definition.toolName(MCP_ADAPTER),
       ...(title !== undefined ? { title } : {}),
       // MCP clients expect a description: a tool without one is described by its title or its name.
-      description: options.description ?? definition.description ?? title ?? sentenceOf(definition.toolName('mcp')),
+      description: options.description ?? definition.description ?? title ?? sentenceOf(definition.toolName(MCP_ADAPTER)),
       inputSchema: definition.inputSchema(MCP_SCHEMA) as McpTool['inputSchema'],
       ...(outputSchema ? { outputSchema: outputSchema as McpTool['outputSchema'] } : {}),
     };

@@ -1,4 +1,5 @@
-import { declareRejectOpaqueExposedValues, defineAdapterConfig, Tools } from '../../index';
+import { Tools } from '../../index';
+import { declareRejectOpaqueExposedValues, defineAdapterConfig } from '../../adapter-kit';
 
 /** The adapter key: `@Tool('openai')` membership, `Tools.forAdapter('openai')`, per-adapter names. */
 export const OPENAI_ADAPTER = 'openai';

@@ -10,14 +10,13 @@ import {
   CallOptions,
   contentAsText,
   ContentPart,
-  guardToolResponse,
   Invoker,
-  joinWords,
-  MAPPING_FAILURE,
   Result,
   ToolDefinition,
   ToolLike,
 } from '../../index';
+import { guardToolResponse, MAPPING_FAILURE } from '../../adapter-kit';
+import { joinWords } from '../../adapter-kit/internal';
 import { OpenAIConfig } from './config';
 import { describeLocalFunction, FunctionDescription, resolveFunctionTool } from './function-schema';
 
@@ -74,6 +73,8 @@ export interface ToolboxEntry {
   /** Who the entry is, for messages (`ApproveLoanV2`, `LoanService.status`). */
   readonly owner: string;
   /** The function as the model sees it, with a fresh parameters schema. */
+  toFunction(strict: boolean): FunctionDescription;
+  /** @deprecated The old name of `toFunction` ("describe" meant too many things); it calls `toFunction`. */
   describe(strict: boolean): FunctionDescription;
   /** Runs a call with arguments already parsed from JSON. Never throws for the model's input. */
   call(args: unknown, options: EntryCallOptions): Promise<EntryOutcome>;
@@ -81,6 +82,11 @@ export interface ToolboxEntry {
   needsApproval?(args: unknown, options: EntryCallOptions): Promise<boolean>;
   /** Releases what the entry holds (connections); local entries hold nothing. */
   close?(): Promise<void>;
+}
+
+/** @internal An entry with its deprecated `describe` alias, which calls `toFunction`. */
+export function toolboxEntry(entry: Omit<ToolboxEntry, 'describe'>): ToolboxEntry {
+  return Object.assign(entry, { describe: (strict: boolean) => entry.toFunction(strict) });
 }
 
 /** The prefix of every message about arguments the tool cannot accept. */
@@ -116,12 +122,12 @@ export function outcomeOf(result: Result): EntryOutcome {
 /** @internal An entry for a toolwright tool, named by its `openai` name. */
 export function localEntry(tool: ToolLike, where: string): ToolboxEntry {
   const { definition, name } = resolveFunctionTool(tool, where);
-  return {
+  return toolboxEntry({
     name,
     origin: 'local',
     tool: definition,
     owner: definition.id,
-    describe: (strict) => describeLocalFunction(definition, name, strict),
+    toFunction: (strict) => describeLocalFunction(definition, name, strict),
     async call(args, { invoker, ...call }) {
       // The entry's call options are the invoker's call options, plus the invoker itself.
       return outcomeOf(await invoker.invoke(definition, args, call));
@@ -129,5 +135,5 @@ export function localEntry(tool: ToolLike, where: string): ToolboxEntry {
     needsApproval(args, { invoker, ambientContext, container, nullMeansAbsent }) {
       return invoker.approvalNeeded(definition, args, { ambientContext, container, nullMeansAbsent });
     },
-  };
+  });
 }

@@ -2,7 +2,9 @@
  * Provider function schemas: the Chat Completions `tools` entry and the Responses API function
  * tool, built from one description. Never a `null`-valued key; always a fresh object.
  */
-import { JsonSchema, ToolDefinition, ToolLike, Tools, describeValue, isPlainObject } from '../../index';
+import { JsonSchema, ToolDefinition, ToolLike, Tools } from '../../index';
+import { checkKnownKeys, describeValue } from '../../adapter-kit';
+import { isPlainObject } from '../../adapter-kit/internal';
 import { OPENAI_ADAPTER } from './config';
 import { DeclarationError } from '../../index';
 
@@ -96,7 +98,9 @@ export function describeLocalFunction(definition: ToolDefinition, name: string, 
 
 /** @internal The provider object for one API. Copies nothing it does not own: `parameters` is fresh. */
 export function formatFunction(described: FunctionDescription, api: 'chat'): ChatFunctionTool;
+/** @internal */
 export function formatFunction(described: FunctionDescription, api: 'responses'): ResponsesFunctionTool;
+/** @internal */
 export function formatFunction(described: FunctionDescription, api: FunctionApi): ChatFunctionTool | ResponsesFunctionTool;
 export function formatFunction(described: FunctionDescription, api: FunctionApi): ChatFunctionTool | ResponsesFunctionTool {
   const { name, description, parameters, strict } = described;
@@ -113,9 +117,7 @@ export function readSchemaOptions(
 ): { strict: boolean | undefined; api: FunctionApi; rest: Record<string, unknown> } {
   if (options === undefined) return { strict: undefined, api: 'chat', rest: {} };
   if (!isPlainObject(options)) throw new DeclarationError(`${where}: options must be an object; got ${describeValue(options)}.`);
-  const known = ['strict', 'api', ...extra];
-  const unknown = Object.keys(options).filter((key) => !known.includes(key));
-  if (unknown.length > 0) throw new DeclarationError(`${where}: unknown option '${unknown[0]}'. Known options: ${known.join(', ')}.`);
+  checkKnownKeys(where, options, ['strict', 'api', ...extra]);
   const { strict, api = 'chat', ...rest } = options;
   if (strict !== undefined && typeof strict !== 'boolean') {
     throw new DeclarationError(`${where}: 'strict' must be true or false; got ${describeValue(strict)}.`);

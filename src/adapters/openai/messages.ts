@@ -1,4 +1,6 @@
-import { contentAsText, ContentPart, describeValue, isPlainObject } from '../../index';
+import { contentAsText, ContentPart } from '../../index';
+import { describeValue } from '../../adapter-kit';
+import { isPlainObject } from '../../adapter-kit/internal';
 /**
  * Records back to the messages the model reads: Chat Completions `tool` messages and Responses API
  * `function_call_output` items (structural types, assignable to the `openai` package's).

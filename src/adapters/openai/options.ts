@@ -1,5 +1,7 @@
 /** Checks of the options a toolbox takes; every mistake is a TypeError naming the option. */
-import { checkCallContext, Invoker, describeValue, isPlainObject } from '../../index';
+import { Invoker } from '../../index';
+import { checkCallOptions, checkKnownKeys, describeValue } from '../../adapter-kit';
+import { isPlainObject } from '../../adapter-kit/internal';
 import type { ToolboxCallOptions } from './entry';
 import { DeclarationError } from '../../index';
 
@@ -30,39 +32,14 @@ export interface InvokeAllOptions extends ToolboxCallOptions {
 function checkObject(options: unknown, where: string, known: readonly string[]): Record<string, unknown> {
   if (options === undefined) return {};
   if (!isPlainObject(options)) throw new DeclarationError(`${where}: options must be an object; got ${describeValue(options)}.`);
-  const unknown = Object.keys(options).filter((key) => !known.includes(key));
-  if (unknown.length > 0) throw new DeclarationError(`${where}: unknown option '${unknown[0]}'. Known options: ${known.join(', ')}.`);
+  checkKnownKeys(where, options, known);
   return options;
-}
-
-function checkCallOptions(options: Record<string, unknown>, where: string): void {
-  const { ambientContext, container, signal, context, approve } = options;
-  checkCallContext(context, where);
-  if (approve !== undefined && typeof approve !== 'function') {
-    throw new DeclarationError(
-      `${where}: 'approve' must be a function (call) => boolean | { approved, reason }; got ${describeValue(approve)}.`,
-    );
-  }
-  if (ambientContext !== undefined && (typeof ambientContext !== 'object' || ambientContext === null || Array.isArray(ambientContext))) {
-    throw new DeclarationError(
-      `${where}: 'ambientContext' must be a Map or an object keyed by ambient key; got ${describeValue(ambientContext)}.`,
-    );
-  }
-  if (
-    container !== undefined &&
-    (typeof container !== 'object' || container === null || typeof (container as { resolve?: unknown }).resolve !== 'function')
-  ) {
-    throw new DeclarationError(`${where}: 'container' must be a tsyringe DependencyContainer; got ${describeValue(container)}.`);
-  }
-  if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw new DeclarationError(`${where}: 'signal' must be an AbortSignal; got ${describeValue(signal)}.`);
-  }
 }
 
 /** @internal */
 export function readToolboxOptions(options: unknown): ToolboxOptions {
   const checked = checkObject(options, 'new Toolbox', ['ambientContext', 'container', 'strict', 'invoker', 'context']);
-  checkCallOptions(checked, 'new Toolbox');
+  checkCallOptions('new Toolbox', checked);
   if (checked.strict !== undefined && typeof checked.strict !== 'boolean') {
     throw new DeclarationError(`new Toolbox: 'strict' must be true or false; got ${describeValue(checked.strict)}.`);
   }
@@ -75,7 +52,7 @@ export function readToolboxOptions(options: unknown): ToolboxOptions {
 /** @internal */
 export function readCallOptions(options: unknown, where: string): ToolboxCallOptions {
   const checked = checkObject(options, where, ['ambientContext', 'container', 'signal', 'context', 'approve']);
-  checkCallOptions(checked, where);
+  checkCallOptions(where, checked);
   return checked as ToolboxCallOptions;
 }
 
@@ -89,7 +66,7 @@ export function readInvokeAllOptions(options: unknown): { concurrency: number; c
     'approve',
     'concurrency',
   ]);
-  checkCallOptions(call, 'Toolbox.invokeAll');
+  checkCallOptions('Toolbox.invokeAll', call);
   if (typeof concurrency !== 'number' || !(concurrency === Infinity || (Number.isInteger(concurrency) && concurrency >= 1))) {
     throw new DeclarationError(
       `Toolbox.invokeAll: 'concurrency' must be a whole number of at least 1 (or Infinity); got ${describeValue(concurrency)}.`,

@@ -5,7 +5,7 @@ import type { ContentPart } from '../../index';
  */
 import { randomUUID } from 'node:crypto';
 import type { Result, ToolDefinition } from '../../index';
-import { describeValue } from '../../index';
+import { describeValue } from '../../adapter-kit';
 import type { FunctionApi } from './function-schema';
 
 /** A Chat Completions function tool call (`message.tool_calls[i]`); `arguments` is a JSON string. */

@@ -2,7 +2,9 @@
  * A per-conversation tool registry: the functions one conversation offers, their provider schemas,
  * and the way from a model's tool calls to invocations and back to messages.
  */
-import { ApprovalDecision, Invoker, ToolDefinition, ToolLike, Tools, describeValue, joinWords } from '../../index';
+import { ApprovalDecision, Invoker, ToolDefinition, ToolLike, Tools } from '../../index';
+import { defaultInvoker, describeValue } from '../../adapter-kit';
+import { joinWords } from '../../adapter-kit/internal';
 import { EntryCallOptions, EntryOutcome, localEntry, ToolboxCallOptions, ToolboxEntry } from './entry';
 import { ChatFunctionTool, FunctionApi, formatFunction, readSchemaOptions, ResponsesFunctionTool } from './function-schema';
 import {
@@ -43,8 +45,6 @@ export const APPROVAL_REQUIRED = 'This call is waiting for a person to approve i
 
 /** Where each match came from, so that `invoke` reads it against its own toolbox. */
 const matchSources = new WeakMap<object, ReadCall>();
-
-const defaultInvoker = new Invoker();
 
 /** A model's name, quoted for a message it will read; an absurdly long one is shortened. */
 function quoteName(name: string): string {
@@ -143,7 +143,7 @@ export class Toolbox {
     const { strict = this.strict, api, rest } = readSchemaOptions(options, 'Toolbox.schemas', ['only']);
     const only = rest.only === undefined ? undefined : this.checkOnly(rest.only);
     const selected = [...this.entries.values()].filter((entry) => !only || only.includes(entry.name));
-    const schemas = selected.map((entry) => formatFunction(entry.describe(strict), api));
+    const schemas = selected.map((entry) => formatFunction(entry.toFunction(strict), api));
     if (strict) for (const entry of selected) this.shownStrict.add(entry.name);
     return schemas;
   }
@@ -298,7 +298,7 @@ export class Toolbox {
         );
       }
       batch.set(entry.name, entry);
-      entry.describe(this.strict); // a contract the toolbox could not list fails now, not at the first request
+      entry.toFunction(this.strict); // a contract the toolbox could not list fails now, not at the first request
       const existing = this.entries.get(entry.name);
       if (!existing) continue;
       if (existing.origin === 'local' && entry.origin !== 'local') {

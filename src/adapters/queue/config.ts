@@ -1,4 +1,4 @@
-import { declareRejectOpaqueExposedValues, defineAdapterConfig } from '../../index';
+import { declareRejectOpaqueExposedValues, defineAdapterConfig } from '../../adapter-kit';
 
 /**
  * The queue adapter's settings. A job's return value is stored in Redis as JSON, so the tool's

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type IORedis from 'ioredis';
 import { Job, Queue, QueueEvents, type ConnectionOptions, type JobsOptions } from 'bullmq';
-import { AmbientSource, describeValue, Invoker, InvokerOptions, isPlainObject, Result, ToolDefinition, ToolLike, Tools } from '../../index';
+import { AmbientSource, Invoker, InvokerOptions, Result, ToolDefinition, ToolLike, Tools } from '../../index';
+import { checkKnownKeys, describeValue } from '../../adapter-kit';
+import { isPlainObject } from '../../adapter-kit/internal';
 import {
   CANCEL_MARK_SECONDS,
   cancelChannel,
@@ -113,8 +115,7 @@ const ENQUEUE_KEYS = new Set([
 function checkKeys(value: unknown, known: Set<string>, where: string): void {
   if (value === undefined) return;
   if (!isPlainObject(value)) throw new DeclarationError(`${where}: options must be an object; got ${describeValue(value)}.`);
-  const unknown = Object.keys(value).filter((key) => !known.has(key));
-  if (unknown.length > 0) throw new DeclarationError(`${where}: unknown option '${unknown[0]}'. Known: ${[...known].join(', ')}.`);
+  checkKnownKeys(where, value, known, { heading: 'Known' });
 }
 
 function positiveInteger(value: unknown, name: string, where: string, min = 1): number | undefined {

@@ -3,10 +3,8 @@
  * return value (the Result's outcome, message, exposed value and field errors).
  */
 import {
-  describeValue,
   FieldError,
   InputValidationError,
-  isPlainObject,
   Outcome,
   Result,
   ToolCancelledError,
@@ -14,6 +12,8 @@ import {
   ToolFailure,
   ToolwrightError,
 } from '../../index';
+import { describeValue } from '../../adapter-kit';
+import { isPlainObject } from '../../adapter-kit/internal';
 import { QueueConfig } from './config';
 
 export interface ToolJobData {

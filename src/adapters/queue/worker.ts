@@ -1,18 +1,9 @@
 import { UnrecoverableError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import IORedis from 'ioredis';
 import type { DependencyContainer } from 'tsyringe';
-import {
-  AmbientSource,
-  describeValue,
-  Invoker,
-  InvokerOptions,
-  isPlainObject,
-  Result,
-  ToolCancelledError,
-  ToolDefinition,
-  ToolLike,
-  Tools,
-} from '../../index';
+import { AmbientSource, Invoker, InvokerOptions, Result, ToolCancelledError, ToolDefinition, ToolLike, Tools } from '../../index';
+import { checkKnownKeys, describeValue } from '../../adapter-kit';
+import { isPlainObject } from '../../adapter-kit/internal';
 import { cancelChannel, DEFAULT_PREFIX, DEFAULT_QUEUE_NAME, isRetryable } from './delivery';
 import { toWire, ToolJobData, WireResult } from './wire';
 import { DeclarationError } from '../../index';
@@ -104,9 +95,7 @@ export function startToolWorker(options: ToolWorkerOptions): ToolWorker {
       "startToolWorker needs { connection }: where Redis is, e.g. { connection: { host: '127.0.0.1', port: 6379 } }.",
     );
   }
-  const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.has(key));
-  if (unknown.length > 0)
-    throw new DeclarationError(`startToolWorker: unknown option '${unknown[0]}'. Known: ${[...OPTION_KEYS].join(', ')}.`);
+  checkKnownKeys('startToolWorker', options, OPTION_KEYS, { heading: 'Known' });
   if (options.ambientContext !== undefined && typeof options.ambientContext !== 'function') {
     throw new DeclarationError(
       `startToolWorker: ambientContext must be a function (call) => values; got ${describeValue(options.ambientContext)}.`,

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import { Command } from 'commander';
-import { invoke, isPlainObject } from '../../index';
+import { invoke } from '../../index';
+import { isPlainObject } from '../../adapter-kit/internal';
 import { CliError, EXIT, oneLine } from '../cli-error';
 import { json, painter } from '../output';
 import { projectFrom, withProjectOptions } from '../project-options';

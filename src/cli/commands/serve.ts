@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { isPlainObject } from '../../index';
+import { isPlainObject } from '../../adapter-kit/internal';
 import type { McpServerOptions } from '../../adapters/mcp';
 import { CliError, oneLine } from '../cli-error';
 import type { Project } from '../load-project';

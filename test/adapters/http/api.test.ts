@@ -273,6 +273,36 @@ describe('toolwright/http over real HTTP', () => {
   });
 });
 
+describe('the loopback rule: 127.0.0.0/8, ::1 and localhost, case-insensitive', () => {
+  /** GET with the given Host header; the status. */
+  async function statusFor(url: string, host: string): Promise<number> {
+    const { request } = await import('node:http');
+    return new Promise<number>((resolve, reject) => {
+      const req = request(url, { headers: { host } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  it('a server bound to 127.0.0.2 is a loopback server: it refuses another host name and answers loopback ones', async () => {
+    const api = await serveHttpApi({ tools, docs: false, ambientContext: () => ({ user: 'u' }) }, { host: '127.0.0.2', port: 0 });
+    try {
+      expect(api.url).toMatch(/^http:\/\/127\.0\.0\.2:\d+$/);
+      const path = `${api.url}/greet/v1?name=Ada`;
+      expect(await statusFor(path, 'evil.example')).toBe(403);
+      expect(await statusFor(path, 'LOCALHOST')).toBe(200);
+      expect(await statusFor(path, '127.1.2.3:80')).toBe(200);
+      expect(await statusFor(path, '[::1]:8080')).toBe(200);
+      expect(await statusFor(path, '127.0.0.2.evil.example')).toBe(403);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
 describe('abortOnDisconnect', () => {
   it('aborts the call’s signal when the client goes away before the answer', async () => {
     let started!: () => void;

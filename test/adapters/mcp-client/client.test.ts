@@ -191,7 +191,8 @@ describe('the entry point', () => {
 
   it('importing it registers nothing and does not load the MCP SDK', async () => {
     const script = [
-      "const { Tools, Extensions } = require('toolwright');",
+      "const { Tools } = require('toolwright');",
+      "const { Extensions } = require('toolwright/kit');",
       'const before = { adapters: Tools.adapters(), hints: Extensions.semanticHints(), keys: Extensions.fieldMetadataKeys() };',
       "const client = require('toolwright/mcp-client');",
       "new client.McpSecurityPolicy({ allowUrls: true }).check('a', { url: 'https://h/mcp' });",

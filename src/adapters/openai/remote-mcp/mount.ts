@@ -4,6 +4,7 @@
  */
 import { admitMcpServer, connectMcpServer, loadMcpConfig as readMcpConfigFile } from '../../mcp-client/index';
 import type { AdmittedMcpServer, McpClientOptions, McpServerConnection } from '../../mcp-client/index';
+import { describeValue } from '../../../adapter-kit';
 import type { ToolboxEntry } from '../entry';
 import { problemWith, qualifiedName, remoteEntry } from './remote-entries';
 import { DeclarationError } from '../../../index';
@@ -21,6 +22,7 @@ export interface MountedServer {
 
 /** What mounting needs from a toolbox. */
 export interface MountTarget {
+  /** @internal */
   mount(entries: readonly ToolboxEntry[], options: { update: boolean }): void;
   unmount(names: readonly string[]): void;
   readonly servers: Map<string, MountedServer>;

@@ -3,8 +3,9 @@
  * the connection, results mapped to what the model reads.
  */
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import { isPlainObject, JsonSchema } from '../../../index';
-import { EntryOutcome, INVALID_ARGUMENTS, ToolboxEntry } from '../entry';
+import { JsonSchema } from '../../../index';
+import { isPlainObject } from '../../../adapter-kit/internal';
+import { EntryOutcome, INVALID_ARGUMENTS, ToolboxEntry, toolboxEntry } from '../entry';
 import { FUNCTION_NAME_PATTERN } from '../function-schema';
 import type { McpServerConnection } from '../../mcp-client/index';
 
@@ -54,18 +55,18 @@ function outcomeOf(result: CallToolResult): EntryOutcome {
   return { status: 'completed', output: JSON.stringify(content), data: content };
 }
 
-/** An entry that calls `tool` on the server behind `connection`, by its wire name. */
+/** @internal An entry that calls `tool` on the server behind `connection`, by its wire name. */
 export function remoteEntry(alias: string, tool: McpTool, name: string, connection: McpServerConnection): ToolboxEntry {
   const description = tool.description ?? tool.annotations?.title ?? tool.title;
   const parameters = parametersOf(tool);
   const retryable = tool.annotations?.readOnlyHint === true || tool.annotations?.idempotentHint === true;
-  return {
+  return toolboxEntry({
     name,
     origin: 'remote',
     tool: undefined,
     owner: `the tool '${tool.name}' of MCP server '${alias}'`,
     // A foreign schema has no strict projection: remote functions are always offered non-strict.
-    describe: () => ({ name, ...(description ? { description } : {}), parameters: structuredClone(parameters), strict: false }),
+    toFunction: () => ({ name, ...(description ? { description } : {}), parameters: structuredClone(parameters), strict: false }),
     async call(args, { signal }) {
       if (!isPlainObject(args)) return { status: 'failed', output: `${INVALID_ARGUMENTS}arguments must be an object` };
       try {
@@ -79,5 +80,5 @@ export function remoteEntry(alias: string, tool: McpTool, name: string, connecti
         };
       }
     },
-  };
+  });
 }

@@ -1,0 +1,8 @@
+/**
+ * Helpers the first-party adapters and the `toolwright` command share with the core but that are
+ * not published: no package.json export reaches this module, so third-party adapters cannot depend
+ * on it and toolwright is free to change it. test/architecture/boundaries.test.ts allows first-party
+ * code to import it by name; everything else an adapter uses comes from `toolwright` or
+ * `toolwright/kit`.
+ */
+export { isPlainObject, joinWords } from '../util/describe-value';

@@ -1,0 +1,101 @@
+/**
+ * The README's API section lists every name each entry point exports, values and types apart, and
+ * nothing else: the lists are compared with what each entry point exports at run time (values) and
+ * with what the TypeScript compiler sees it export (types). The entry points come from package.json
+ * "exports", so a new one without a README list fails here.
+ */
+import 'reflect-metadata';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as ts from 'typescript';
+
+const repo = path.resolve(__dirname, '..', '..');
+const readme = fs.readFileSync(path.join(repo, 'README.md'), 'utf8');
+const pkg = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')) as {
+  exports: Record<string, { require?: { default: string } } | string>;
+};
+
+/** 'toolwright/kit' → src/adapter-kit/index.ts, through the package's own require target. */
+const ENTRY_POINTS = Object.entries(pkg.exports)
+  .filter(([subpath]) => subpath !== './package.json')
+  .map(([subpath, target]) => ({
+    name: subpath === '.' ? 'toolwright' : `toolwright/${subpath.slice(2)}`,
+    source: path.join(repo, (target as { require: { default: string } }).require.default.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')),
+  }));
+
+interface Listed {
+  values: string[];
+  types: string[];
+}
+
+/** The API section's lists: `### \`entry\`` headings, then `- Values: \`a\`, …` and `- Types: \`A\`, …`. */
+function readmeLists(): Map<string, Listed> {
+  const start = readme.indexOf('\n## API\n');
+  if (start < 0) throw new Error('README.md has no "## API" section');
+  const end = readme.indexOf('\n## ', start + 1);
+  const section = readme.slice(start, end < 0 ? undefined : end);
+  const lists = new Map<string, Listed>();
+  let current: Listed | undefined;
+  for (const line of section.split('\n')) {
+    const heading = /^### `([^`]+)`/.exec(line);
+    if (heading) lists.set(heading[1], (current = { values: [], types: [] }));
+    const list = /^- (Values|Types): (.*)$/.exec(line);
+    if (list && current) {
+      const names = [...list[2].matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+      current[list[1] === 'Values' ? 'values' : 'types'].push(...names);
+    }
+  }
+  return lists;
+}
+
+/** Every name an entry point exports as the compiler sees it, split into values and types-only. */
+function compiledExports(): Map<string, Listed> {
+  const config = ts.getParsedCommandLineOfConfigFile(path.join(repo, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!;
+  const program = ts.createProgram(
+    ENTRY_POINTS.map((entry) => entry.source),
+    config.options,
+  );
+  const checker = program.getTypeChecker();
+  const result = new Map<string, Listed>();
+  for (const entry of ENTRY_POINTS) {
+    const file = program.getSourceFile(entry.source)!;
+    const symbols = checker.getExportsOfModule(checker.getSymbolAtLocation(file)!);
+    const listed: Listed = { values: [], types: [] };
+    for (const symbol of symbols) {
+      const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+      // `export type { SomeClass }` publishes a class as a type only: no value at run time.
+      const typeOnly = (symbol.declarations ?? []).some((declaration) => ts.isTypeOnlyExportDeclaration(declaration));
+      (target.flags & ts.SymbolFlags.Value && !typeOnly ? listed.values : listed.types).push(symbol.name);
+    }
+    result.set(entry.name, listed);
+  }
+  return result;
+}
+
+const sorted = (names: readonly string[]) => [...names].sort((a, b) => a.localeCompare(b));
+
+describe("README.md's API section", () => {
+  const lists = readmeLists();
+  const compiled = compiledExports();
+
+  it('has a list for every entry point in package.json "exports", and for no other', () => {
+    expect(sorted([...lists.keys()])).toEqual(sorted(ENTRY_POINTS.map((entry) => entry.name)));
+  });
+
+  it.each(ENTRY_POINTS.map((entry) => entry.name))('%s: the listed values are exactly what it exports at run time', (name) => {
+    const runtime = Object.keys(require(ENTRY_POINTS.find((entry) => entry.name === name)!.source) as object).filter((key) => key !== '__esModule');
+    expect(sorted(lists.get(name)?.values ?? [])).toEqual(sorted(runtime));
+    expect(sorted(compiled.get(name)!.values)).toEqual(sorted(runtime));
+  });
+
+  it.each(ENTRY_POINTS.map((entry) => entry.name))('%s: the listed types are exactly its type-only exports', (name) => {
+    expect(sorted(lists.get(name)?.types ?? [])).toEqual(sorted(compiled.get(name)!.types));
+  });
+
+  it('the kit and the root share no name: each name has one home', () => {
+    const root = [...lists.get('toolwright')!.values, ...lists.get('toolwright')!.types];
+    const kit = [...lists.get('toolwright/kit')!.values, ...lists.get('toolwright/kit')!.types];
+    expect(root.filter((name) => kit.includes(name))).toEqual([]);
+    expect(kit.length).toBeGreaterThanOrEqual(20);
+  });
+});
