@@ -5,7 +5,7 @@
 import 'reflect-metadata';
 import { KEYS } from '../metadata/keys';
 import { insertionSort } from '../util/insertion-sort';
-import { ownValidationMetadatas, ValidationMetadata } from './class-validator-source';
+import { ownValidationMetadatas, ValidationMetadata } from './sources/class-validator';
 import { buildField } from './field-builder';
 import type { Contract, FieldModel } from './field-model';
 import type { FieldDeclaration } from './types';

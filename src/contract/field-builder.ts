@@ -7,7 +7,7 @@ import { Extensions, FIELD_OPTION_KEYS } from '../extensions/extensions';
 import { describeValue, isClass, isPlainObject } from '../util/describe-value';
 import { warn } from '../util/warnings';
 import { describeMismatch } from './conforms';
-import { Effect, mapValidator, MappedValidator, validatorLabel, ValidationMetadata } from './class-validator-source';
+import { Effect, mapValidator, MappedValidator, validatorLabel, ValidationMetadata } from './sources/class-validator';
 import {
   changed,
   Constraint,

@@ -6,7 +6,7 @@
 import 'reflect-metadata';
 import { KEYS } from '../metadata/keys';
 import { declaredBeforeReflectMetadata } from '../util/reflect-probe';
-import { ownValidationMetadatas } from './class-validator-source';
+import { ownValidationMetadatas } from './sources/class-validator';
 import type { FieldDeclaration } from './types';
 
 export const ENABLE_METADATA =

@@ -5,9 +5,9 @@
  */
 import { getFromContainer, getMetadataStorage, IsOptional, ValidationTypes } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
-import type { MessageFn } from './field-model';
-import type { FieldFormat } from './types';
-import { shorten } from '../util/limits';
+import type { MessageFn } from '../field-model';
+import type { FieldFormat } from '../types';
+import { shorten } from '../../util/limits';
 
 export type { ValidationMetadata };
 
