@@ -5,7 +5,7 @@
  */
 import 'reflect-metadata';
 import { KEYS } from '../metadata/keys';
-import { declaredBeforeReflectMetadata } from '../util/reflect-probe';
+import { declaredBeforeReflectMetadata } from '../interop/reflect-probe';
 import { ownValidationMetadatas } from './sources/class-validator';
 import type { FieldDeclaration } from './types';
 
