@@ -6,7 +6,7 @@
 import 'reflect-metadata';
 import { KEYS } from '../metadata/keys';
 import { declaredBeforeReflectMetadata } from '../interop/reflect-probe';
-import { ownValidationMetadatas } from './sources/class-validator';
+import { ownValidationMetadatas } from '../interop/class-validator';
 import type { FieldDeclaration } from './types';
 
 export const ENABLE_METADATA =

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { checkFieldOptions } from '../contract/field-options';
 import type { FieldDeclaration, FieldOptions } from '../contract/types';
-import { ownValidationMetadatas } from '../contract/sources/class-validator';
+import { ownValidationMetadatas } from '../interop/class-validator';
 import { KEYS } from '../metadata/keys';
 import { rejectStandardDecorator } from '../metadata/site';
 import { describeValue } from '../util/describe-value';
