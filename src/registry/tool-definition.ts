@@ -1,6 +1,7 @@
 import type { FailsOnRule } from '../decorators/fails-on';
 import type { ToolDeclaration } from '../decorators/tool';
 import { KEYS } from '../metadata/keys';
+import { lineage } from '../metadata/lineage';
 import { getFact, getOwnFact, Site, siteName } from '../metadata/site';
 import { deriveToolName, sanitizeToolName } from '../naming/tool-name';
 import type { Contract } from '../contract/field-model';
@@ -12,18 +13,6 @@ export interface DefinitionHost {
   readonly nameSuffixes: readonly string[];
   isMember(definition: ToolDefinition, adapter: string): boolean;
   adapters(): string[];
-}
-
-function ancestry(target: Function): Function[] {
-  const chain: Function[] = [];
-  for (
-    let current: unknown = target;
-    typeof current === 'function' && current !== Function.prototype;
-    current = Object.getPrototypeOf(current)
-  ) {
-    chain.push(current as Function);
-  }
-  return chain;
 }
 
 /**
@@ -106,7 +95,7 @@ export class ToolDefinition {
   /** `@FailsOn` rules, the tool's own before its superclasses'. */
   get failsOn(): readonly FailsOnRule[] {
     if (this.kind === 'method') return getOwnFact<FailsOnRule[]>(KEYS.failsOn, this.site) ?? [];
-    return ancestry(this.target).flatMap((target) => getOwnFact<FailsOnRule[]>(KEYS.failsOn, { target }) ?? []);
+    return lineage(this.target).flatMap((target) => getOwnFact<FailsOnRule[]>(KEYS.failsOn, { target }) ?? []);
   }
 
   /** The registered adapters this tool belongs to. */
@@ -152,7 +141,7 @@ export class ToolDefinition {
     // Declarations are final once the classes are defined: read them once per adapter.
     let bags = this.bagsByAdapter.get(adapter);
     if (!bags) {
-      const sites: Site[] = this.kind === 'method' ? [this.site] : ancestry(this.target).map((target) => ({ target }));
+      const sites: Site[] = this.kind === 'method' ? [this.site] : lineage(this.target).map((target) => ({ target }));
       const found: Readonly<Record<string, unknown>>[] = [];
       for (const site of sites) {
         const bag = getOwnFact<ToolDeclaration>(KEYS.tool, site)?.adapters[adapter];
@@ -197,7 +186,7 @@ export class ToolDefinition {
 
   private nearest<T>(read: (site: Site) => T | undefined): T | undefined {
     if (this.kind === 'method') return read(this.site);
-    for (const target of ancestry(this.target)) {
+    for (const target of lineage(this.target)) {
       const value = read({ target });
       if (value !== undefined) return value;
     }
