@@ -23,7 +23,7 @@ import {
 } from '../errors/errors';
 import { Tools, ToolLike } from '../registry/tool-registry';
 import type { ToolDefinition } from '../registry/tool-definition';
-import { renderContract } from '../serialization/render';
+import { renderContract } from '../serialization/contract-renderer';
 import { describeValue, isPlainObject } from '../util/describe-value';
 import { DEFAULT_MAX_INPUT_DEPTH, formatCount, isTimeoutMs, MAX_INPUT_DEPTH, TIMEOUT_RULE } from '../util/limits';
 import { AmbientSource, currentAmbient, readAmbient } from './ambient';
