@@ -105,7 +105,7 @@ export { ToolApprovalError, ToolRateLimitError, ToolBusyError } from './errors/e
 
 // Serialization and the adapter kit
 export { render } from './serialization/serialize';
-export type { RenderOptions } from './serialization/contract-renderer';
+export type { RenderOptions } from './serialization/json-safe';
 export { defineAdapterConfig, declareRejectOpaqueExposedValues } from './config/define-adapter-config';
 export type { AdapterConfig } from './config/define-adapter-config';
 export type { SettingSpec, SettingSpecs } from './config/adapter-config';

@@ -4,7 +4,8 @@ import { ToolDefinition } from '../registry/tool-definition';
 import { Tools } from '../registry/tool-registry';
 import type { Result } from '../invocation/result';
 import { UnserializableValueError } from '../errors/errors';
-import { renderContract, renderLoose, RenderOptions, Rendering } from './contract-renderer';
+import { renderContract } from './contract-renderer';
+import { renderLoose, RenderOptions, Rendering } from './json-safe';
 
 /**
  * Renders a value into a JSON-safe value against a contract: a DTO class, or a tool (its
