@@ -9,7 +9,7 @@ import { Effect, mapValidator, MappedValidator, validatorLabel, ValidationMetada
 import { copyNode, MessageFn, newNode, NodeKind, TypeNode } from './field-model';
 import { messages } from './messages';
 import { missingTypeMetadata } from './type-metadata';
-import { BUILT_INS, describeNode, DESIGN_TYPES, findTypeMetadata, normalizeEnum, UNSUPPORTED } from './type-rules';
+import { NOT_CONTRACT_CLASSES, describeNode, DESIGN_TYPES, findTypeMetadata, normalizeEnum, UNSUPPORTED } from './type-rules';
 import { FieldDeclaration, FieldFormat, FieldOptions, Integer, TypeSpec } from './types';
 
 const NO_VALIDATORS: MappedValidator[] = [];
@@ -141,7 +141,7 @@ export class FieldTypeResolver {
     if (fromValidators) {
       const validator = fromValidators;
       const effect = effectOf(validator, 'type')!;
-      const kind = effect.type === 'record' && isClass(design) && !BUILT_INS.has(design) ? 'object' : effect.type;
+      const kind = effect.type === 'record' && isClass(design) && !NOT_CONTRACT_CLASSES.has(design) ? 'object' : effect.type;
       const node = kind === 'object' ? this.objectNode(design as Function) : this.scalar(kind, effect.format, validator.message);
       if (kind === 'array') return this.arrayFromEach(node);
       this.checkDesign(node, design, validator.metadata);
@@ -152,7 +152,7 @@ export class FieldTypeResolver {
     if (design === Boolean) return this.scalar('boolean');
     if (design === Date) return this.scalar('date');
     if (design === Array) return this.arrayFromEach(this.scalar('array'));
-    if (isClass(design) && !BUILT_INS.has(design)) return this.objectNode(design);
+    if (isClass(design) && !NOT_CONTRACT_CLASSES.has(design)) return this.objectNode(design);
     const enumValidator = this.firstWith(false, 'enum');
     const enumValues =
       (this.options.enum !== undefined ? normalizeEnum(this.options.enum) : undefined) ??

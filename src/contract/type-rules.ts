@@ -105,7 +105,8 @@ export function withSortedConstraints(node: TypeNode): TypeNode {
   return copy;
 }
 
-export const BUILT_INS = new Set<unknown>([
+/** Built-in constructors a property's type can be that are never an object contract (a field of class type). */
+export const NOT_CONTRACT_CLASSES = new Set<unknown>([
   String,
   Number,
   Boolean,

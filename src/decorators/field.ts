@@ -8,7 +8,10 @@ import { describeValue } from '../util/describe-value';
 
 export type FieldDecorator = (target: object, propertyKey: string | symbol) => void;
 
-/** The property's own fields map, in declaration order. */
+/**
+ * Records a field declaration (`@Field`, `@AmbientContext`) in its class's own fields map: `update`
+ * merges it with what the property already declares; the field keeps its place in source order.
+ */
 export function recordField(
   decorator: string,
   target: object,
