@@ -7,7 +7,7 @@
 import { Extensions, FIELD_OPTION_KEYS } from '../extensions/extensions';
 import { describeValue, isPlainObject } from '../util/describe-value';
 import { warn } from '../util/warnings';
-import { describeMismatch } from './conforms';
+import { mismatchOf } from './conforms';
 import { validatorLabel, ValidationMetadata } from './sources/class-validator';
 import {
   changed,
@@ -23,7 +23,7 @@ import {
 } from './field-model';
 import { messages } from './messages';
 import { FieldTypeResolver, NO_OPTIONS, Source, sourceLabel } from './resolve-type';
-import { CONSTRAINT_OPTIONS, describeNode, isJsonLiteral, KEYWORD_KINDS, normalizeEnum, withSortedConstraints } from './type-rules';
+import { CONSTRAINT_OPTIONS, typeLabel, isJsonLiteral, KEYWORD_KINDS, normalizeEnum, withSortedConstraints } from './type-rules';
 import type { FieldDeclaration, FieldOptions } from './types';
 
 const CONSTRAINT_KEYS: ReadonlySet<string> = new Set(CONSTRAINT_OPTIONS);
@@ -121,7 +121,7 @@ class FieldBuilder extends FieldTypeResolver {
         if (!field.nullable) this.fail(`${label} is null but the field is not nullable. Add nullable: true or change the ${label}.`);
         return;
       }
-      const mismatch = describeMismatch(field.type, value, this.name) ?? this.floorMismatch(field, value);
+      const mismatch = mismatchOf(field.type, value, this.name) ?? this.floorMismatch(field, value);
       if (mismatch)
         this.fail(
           `${label} ${describeValue(value)} breaks the field's own rules: ${mismatch}. Fix the ${label} or the field's constraints.`,
@@ -190,7 +190,7 @@ class FieldBuilder extends FieldTypeResolver {
     const fits = KEYWORD_KINDS[keyword];
     if (fits && !fits.includes(node.kind) && node.kind !== 'enum' && node.kind !== 'union') {
       this.fail(
-        `${sourceLabel(source)} applies to ${fits.join(' or ')} values, but the field is ${describeNode(node)}. Remove it or fix the field's type.`,
+        `${sourceLabel(source)} applies to ${fits.join(' or ')} values, but the field is ${typeLabel(node)}. Remove it or fix the field's type.`,
       );
     }
   }
@@ -221,7 +221,7 @@ class FieldBuilder extends FieldTypeResolver {
     }
     if (o.format !== undefined) {
       const target = scalarTarget(['string']) === 'items' ? node.items! : node;
-      if (target.kind !== 'string') this.fail(`'format' applies to strings, but the field is ${describeNode(target)}.`);
+      if (target.kind !== 'string') this.fail(`'format' applies to strings, but the field is ${typeLabel(target)}.`);
       const formatted = changed(target, { format: o.format, typeMessage: messages.format[o.format] });
       node = target === node ? formatted : changed(node, { items: formatted });
     }

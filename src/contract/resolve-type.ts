@@ -9,7 +9,7 @@ import { Effect, mapValidator, MappedValidator, validatorLabel, ValidationMetada
 import { copyNode, MessageFn, newNode, NodeKind, TypeNode } from './field-model';
 import { messages } from './messages';
 import { missingTypeMetadata } from './type-metadata';
-import { NOT_CONTRACT_CLASSES, describeNode, DESIGN_TYPES, findTypeMetadata, normalizeEnum, UNSUPPORTED } from './type-rules';
+import { NOT_CONTRACT_CLASSES, typeLabel, DESIGN_TYPES, findTypeMetadata, normalizeEnum, UNSUPPORTED } from './type-rules';
 import { FieldDeclaration, FieldFormat, FieldOptions, Integer, TypeSpec } from './types';
 
 const NO_VALIDATORS: MappedValidator[] = [];
@@ -291,7 +291,7 @@ export class FieldTypeResolver {
     if (node.kind === 'object' || node.kind === 'union' || node.kind === 'enum') {
       if (design === Array)
         this.fail(
-          `is declared as an array, but ${sourceLabel(declaredBy)} names a single ${describeNode(node)}. Use type: () => [${describeNode(node)}].`,
+          `is declared as an array, but ${sourceLabel(declaredBy)} names a single ${typeLabel(node)}. Use type: () => [${typeLabel(node)}].`,
         );
       return;
     }
@@ -299,10 +299,10 @@ export class FieldTypeResolver {
     if (allowed && allowed !== design) {
       if (design === Array)
         this.fail(
-          `is declared as an array, but ${sourceLabel(declaredBy)} says ${describeNode(node)}. For an array use type: () => [${describeNode(node)}], or { each: true }.`,
+          `is declared as an array, but ${sourceLabel(declaredBy)} says ${typeLabel(node)}. For an array use type: () => [${typeLabel(node)}], or { each: true }.`,
         );
       this.fail(
-        `is declared as ${describeValue(design)}, but ${sourceLabel(declaredBy)} says ${describeNode(node)}. Make the property's type and its declaration agree.`,
+        `is declared as ${describeValue(design)}, but ${sourceLabel(declaredBy)} says ${typeLabel(node)}. Make the property's type and its declaration agree.`,
       );
     }
   }

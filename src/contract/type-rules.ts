@@ -122,14 +122,14 @@ export const NOT_CONTRACT_CLASSES = new Set<unknown>([
   RegExp,
 ]);
 
-export function describeNode(node: TypeNode): string {
+export function typeLabel(node: TypeNode): string {
   switch (node.kind) {
     case 'object':
       return node.target?.name ?? 'an object';
     case 'record':
       return 'an object';
     case 'array':
-      return node.items ? `[${describeNode(node.items)}]` : 'an array';
+      return node.items ? `[${typeLabel(node.items)}]` : 'an array';
     case 'date':
       return 'Date';
     case 'integer':

@@ -5,7 +5,7 @@
  * survives JSON.stringify/JSON.parse unchanged and validates against the output schema.
  */
 import { contractOf } from '../contract/build-contract';
-import { describeMismatch } from '../contract/conforms';
+import { mismatchOf } from '../contract/conforms';
 import type { Contract, TypeNode } from '../contract/field-model';
 import { messages } from '../contract/messages';
 import { OutputContractError } from '../errors/errors';
@@ -45,7 +45,7 @@ function buildRenderer(node: TypeNode): Renderer {
   const needsLeafCheck = node.enum !== undefined || node.constraints.length > 0 || (node.kind === 'string' && node.format !== undefined);
   const leaf = (value: unknown, state: State): unknown => {
     if (needsLeafCheck) {
-      const problem = describeMismatch(node, value, state.path());
+      const problem = mismatchOf(node, value, state.path());
       if (problem) return state.mismatch(problem);
     }
     return value;
@@ -89,7 +89,7 @@ function buildRenderer(node: TypeNode): Renderer {
       return (value, state) => {
         if (value instanceof Date) return renderDate(value, state);
         // A string stands for a date only when it is an ISO-8601 date-time, as the schema says.
-        if (typeof value === 'string') return describeMismatch(node, value) ? typeMismatch(value, state) : renderString(value, state);
+        if (typeof value === 'string') return mismatchOf(node, value) ? typeMismatch(value, state) : renderString(value, state);
         return typeMismatch(value, state);
       };
     case 'enum':
