@@ -1,5 +1,5 @@
 // First: records whether reflect-metadata was loaded before toolwright (for setup-mistake messages).
-import './util/reflect-probe';
+import './interop/reflect-probe';
 import 'reflect-metadata';
 
 // Decorators

@@ -23,7 +23,7 @@ export { DEFAULT_ERROR } from '../invocation/result';
 
 // Rendering and the field model
 export { render } from '../api/render';
-export type { RenderOptions } from '../serialization/render';
+export type { RenderOptions } from '../serialization/json-safe';
 /** The field model of a contract class: what adapters walk to follow nested classes. */
 export { contractOf } from '../contract/build-contract';
 export type { Contract, FieldModel, TypeNode, Constraint, MessageFn, NodeKind, DefaultValue } from '../contract/field-model';

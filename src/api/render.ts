@@ -4,7 +4,8 @@ import { getFact } from '../metadata/site';
 import { ToolDefinition } from '../registry/tool-definition';
 import { Tools } from '../registry/tool-registry';
 import { renderToolValue } from '../invocation/rendering';
-import { renderContract, RenderOptions } from '../serialization/render';
+import { renderContract } from '../serialization/contract-renderer';
+import type { RenderOptions } from '../serialization/json-safe';
 
 /**
  * Renders a value into a JSON-safe value against a contract: a DTO class, or a tool (its

@@ -4,8 +4,9 @@
  */
 import 'reflect-metadata';
 import { KEYS } from '../metadata/keys';
+import { lineage } from '../metadata/lineage';
 import { insertionSort } from '../util/insertion-sort';
-import { ownValidationMetadatas, ValidationMetadata } from './class-validator-source';
+import { ownValidationMetadatas, ValidationMetadata } from '../interop/class-validator';
 import { buildField } from './field-builder';
 import type { Contract, FieldModel } from './field-model';
 import type { FieldDeclaration } from '../metadata/definitions';
@@ -21,19 +22,6 @@ export function contractOf(target: Function): Contract {
     cache.set(target, contract);
   }
   return contract;
-}
-
-/** Classes from the root ancestor down to `target`. */
-function lineage(target: Function): Function[] {
-  const chain: Function[] = [target];
-  for (
-    let current: unknown = Object.getPrototypeOf(target);
-    typeof current === 'function' && current !== Function.prototype && current !== Object;
-    current = Object.getPrototypeOf(current)
-  ) {
-    chain.unshift(current as Function);
-  }
-  return chain;
 }
 
 interface OwnDeclarations {
@@ -82,7 +70,8 @@ function buildContract(target: Function): Contract {
     // A property belongs to the most derived class that declares it; that class's declaration wins
     // whole, and the field keeps the position where it first appeared.
     const owners = new Map<string, [Function, OwnDeclarations]>();
-    for (const klass of chain) {
+    for (let index = chain.length - 1; index >= 0; index--) {
+      const klass = chain[index];
       const declarations = ownDeclarations(klass);
       for (const name of declarations.order) owners.set(name, [klass, declarations]);
     }

@@ -28,19 +28,19 @@ function kindHolds(node: TypeNode, value: unknown): boolean {
     case 'date':
       return value instanceof Date ? !Number.isNaN(value.getTime()) : typeof value === 'string' && formatHolds('date-time', value);
     case 'array':
-      return Array.isArray(value) && value.every((item) => describeMismatch(node.items!, item) === undefined);
+      return Array.isArray(value) && value.every((item) => mismatchOf(node.items!, item) === undefined);
     case 'record':
     case 'object':
       return typeof value === 'object' && value !== null && !Array.isArray(value);
     case 'union':
-      return node.members!.some((member) => describeMismatch(member, value) === undefined);
+      return node.members!.some((member) => mismatchOf(member, value) === undefined);
     case 'enum':
       return true;
   }
 }
 
 /** Returns the message of the first rule `value` breaks, or undefined when it conforms. */
-export function describeMismatch(node: TypeNode, value: unknown, property = 'value'): string | undefined {
+export function mismatchOf(node: TypeNode, value: unknown, property = 'value'): string | undefined {
   return mismatchDetail(node, value, property)?.message;
 }
 

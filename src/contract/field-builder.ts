@@ -1,14 +1,14 @@
 /**
  * Builds one field of the model from `@Field`, `@AmbientContext`, the property's `design:type`,
- * class-validator decorators and class-transformer `@Type`, checking that they agree.
+ * class-validator decorators and class-transformer `@Type`, checking that they agree. The type
+ * itself is resolved by ./resolve-type.ts; this adds validators' keywords, `@Field` options,
+ * defaults and examples (checked against the field's own rules).
  */
-import 'reflect-metadata';
-import { DeclarationError, SetupError } from '../errors/declaration-errors';
 import { Extensions, FIELD_OPTION_KEYS } from '../extensions/extensions';
-import { describeValue, isClass, isPlainObject } from '../util/describe-value';
+import { describeValue, isPlainObject } from '../util/describe-value';
 import { warn } from '../util/warnings';
-import { describeMismatch } from './conforms';
-import { Effect, mapValidator, MappedValidator, validatorLabel, ValidationMetadata } from './class-validator-source';
+import { mismatchOf } from './conforms';
+import { validatorLabel, ValidationMetadata } from './sources/class-validator';
 import {
   changed,
   Constraint,
@@ -17,59 +17,19 @@ import {
   DefaultValue,
   FieldModel,
   MessageFn,
-  newNode,
   NO_CONSTRAINTS,
   NodeKind,
   TypeNode,
 } from './field-model';
 import { messages } from './messages';
-import { missingTypeMetadata } from './type-metadata';
-import {
-  BUILT_INS,
-  CONSTRAINT_OPTIONS,
-  describeNode,
-  DESIGN_TYPES,
-  findTypeMetadata,
-  isJsonLiteral,
-  KEYWORD_KINDS,
-  normalizeEnum,
-  UNSUPPORTED,
-  withSortedConstraints,
-} from './type-rules';
+import { FieldTypeResolver, NO_OPTIONS, Source, sourceLabel } from './resolve-type';
+import { CONSTRAINT_OPTIONS, typeLabel, isJsonLiteral, KEYWORD_KINDS, normalizeEnum, withSortedConstraints } from './type-rules';
 import type { FieldDeclaration } from '../metadata/definitions';
-import { FieldFormat, FieldOptions, Integer, TypeSpec } from '../metadata/vocabulary';
+import type { FieldOptions } from '../metadata/vocabulary';
 
-const NO_VALIDATORS: MappedValidator[] = [];
 const CONSTRAINT_KEYS: ReadonlySet<string> = new Set(CONSTRAINT_OPTIONS);
-const NO_OPTIONS: FieldOptions = Object.freeze({});
 const NO_METADATA: Readonly<Record<string, unknown>> = Object.freeze({});
 const NO_RESIDUAL: readonly ValidationMetadata[] = Object.freeze([]);
-
-type TypeEffect = Extract<Effect, { kind: 'type' }>;
-
-/** The validator's effect of a kind (IsString's type, Min's keyword), if it has one. */
-function effectOf<K extends Effect['kind']>(validator: MappedValidator, kind: K): Extract<Effect, { kind: K }> | undefined {
-  for (let e = 0; e < validator.effects.length; e++) {
-    if (validator.effects[e].kind === kind) return validator.effects[e] as Extract<Effect, { kind: K }>;
-  }
-  return undefined;
-}
-
-/** What declared a type or keyword, for an error: a label, or the class-validator decorator. */
-type Source = string | ValidationMetadata;
-
-function sourceLabel(source: Source): string {
-  return typeof source === 'string' ? source : validatorLabel(source);
-}
-
-/** How specific a type-declaring validator is: a scalar over a container, a format over none. */
-function typeRank(effect: TypeEffect): number {
-  return (effect.type === 'array' || effect.type === 'record' ? 0 : 2) + (effect.format ? 1 : 0);
-}
-
-function compatibleTypes(a: string, b: string): boolean {
-  return a === b || (a === 'integer' && b === 'number') || (a === 'number' && b === 'integer');
-}
 
 /** Whether the options declare any constraint keyword (min, maxLength, enum, …). */
 function hasConstraintOptions(options: FieldOptions): boolean {
@@ -78,72 +38,13 @@ function hasConstraintOptions(options: FieldOptions): boolean {
   return false;
 }
 
-const KIND_BITS: Record<Effect['kind'], number> = {
-  type: 1,
-  keyword: 2,
-  enum: 4,
-  optional: 8,
-  defined: 16,
-  notEmpty: 32,
-  nested: 64,
-  conditional: 128,
-  ignore: 256,
-};
-
-class FieldBuilder {
-  private readonly validators: MappedValidator[];
-
-  constructor(
-    readonly owner: Function,
-    readonly name: string,
-    readonly declaration: FieldDeclaration | undefined,
-    metadatas: ValidationMetadata[],
-  ) {
-    this.validators = metadatas.length === 0 ? NO_VALIDATORS : metadatas.map((metadata) => mapValidator(metadata, owner));
-    for (let v = 0; v < this.validators.length; v++) {
-      const validator = this.validators[v];
-      if (validator.each) this.hasEach = true;
-      if (validator.residual) this.hasResidual = true;
-      for (let e = 0; e < validator.effects.length; e++) this.kinds |= KIND_BITS[validator.effects[e].kind];
-    }
-  }
-
-  private kinds = 0;
-  /** Some validator applies to each element (`{ each: true }`). */
-  private hasEach = false;
-  /** Some validator has no JSON Schema form. */
-  private hasResidual = false;
-
-  get where(): string {
-    return `${this.owner.name}.${this.name}`;
-  }
-
-  get options(): FieldOptions {
-    return this.declaration?.options ?? NO_OPTIONS;
-  }
-
-  fail(message: string, Kind: typeof DeclarationError | typeof SetupError = DeclarationError): never {
-    throw new Kind(`${this.where}: ${message}`, { class: this.owner, member: this.name });
-  }
-
-  /** The first validator applying to the value (or to each element) with an effect of a kind. */
-  private firstWith(each: boolean, kind: Effect['kind']): MappedValidator | undefined {
-    for (let v = 0; v < this.validators.length; v++) {
-      if (this.validators[v].each === each && effectOf(this.validators[v], kind)) return this.validators[v];
-    }
-    return undefined;
-  }
-
-  has(kind: Effect['kind']): boolean {
-    return (this.kinds & KIND_BITS[kind]) !== 0;
-  }
-
+class FieldBuilder extends FieldTypeResolver {
   build(): FieldModel {
     const options = this.options;
     const conditional = this.has('conditional');
     const defined = this.has('defined');
     const notEmpty = this.has('notEmpty') ? this.validators.find((v) => v.effects.some((e) => e.kind === 'notEmpty')) : undefined;
-    let type = this.resolveType();
+    let type = this.applyOptions(this.applyValidators(this.resolveType()));
     if (notEmpty && type.kind === 'string' && !constraintOf(type, 'minLength')) {
       const copy = copyNode(type);
       copy.constraints = [...type.constraints, { keyword: 'minLength', value: 1, message: notEmpty.message }];
@@ -221,7 +122,7 @@ class FieldBuilder {
         if (!field.nullable) this.fail(`${label} is null but the field is not nullable. Add nullable: true or change the ${label}.`);
         return;
       }
-      const mismatch = describeMismatch(field.type, value, this.name) ?? this.floorMismatch(field, value);
+      const mismatch = mismatchOf(field.type, value, this.name) ?? this.floorMismatch(field, value);
       if (mismatch)
         this.fail(
           `${label} ${describeValue(value)} breaks the field's own rules: ${mismatch}. Fix the ${label} or the field's constraints.`,
@@ -238,207 +139,6 @@ class FieldBuilder {
       (Array.isArray(value) && value.length === 0) ||
       (field.type.kind === 'record' && isPlainObject(value) && Object.keys(value).length === 0);
     return empty ? `${messages.notEmpty(this.name, value)} (allow it with allowEmpty: true)` : undefined;
-  }
-
-  private resolveType(): TypeNode {
-    const options = this.options;
-    const design = Reflect.getOwnMetadata('design:type', this.owner.prototype, this.name) as unknown;
-    let node: TypeNode;
-    let typeMeta: { typeFunction?: () => unknown } | undefined;
-    if (options.anyOf) {
-      const members = options.anyOf();
-      if (!Array.isArray(members) || members.length < 2)
-        this.fail(`'anyOf' must return at least two member types; got ${describeValue(members)}.`);
-      node = this.union(members);
-      if (design === Array) node = this.arrayOf(node);
-    } else if (options.type !== undefined) {
-      const spec = isClass(options.type) || Array.isArray(options.type) ? options.type : (options.type as () => TypeSpec)();
-      node = this.fromSpec(spec, '@Field({ type })');
-      this.checkDesign(node, design, 'the @Field type');
-    } else if ((typeMeta = findTypeMetadata(this.owner, this.name))?.typeFunction) {
-      const spec = typeMeta!.typeFunction!() as TypeSpec;
-      node = this.fromSpec(spec, '@Type');
-      // class-transformer's @Type names the element type of an array property.
-      if (design === Array && node.kind !== 'array') node = this.arrayOf(node);
-      this.checkDesign(node, design, '@Type');
-    } else {
-      node = this.inferred(design);
-    }
-    node = this.applyValidators(node);
-    return this.applyOptions(node);
-  }
-
-  /** The type from class-validator's type decorators and the property's design:type. */
-  private inferred(design: unknown): TypeNode {
-    const fromValidators = this.pickValidatorType(false);
-    if (UNSUPPORTED.has(design)) this.fail(`${UNSUPPORTED.get(design)} cannot be represented in JSON. Use a plain object or an array.`);
-    if (fromValidators) {
-      const validator = fromValidators;
-      const effect = effectOf(validator, 'type')!;
-      const kind = effect.type === 'record' && isClass(design) && !BUILT_INS.has(design) ? 'object' : effect.type;
-      const node = kind === 'object' ? this.objectNode(design as Function) : this.scalar(kind, effect.format, validator.message);
-      if (kind === 'array') return this.arrayFromEach(node);
-      this.checkDesign(node, design, validator.metadata);
-      return node;
-    }
-    if (design === String) return this.scalar('string');
-    if (design === Number) return this.scalar('number');
-    if (design === Boolean) return this.scalar('boolean');
-    if (design === Date) return this.scalar('date');
-    if (design === Array) return this.arrayFromEach(this.scalar('array'));
-    if (isClass(design) && !BUILT_INS.has(design)) return this.objectNode(design);
-    const enumValidator = this.firstWith(false, 'enum');
-    const enumValues =
-      (this.options.enum !== undefined ? normalizeEnum(this.options.enum) : undefined) ??
-      (enumValidator ? effectOf(enumValidator, 'enum')!.values : undefined);
-    if (enumValues) return newNode('enum', messages.enum(enumValues));
-    if (this.options.nullable && design === Object) {
-      this.fail(
-        'is nullable, and TypeScript reflects a type such as string | null as Object. Declare the type: @Field({ type: () => String, nullable: true }).',
-      );
-    }
-    if (design === undefined) {
-      const setup = missingTypeMetadata(this.owner);
-      if (setup) this.fail(`the type of this property is not visible: ${setup}`, SetupError);
-      this.fail(
-        "reflection cannot see this property's type (a circular reference, or a class declared after it is used). Declare it with @Field({ type: () => MyClass }).",
-      );
-    }
-    return this.fail(
-      "reflection cannot see this property's type (an interface, a union, or any: it reflects as Object). " +
-        'Declare it with @Field({ type: () => MyClass }), @Field({ type: () => [Tag] }) for an array, or @Field({ anyOf: () => [A, B] }) for a union.',
-    );
-  }
-
-  /**
-   * The type the type-declaring validators (IsString, IsInt, …) give the value or each element: a
-   * scalar type is more specific than a container (MaxLength implies a string too), a format more
-   * than none, and integer narrower than number. Validators that disagree are a mistake.
-   */
-  private pickValidatorType(each: boolean): MappedValidator | undefined {
-    let first: MappedValidator | undefined;
-    let integer: MappedValidator | undefined;
-    for (let v = 0; v < this.validators.length; v++) {
-      const validator = this.validators[v];
-      const effect = validator.each === each ? effectOf(validator, 'type') : undefined;
-      if (!effect) continue;
-      if (!first || typeRank(effect) > typeRank(effectOf(first, 'type')!)) first = validator;
-      if (!integer && effect.type === 'integer') integer = validator;
-    }
-    if (!first) return undefined;
-    const type = effectOf(first, 'type')!.type;
-    for (let v = 0; v < this.validators.length; v++) {
-      const other = this.validators[v].each === each ? effectOf(this.validators[v], 'type') : undefined;
-      if (other && !compatibleTypes(type, other.type)) this.failDisagreement(each);
-    }
-    return type === 'number' && integer ? integer : first;
-  }
-
-  /** Names the first pair of type-declaring validators that disagree, most specific first. */
-  private failDisagreement(each: boolean): never {
-    const typed = this.validators
-      .filter((validator) => validator.each === each && effectOf(validator, 'type'))
-      .map((validator) => ({ validator, type: effectOf(validator, 'type')! }))
-      .sort((a, b) => typeRank(b.type) - typeRank(a.type));
-    const other = typed.find((e) => !compatibleTypes(typed[0].type.type, e.type.type))!;
-    return this.fail(
-      `${validatorLabel(typed[0].validator.metadata)} and ${validatorLabel(other.validator.metadata)} disagree about the type. Keep the one that is true.`,
-    );
-  }
-
-  private scalar(kind: NodeKind, format?: FieldFormat, typeMessage?: MessageFn): TypeNode {
-    const base =
-      kind === 'string' && format
-        ? (messages.format[format] ?? messages.string)
-        : ((messages as unknown as Record<string, MessageFn>)[kind] ?? messages.object);
-    const node = newNode(kind, typeMessage ?? base);
-    node.format = format;
-    return node;
-  }
-
-  private objectNode(target: Function): TypeNode {
-    const node = newNode('object', messages.object);
-    node.target = target;
-    return node;
-  }
-
-  private arrayOf(items: TypeNode): TypeNode {
-    const node = newNode('array', messages.array);
-    node.items = items;
-    return node;
-  }
-
-  /** An array whose element type comes from `{ each: true }` validators. */
-  private arrayFromEach(array: TypeNode): TypeNode {
-    const picked = this.pickValidatorType(true);
-    const eachEnum = picked ? undefined : this.firstWith(true, 'enum');
-    let items: TypeNode | undefined;
-    if (picked) {
-      const { type, format } = effectOf(picked, 'type')!;
-      items = this.scalar(type, format, picked.message);
-    }
-    // The values themselves are applied with the other { each: true } validators.
-    else if (eachEnum) items = newNode('enum', eachEnum.message);
-    if (!items) {
-      this.fail(
-        'is an array, and reflection cannot see its element type. Declare it with @Field({ type: () => [Tag] }) (or [String], [Integer], …).',
-      );
-    }
-    const node = copyNode(array);
-    node.items = items;
-    return node;
-  }
-
-  private fromSpec(spec: unknown, source: string): TypeNode {
-    if (Array.isArray(spec)) {
-      if (spec.length !== 1) this.fail(`${source}: an array type lists exactly one element type, e.g. [Tag]; got ${describeValue(spec)}.`);
-      return this.arrayOf(this.fromSpec(spec[0], source));
-    }
-    if (spec === String) return this.scalar('string');
-    if (spec === Number) return this.scalar('number');
-    if (spec === Integer) return this.scalar('integer');
-    if (spec === Boolean) return this.scalar('boolean');
-    if (spec === Date) return this.scalar('date');
-    if (spec === Object) return newNode('record', messages.object);
-    if (spec === Array) this.fail(`${source}: Array has no element type. Use [ElementType], e.g. type: () => [Tag].`);
-    if (UNSUPPORTED.has(spec))
-      this.fail(`${source}: ${UNSUPPORTED.get(spec)} cannot be represented in JSON. Use a plain object or an array.`);
-    if (isClass(spec)) return this.objectNode(spec);
-    return this.fail(
-      `${source}: expected a class, Integer, or [Type]; got ${describeValue(spec)}. If this is a circular import, use a thunk: () => MyClass.`,
-    );
-  }
-
-  private union(members: readonly unknown[]): TypeNode {
-    const nodes = members.map((member) => this.fromSpec(member, '@Field({ anyOf })'));
-    const names = members.map((member) =>
-      Array.isArray(member) ? `${(member[0] as Function)?.name}[]` : ((member as Function)?.name ?? String(member)),
-    );
-    const node = newNode('union', messages.union(names));
-    node.members = nodes;
-    return node;
-  }
-
-  /** The reflected design:type must agree with what the declarations say. */
-  private checkDesign(node: TypeNode, design: unknown, declaredBy: Source): void {
-    if (design === undefined || design === Object) return;
-    if (node.kind === 'object' || node.kind === 'union' || node.kind === 'enum') {
-      if (design === Array)
-        this.fail(
-          `is declared as an array, but ${sourceLabel(declaredBy)} names a single ${describeNode(node)}. Use type: () => [${describeNode(node)}].`,
-        );
-      return;
-    }
-    const allowed = DESIGN_TYPES[node.kind];
-    if (allowed && allowed !== design) {
-      if (design === Array)
-        this.fail(
-          `is declared as an array, but ${sourceLabel(declaredBy)} says ${describeNode(node)}. For an array use type: () => [${describeNode(node)}], or { each: true }.`,
-        );
-      this.fail(
-        `is declared as ${describeValue(design)}, but ${sourceLabel(declaredBy)} says ${describeNode(node)}. Make the property's type and its declaration agree.`,
-      );
-    }
   }
 
   private applyValidators(node: TypeNode): TypeNode {
@@ -491,7 +191,7 @@ class FieldBuilder {
     const fits = KEYWORD_KINDS[keyword];
     if (fits && !fits.includes(node.kind) && node.kind !== 'enum' && node.kind !== 'union') {
       this.fail(
-        `${sourceLabel(source)} applies to ${fits.join(' or ')} values, but the field is ${describeNode(node)}. Remove it or fix the field's type.`,
+        `${sourceLabel(source)} applies to ${fits.join(' or ')} values, but the field is ${typeLabel(node)}. Remove it or fix the field's type.`,
       );
     }
   }
@@ -522,7 +222,7 @@ class FieldBuilder {
     }
     if (o.format !== undefined) {
       const target = scalarTarget(['string']) === 'items' ? node.items! : node;
-      if (target.kind !== 'string') this.fail(`'format' applies to strings, but the field is ${describeNode(target)}.`);
+      if (target.kind !== 'string') this.fail(`'format' applies to strings, but the field is ${typeLabel(target)}.`);
       const formatted = changed(target, { format: o.format, typeMessage: messages.format[o.format] });
       node = target === node ? formatted : changed(node, { items: formatted });
     }

@@ -67,7 +67,8 @@ export function contractClass(ref: ContractRef, site: Site, decorator: string): 
 /** The contract of a tool without input: no fields, closed. */
 class NoInput {}
 
-const BUILT_INS = new Set<unknown>([Object, String, Number, Boolean, Array, Date, Function, Promise, Map, Set]);
+/** Built-in constructors a method tool's first parameter can reflect as that are never its input DTO. */
+const NOT_INPUT_CLASSES = new Set<unknown>([Object, String, Number, Boolean, Array, Date, Function, Promise, Map, Set]);
 
 function requireFields(contract: Contract, site: Site, what: string): Contract {
   if (contract.fields.length === 0) {
@@ -113,7 +114,7 @@ export function inputContractFor(site: Site, entry?: string): Contract {
     const params: unknown[] | undefined = Reflect.getMetadata('design:paramtypes', site.target.prototype, site.method);
     const first = params?.[0];
     if (first === undefined) return contractOf(NoInput);
-    if (!isClass(first) || BUILT_INS.has(first)) {
+    if (!isClass(first) || NOT_INPUT_CLASSES.has(first)) {
       throw new DeclarationError(
         `${siteName(site)}: the input type of the first parameter is not a class reflection can see (${describeValue(first)}). ` +
           'Type the parameter with a DTO class, or declare @Expects(Dto).',

@@ -5,8 +5,8 @@
  */
 import 'reflect-metadata';
 import { KEYS } from '../metadata/keys';
-import { declaredBeforeReflectMetadata } from '../util/reflect-probe';
-import { ownValidationMetadatas } from './class-validator-source';
+import { declaredBeforeReflectMetadata } from '../interop/reflect-probe';
+import { ownValidationMetadatas } from '../interop/class-validator';
 import type { FieldDeclaration } from '../metadata/definitions';
 
 export const ENABLE_METADATA =

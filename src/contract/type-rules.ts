@@ -2,16 +2,13 @@
  * The rules a field's declarations are held to: which keywords fit which kinds, which design
  * types agree with which kinds, what has no JSON form, and the order keywords are written in.
  */
-import type { MetadataStorage as TransformerStorage } from 'class-transformer/types/MetadataStorage';
 import { CONSTRAINT_OPTION_KEYS } from '../extensions/extensions';
+import { declaresOwnType, typeMetadataOf } from '../interop/class-transformer';
+import { lineage } from '../metadata/lineage';
 import { isPlainObject } from '../util/describe-value';
 import { insertionSort } from '../util/insertion-sort';
 import { Constraint, copyNode, NodeKind, TypeNode } from './field-model';
 import type { FieldOptions } from '../metadata/vocabulary';
-
-// class-transformer keeps @Type metadata in a storage its package index does not export.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as { defaultMetadataStorage: TransformerStorage };
 
 /** Built-in types with no JSON form, as a message names them. */
 export const UNSUPPORTED = new Map<unknown, string>([
@@ -55,24 +52,16 @@ export const DESIGN_TYPES: Partial<Record<NodeKind, unknown>> = {
  * class-transformer's @Type for a property (declared on the class or an ancestor).
  */
 export function findTypeMetadata(target: Function, property: string): { typeFunction?: () => unknown } | undefined {
-  const own = (defaultMetadataStorage as unknown as { _typeMetadatas?: unknown })._typeMetadatas;
-  if (own instanceof Map) {
-    // class-transformer keeps a Map per class: walking the chain ourselves answers the common case
-    // (no @Type on this property) without building and caching an ancestors list per class.
-    let found = false;
-    for (
-      let current: unknown = target;
-      typeof current === 'function' && current !== Function.prototype;
-      current = Object.getPrototypeOf(current)
-    ) {
-      if ((own.get(current) as Map<string, unknown> | undefined)?.has(property)) {
-        found = true;
-        break;
-      }
-    }
-    if (!found) return undefined;
+  // Asking each class of the lineage answers the common case (no @Type on this property) without
+  // class-transformer building and caching an ancestors list per class.
+  const classes = lineage(target);
+  let declared = false;
+  for (let index = 0; index < classes.length && !declared; index++) {
+    const own = declaresOwnType(classes[index], property);
+    if (own === undefined) return typeMetadataOf(target, property);
+    declared = own;
   }
-  return defaultMetadataStorage.findTypeMetadata(target, property) as { typeFunction?: () => unknown } | undefined;
+  return declared ? typeMetadataOf(target, property) : undefined;
 }
 
 export const CONSTRAINT_OPTIONS = [...CONSTRAINT_OPTION_KEYS, 'enum'] as const;
@@ -116,7 +105,8 @@ export function withSortedConstraints(node: TypeNode): TypeNode {
   return copy;
 }
 
-export const BUILT_INS = new Set<unknown>([
+/** Built-in constructors a property's type can be that are never an object contract (a field of class type). */
+export const NOT_CONTRACT_CLASSES = new Set<unknown>([
   String,
   Number,
   Boolean,
@@ -132,14 +122,14 @@ export const BUILT_INS = new Set<unknown>([
   RegExp,
 ]);
 
-export function describeNode(node: TypeNode): string {
+export function typeLabel(node: TypeNode): string {
   switch (node.kind) {
     case 'object':
       return node.target?.name ?? 'an object';
     case 'record':
       return 'an object';
     case 'array':
-      return node.items ? `[${describeNode(node.items)}]` : 'an array';
+      return node.items ? `[${typeLabel(node.items)}]` : 'an array';
     case 'date':
       return 'Date';
     case 'integer':

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { checkFieldOptions } from '../contract/field-options';
 import type { FieldDeclaration } from '../metadata/definitions';
 import type { FieldOptions } from '../metadata/vocabulary';
-import { ownValidationMetadatas } from '../contract/class-validator-source';
+import { ownValidationMetadatas } from '../interop/class-validator';
 import { KEYS } from '../metadata/keys';
 import { rejectStandardDecorator } from '../metadata/site';
 import { describeValue } from '../util/describe-value';
@@ -11,7 +11,10 @@ import type { DeclarationSiteInput } from '../errors/declaration-errors';
 
 export type FieldDecorator = (target: object, propertyKey: string | symbol) => void;
 
-/** The property's own fields map, in declaration order. */
+/**
+ * Records a field declaration (`@Field`, `@AmbientContext`) in its class's own fields map: `update`
+ * merges it with what the property already declares; the field keeps its place in source order.
+ */
 export function recordField(
   decorator: string,
   target: object,

@@ -4,6 +4,8 @@
  * `instanceof ToolwrightError` or `isToolwrightError(e)`. The brand lives on the prototype, so a
  * subclass of a marked class is marked too, and a public error family cannot grow an unmarked member.
  */
+import { describeValue } from '../util/describe-value';
+
 const BRAND: unique symbol = Symbol.for('toolwright.error');
 
 type ErrorClass = abstract new (...args: never[]) => Error;
@@ -50,8 +52,3 @@ export class ToolwrightError extends Error {
   }
 }
 Object.defineProperty(ToolwrightError.prototype, BRAND, { value: true, enumerable: false });
-
-function describeValue(value: unknown): string {
-  if (typeof value === 'function') return value.name || 'an anonymous function';
-  return typeof value;
-}

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DependencyContainer } from 'tsyringe';
-import { describeMismatch } from '../contract/conforms';
+import { mismatchOf } from '../contract/conforms';
 import type { Contract, FieldModel } from '../contract/field-model';
 import {
   configuredDestructiveApproval,
@@ -363,7 +363,7 @@ export class Invoker {
         }
         continue;
       }
-      const problem = describeMismatch(field.type, value, key);
+      const problem = mismatchOf(field.type, value, key);
       if (problem) {
         return this.exception(
           definition,

@@ -4,7 +4,8 @@
  * not on it, so an adapter that serializes the value reuses it and a call's value is walked once.
  */
 import type { ToolDefinition } from '../registry/tool-definition';
-import { renderContract, renderLoose, RenderOptions, Rendering } from '../serialization/render';
+import { renderContract } from '../serialization/contract-renderer';
+import { renderLoose, RenderOptions, Rendering } from '../serialization/json-safe';
 import type { Result } from './result';
 
 const renderings = new WeakMap<Result, Rendering>();

@@ -4,7 +4,7 @@
  */
 import { getFromContainer, getMetadataStorage, ValidationTypes } from 'class-validator';
 import { contractOf } from '../contract/build-contract';
-import { classValidatorMessage, ValidationMetadata } from '../contract/class-validator-source';
+import { classValidatorMessage, ValidationMetadata } from '../contract/sources/class-validator';
 import type { Contract, TypeNode } from '../contract/field-model';
 import type { InputProblems } from './input-problems';
 

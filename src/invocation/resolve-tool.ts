@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { container as rootContainer, DependencyContainer, injectable } from 'tsyringe';
 import { ToolResolutionError } from '../errors/errors';
+import { failingDependency } from '../interop/tsyringe';
 import { Tools, ToolLike } from '../registry/tool-registry';
 import { ToolDefinition } from '../registry/tool-definition';
 
@@ -19,18 +20,6 @@ function ensureInjectable(target: Function): void {
   if (paramTypes !== undefined && paramTypes.length > 0) {
     injectable()(target as new (...args: unknown[]) => unknown);
   }
-}
-
-/** The dependency tsyringe failed on: the innermost one its message names. */
-function failingDependency(message: string): string | undefined {
-  const names = [
-    ...message.matchAll(/TypeInfo not known for "([^"]+)"/g),
-    ...message.matchAll(/unregistered dependency token: "([^"]+)"/g),
-  ].map((match) => match[1]);
-  if (names.length > 0) return names[names.length - 1];
-  const positions = [...message.matchAll(/Cannot inject the dependency (?:"([^"]+)" )?at position #(\d+) of "([^"]+)"/g)];
-  const last = positions[positions.length - 1];
-  return last ? (last[1] ?? `parameter #${last[2]} of ${last[3]}`) : undefined;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { FailsOnRule, ToolDeclaration } from '../metadata/definitions';
 import { KEYS } from '../metadata/keys';
+import { lineage } from '../metadata/lineage';
 import { getFact, getOwnFact, Site, siteName } from '../metadata/site';
 import { deriveToolName, sanitizeToolName } from '../naming/tool-name';
 import type { Contract } from '../contract/field-model';
@@ -11,18 +12,6 @@ export interface DefinitionHost {
   readonly nameSuffixes: readonly string[];
   isMember(definition: ToolDefinition, adapter: string): boolean;
   adapters(): string[];
-}
-
-function ancestry(target: Function): Function[] {
-  const chain: Function[] = [];
-  for (
-    let current: unknown = target;
-    typeof current === 'function' && current !== Function.prototype;
-    current = Object.getPrototypeOf(current)
-  ) {
-    chain.push(current as Function);
-  }
-  return chain;
 }
 
 const DEFINITION_BRAND: unique symbol = Symbol.for('toolwright.tool-definition');
@@ -116,7 +105,7 @@ export class ToolDefinition {
   /** `@FailsOn` rules, the tool's own before its superclasses'. */
   get failsOn(): readonly FailsOnRule[] {
     if (this.kind === 'method') return getOwnFact<FailsOnRule[]>(KEYS.failsOn, this.site) ?? [];
-    return ancestry(this.target).flatMap((target) => getOwnFact<FailsOnRule[]>(KEYS.failsOn, { target }) ?? []);
+    return lineage(this.target).flatMap((target) => getOwnFact<FailsOnRule[]>(KEYS.failsOn, { target }) ?? []);
   }
 
   /** The registered adapters this tool belongs to. */
@@ -162,7 +151,7 @@ export class ToolDefinition {
     // Declarations are final once the classes are defined: read them once per adapter.
     let bags = this.bagsByAdapter.get(adapter);
     if (!bags) {
-      const sites: Site[] = this.kind === 'method' ? [this.site] : ancestry(this.target).map((target) => ({ target }));
+      const sites: Site[] = this.kind === 'method' ? [this.site] : lineage(this.target).map((target) => ({ target }));
       const found: Readonly<Record<string, unknown>>[] = [];
       for (const site of sites) {
         const bag = getOwnFact<ToolDeclaration>(KEYS.tool, site)?.adapters[adapter];
@@ -207,7 +196,7 @@ export class ToolDefinition {
 
   private nearest<T>(read: (site: Site) => T | undefined): T | undefined {
     if (this.kind === 'method') return read(this.site);
-    for (const target of ancestry(this.target)) {
+    for (const target of lineage(this.target)) {
       const value = read({ target });
       if (value !== undefined) return value;
     }

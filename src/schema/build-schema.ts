@@ -182,7 +182,7 @@ class SchemaWriter {
     if (direction === 'input' && isRequired && !field.allowEmpty) schema = this.withFloor(schema, field.type);
     const nullable = field.nullable || (strict && !isRequired);
     if (nullable) schema = withNull(schema);
-    if (field.description) schema = this.describe(schema, field.description);
+    if (field.description) schema = this.withDescription(schema, field.description);
     if (!strict) {
       if (direction === 'input' && field.default?.kind === 'literal') schema.default = toJsonLiteral(field.default.value);
       if (field.example) schema.examples = [toJsonLiteral(field.example.value)];
@@ -202,7 +202,7 @@ class SchemaWriter {
     return schema;
   }
 
-  private describe(schema: JsonSchema, description: string): JsonSchema {
+  private withDescription(schema: JsonSchema, description: string): JsonSchema {
     if ('$ref' in schema && (this.options.strict || this.options.dialect === 'draft-07')) return schema;
     schema.description = description;
     return schema;

@@ -12,6 +12,8 @@ export const reflectMetadataLoadedBefore = typeof reflect.getMetadata === 'funct
 /**
  * The classes class-validator already knew before toolwright was loaded: none when it had no
  * storage yet (no class-validator decorator had run), `unknown` when its storage cannot be read.
+ * Reads the global storage and its private `validationMetadatas` Map directly, without loading
+ * class-validator; supported versions and fallback as in ./class-validator.ts.
  */
 const storage = (globalThis as { classValidatorMetadataStorage?: { validationMetadatas?: unknown } }).classValidatorMetadataStorage;
 const early: ReadonlySet<unknown> | 'unknown' =

@@ -3,35 +3,14 @@
  * what each means for the field model. Constraints with a JSON Schema form become schema keywords
  * (with class-validator's own messages); the rest stay for runtime validation.
  */
-import { getFromContainer, getMetadataStorage, IsOptional, ValidationTypes } from 'class-validator';
-import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
-import type { MessageFn } from './field-model';
-import type { FieldFormat } from '../metadata/vocabulary';
-import { shorten } from '../util/limits';
+import * as classValidator from 'class-validator';
+import { getFromContainer, ValidationTypes } from 'class-validator';
+import { isOptionalMetadata, ValidationMetadata } from '../../interop/class-validator';
+import type { MessageFn } from '../field-model';
+import type { FieldFormat } from '../../metadata/vocabulary';
+import { shorten } from '../../util/limits';
 
 export type { ValidationMetadata };
-
-interface StorageInternals {
-  validationMetadatas?: unknown;
-  getTargetValidationMetadatas(target: Function, schema: string, always: boolean, strictGroups: boolean): ValidationMetadata[];
-}
-
-const NONE: readonly ValidationMetadata[] = Object.freeze([]);
-
-/** The validation metadata a class declares itself (not inherited), in registration order. Read only. */
-export function ownValidationMetadatas(target: Function): readonly ValidationMetadata[] {
-  const storage = getMetadataStorage() as unknown as StorageInternals;
-  // class-validator keeps metadata in a Map keyed by class; reading it directly is O(1) per class,
-  // where getTargetValidationMetadatas walks every class ever decorated. Fall back if that changes.
-  if (storage.validationMetadatas instanceof Map) {
-    const own = (storage.validationMetadatas.get(target) as ValidationMetadata[] | undefined) ?? NONE;
-    for (let i = 0; i < own.length; i++) {
-      if (own[i].target !== target) return own.filter((metadata) => metadata.target === target);
-    }
-    return own;
-  }
-  return storage.getTargetValidationMetadatas(target, '', true, false).filter((metadata) => metadata.target === target);
-}
 
 function constraintToString(constraint: unknown): string {
   if (Array.isArray(constraint)) return constraint.join(', ');
@@ -144,48 +123,44 @@ const FIXED = {
   residual: { effects: [], residual: true } as Effects,
 };
 
-// Read once: the package's CommonJS index re-exports through getters, one call per read.
+// Read once: the package's CommonJS index re-exports through getters, one call per read. Each name
+// below is exported by class-validator 0.14.0 and later, so a rename breaks the build, not the schema.
 const { CONDITIONAL_VALIDATION, NESTED_VALIDATION, WHITELIST, IS_DEFINED, CUSTOM_VALIDATION } = ValidationTypes;
-
-let isOptionalSource: string | null | undefined;
-
-/**
- * The source text of the condition class-validator's own `@IsOptional()` registers, read once from
- * the loaded copy by applying the decorator with the storage's `addValidationMetadata` briefly
- * shadowed (nothing is stored). null when it cannot be read.
- */
-function referenceIsOptionalSource(): string | null {
-  const storage = getMetadataStorage() as unknown as { addValidationMetadata(metadata: ValidationMetadata): void };
-  let captured: ValidationMetadata | undefined;
-  const shadowed = Object.prototype.hasOwnProperty.call(storage, 'addValidationMetadata');
-  const own = storage.addValidationMetadata;
-  storage.addValidationMetadata = (metadata) => {
-    captured = metadata;
-  };
-  try {
-    IsOptional()(class IsOptionalProbe {}.prototype, 'probe');
-  } catch {
-    return null;
-  } finally {
-    if (shadowed) storage.addValidationMetadata = own;
-    else delete (storage as Partial<typeof storage>).addValidationMetadata;
-  }
-  const condition = captured?.constraints?.[0];
-  return typeof condition === 'function' ? Function.prototype.toString.call(condition) : null;
-}
-
-/**
- * Whether a conditional validation is `@IsOptional()`. class-validator 0.14.2 and later name it
- * 'isOptional'; 0.14.0 and 0.14.1 register it exactly like `@ValidateIf` (same type, no name), told
- * apart only by its condition: class-validator's own, compared by source with the loaded copy's.
- */
-function isOptionalMetadata(metadata: ValidationMetadata): boolean {
-  if (metadata.name) return metadata.name === 'isOptional';
-  const condition: unknown = metadata.constraints?.[0];
-  if (typeof condition !== 'function' || metadata.constraints.length !== 1) return false;
-  if (isOptionalSource === undefined) isOptionalSource = referenceIsOptionalSource();
-  return isOptionalSource !== null && Function.prototype.toString.call(condition) === isOptionalSource;
-}
+const {
+  IS_STRING,
+  IS_INT,
+  IS_NUMBER,
+  IS_BOOLEAN,
+  IS_DATE,
+  IS_DATE_STRING,
+  IS_ISO8601,
+  IS_RFC_3339,
+  IS_EMAIL,
+  IS_URL,
+  IS_UUID,
+  IS_ENUM,
+  IS_IN,
+  EQUALS,
+  IS_NOT_IN,
+  NOT_EQUALS,
+  IS_NOT_EMPTY,
+  MIN,
+  MAX,
+  MIN_LENGTH,
+  MAX_LENGTH,
+  IS_LENGTH,
+  MATCHES,
+  IS_POSITIVE,
+  IS_NEGATIVE,
+  IS_DIVISIBLE_BY,
+  IS_ARRAY,
+  ARRAY_MIN_SIZE,
+  ARRAY_MAX_SIZE,
+  ARRAY_NOT_EMPTY,
+  ARRAY_UNIQUE,
+  IS_OBJECT,
+  IS_NOT_EMPTY_OBJECT,
+} = classValidator;
 
 function effectsOf(metadata: ValidationMetadata): Effects {
   const c = metadata.constraints ?? [];
@@ -204,90 +179,90 @@ function effectsOf(metadata: ValidationMetadata): Effects {
       return FIXED.residual;
   }
   switch (metadata.name) {
-    case 'isString':
+    case IS_STRING:
       return FIXED.string;
-    case 'isInt':
+    case IS_INT:
       return FIXED.integer;
-    case 'isNumber':
+    case IS_NUMBER:
       return (c[0] as { maxDecimalPlaces?: number } | undefined)?.maxDecimalPlaces === undefined
         ? FIXED.number
         : { effects: FIXED.number.effects, residual: true };
-    case 'isBoolean':
+    case IS_BOOLEAN:
       return FIXED.boolean;
-    case 'isDate':
+    case IS_DATE:
       return FIXED.date;
-    case 'isDateString':
-    case 'isIso8601':
-    case 'isRFC3339':
+    case IS_DATE_STRING:
+    case IS_ISO8601:
+    case IS_RFC_3339:
       return FIXED.dateTime;
-    case 'isEmail':
+    case IS_EMAIL:
       return FIXED.email;
-    case 'isUrl':
+    case IS_URL:
       return FIXED.uri;
-    case 'isUuid':
+    case IS_UUID:
       return c[0] === undefined || c[0] === 'all' ? FIXED.uuid : { effects: FIXED.uuid.effects, residual: true };
-    case 'isEnum': {
+    case IS_ENUM: {
       const values = enumValues(c[1]);
       return values ? { effects: [{ kind: 'enum', values }], residual: false } : { effects: [], residual: true };
     }
-    case 'isIn': {
+    case IS_IN: {
       const values = enumValues(c[0]);
       return values && values.length > 0 ? { effects: [{ kind: 'enum', values }], residual: false } : { effects: [], residual: true };
     }
-    case 'equals': {
+    case EQUALS: {
       const values = enumValues([c[0]]);
       return values ? { effects: [{ kind: 'enum', values }], residual: false } : { effects: [], residual: true };
     }
-    case 'isNotIn': {
+    case IS_NOT_IN: {
       const values = enumValues(c[0]);
       return values ? { effects: [kw('not', { enum: values })], residual: false } : { effects: [], residual: true };
     }
-    case 'notEquals': {
+    case NOT_EQUALS: {
       const values = enumValues([c[0]]);
       return values ? { effects: [kw('not', { const: values[0] })], residual: false } : { effects: [], residual: true };
     }
-    case 'isNotEmpty':
+    case IS_NOT_EMPTY:
       return FIXED.notEmpty;
-    case 'min':
+    case MIN:
       return { effects: [kw('minimum', c[0])], residual: false };
-    case 'max':
+    case MAX:
       return { effects: [kw('maximum', c[0])], residual: false };
-    case 'minLength':
+    case MIN_LENGTH:
       return { effects: [{ kind: 'type', type: 'string' }, kw('minLength', c[0])], residual: false };
-    case 'maxLength':
+    case MAX_LENGTH:
       return { effects: [{ kind: 'type', type: 'string' }, kw('maxLength', c[0])], residual: false };
-    case 'isLength': {
+    case IS_LENGTH: {
       const effects: Effect[] = [{ kind: 'type', type: 'string' }, kw('minLength', c[0])];
       if (typeof c[1] === 'number') effects.push(kw('maxLength', c[1]));
       return { effects, residual: false };
     }
-    case 'matches': {
+    case MATCHES: {
       const pattern = patternOf(c[0], c[1]);
       return pattern !== undefined
         ? { effects: [{ kind: 'type', type: 'string' }, kw('pattern', pattern)], residual: false }
         : { effects: [], residual: true };
     }
-    case 'isPositive':
+    case IS_POSITIVE:
       return { effects: [kw('exclusiveMinimum', 0)], residual: false };
-    case 'isNegative':
+    case IS_NEGATIVE:
       return { effects: [kw('exclusiveMaximum', 0)], residual: false };
-    case 'isDivisibleBy':
+    case IS_DIVISIBLE_BY:
       return { effects: [kw('multipleOf', c[0])], residual: false };
-    case 'isArray':
+    case IS_ARRAY:
       return FIXED.array;
-    case 'arrayMinSize':
+    case ARRAY_MIN_SIZE:
       return { effects: [{ kind: 'type', type: 'array' }, kw('minItems', c[0])], residual: false };
-    case 'arrayMaxSize':
+    case ARRAY_MAX_SIZE:
       return { effects: [{ kind: 'type', type: 'array' }, kw('maxItems', c[0])], residual: false };
-    case 'arrayNotEmpty':
+    case ARRAY_NOT_EMPTY:
       return { effects: [{ kind: 'type', type: 'array' }, kw('minItems', 1)], residual: false };
-    case 'arrayUnique':
+    case ARRAY_UNIQUE:
       return typeof c[0] === 'function'
         ? { effects: [{ kind: 'type', type: 'array' }], residual: true }
         : { effects: [{ kind: 'type', type: 'array' }, kw('uniqueItems', true)], residual: false };
-    case 'isObject':
+    case IS_OBJECT:
       return FIXED.record;
-    case 'isNotEmptyObject':
+    case IS_NOT_EMPTY_OBJECT:
       return { effects: [{ kind: 'type', type: 'record' }, kw('minProperties', 1)], residual: false };
     default:
       return FIXED.residual;
