@@ -24,17 +24,12 @@ function siteOf(input: DeclarationSiteInput | undefined): DeclarationSite {
   });
 }
 
-/**
- * A mistake in how tools, contracts or their settings are declared or configured: a decorator's
- * arguments, a contract field, a schema option, a registry or adapter option. Thrown at decoration,
- * setup or enumeration time, never for a caller's input. It is a `TypeError` (what it always was)
- * and a member of the toolwright family, with `code` and the `site` its message names.
- */
+/** What a declaration error and a setup error share: a `TypeError` in the family that names its site. */
 @ToolwrightError.mark
-export class DeclarationError extends TypeError {
-  /** `DECLARATION`; `TOOL_CONFLICT` for a {@link ToolConflictError}. */
+class SitedTypeError extends TypeError {
+  /** `DECLARATION`, `TOOL_CONFLICT` or `SETUP`. */
   readonly code: string = 'DECLARATION';
-  /** The class and member the message names (`{ class: 'Loan', member: 'amount' }`). */
+  /** The class and member the message names (`{ class: 'Loan', member: 'amount' }`), when known. */
   readonly site: DeclarationSite;
 
   constructor(message: string, site?: DeclarationSiteInput, options?: { cause?: unknown }) {
@@ -45,22 +40,22 @@ export class DeclarationError extends TypeError {
 }
 
 /**
+ * A mistake in how tools, contracts or their settings are declared or configured: a decorator's
+ * arguments, a contract field, a schema option, a registry or adapter option. Thrown at decoration,
+ * setup or enumeration time, never for a caller's input. It is a `TypeError` (what it always was)
+ * and a member of the toolwright family, with `code` (`DECLARATION`; `TOOL_CONFLICT` for a
+ * {@link ToolConflictError}) and the `site` its message names.
+ */
+export class DeclarationError extends SitedTypeError {}
+
+/**
  * The project is set up in a way toolwright cannot work with, whatever its classes declare: the
  * TC39 standard decorators instead of `experimentalDecorators`, no `emitDecoratorMetadata`,
  * reflect-metadata imported too late. The fix is in tsconfig.json or the entry point, not in a
- * class. A `TypeError`, like the declaration errors it is found beside.
+ * class. A `TypeError`, like the declaration errors it is found beside, but not one of them.
  */
-@ToolwrightError.mark
-export class SetupError extends TypeError {
-  readonly code: string = 'SETUP';
-  /** The class (and member) where the mistake showed, when one is known. */
-  readonly site: DeclarationSite;
-
-  constructor(message: string, site?: DeclarationSiteInput, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-    this.site = siteOf(site);
-  }
+export class SetupError extends SitedTypeError {
+  override readonly code: string = 'SETUP';
 }
 
 /**

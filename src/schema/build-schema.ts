@@ -309,19 +309,7 @@ function withNull(schema: JsonSchema): JsonSchema {
 /** Contract classes (other than the root) referenced from more than one field of the tree. */
 function sharedContracts(root: Function): ReadonlySet<Function> {
   const uses = new Map<Function, number>();
-  const seen = new Set<Function>([root]);
-  const stack = [root];
-  while (stack.length > 0) {
-    const out: Function[] = [];
-    for (const field of contractOf(stack.pop()!).fields) collectTargets(field.type, out);
-    for (const target of out) {
-      uses.set(target, (uses.get(target) ?? 0) + 1);
-      if (!seen.has(target)) {
-        seen.add(target);
-        stack.push(target);
-      }
-    }
-  }
+  walkContracts(root, (target) => uses.set(target, (uses.get(target) ?? 0) + 1));
   const shared = new Set<Function>();
   for (const [target, count] of uses) if (count > 1 && target !== root) shared.add(target);
   return shared;
@@ -356,12 +344,22 @@ function namedContracts(root: Function): ReadonlyMap<Function, string> {
 
 /** Every contract class reachable from the root through its fields (the root included). */
 function reachableContracts(root: Function): ReadonlySet<Function> {
+  return walkContracts(root, () => undefined);
+}
+
+/**
+ * Walks the contract classes reachable from the root through its fields, calling `onReference`
+ * for every field that references one (so a class used twice is seen twice); returns them all,
+ * the root included.
+ */
+function walkContracts(root: Function, onReference: (target: Function) => void): ReadonlySet<Function> {
   const seen = new Set<Function>([root]);
   const stack = [root];
   while (stack.length > 0) {
     const out: Function[] = [];
     for (const field of contractOf(stack.pop()!).fields) collectTargets(field.type, out);
     for (const target of out) {
+      onReference(target);
       if (seen.has(target)) continue;
       seen.add(target);
       stack.push(target);

@@ -27,11 +27,12 @@ function nestedAdapter(name: string, version?: string): string {
     path.join(dir, 'index.js'),
     [
       "const toolwright = require('toolwright');",
+      "const { Extensions } = require('toolwright/kit');",
       "const { OpenAIConfig, Toolbox } = require('toolwright/openai');",
       'module.exports = {',
       "  toolwright: require.resolve('toolwright'),",
       "  names: () => toolwright.Tools.forAdapter('openai').map((definition) => definition.toolName('openai')),",
-      '  hints: () => toolwright.Extensions.semanticHints(),',
+      '  hints: () => Extensions.semanticHints(),',
       "  rejectsOpaque: () => OpenAIConfig.get('rejectOpaqueExposedValues'),",
       "  call: (name, args) => new Toolbox(toolwright.Tools.forAdapter('openai')).invoke({ name, arguments: args }),",
       '};',
@@ -43,7 +44,8 @@ function nestedAdapter(name: string, version?: string): string {
 /** The application: declares a tool with its own copy, then asks the adapter's copy what it sees. */
 const APP = [
   "require('reflect-metadata');",
-  "const { Tool, Expects, Extensions } = require('toolwright');",
+  "const { Tool, Expects } = require('toolwright');",
+  "const { Extensions } = require('toolwright/kit');",
   "const { OpenAIConfig } = require('toolwright/openai');",
   'class Greet { call(input) { return { greeting: `hello ${input.who}` }; } }',
   "Tool('openai', { description: 'Greets someone' })(Greet);",
