@@ -11,7 +11,8 @@
  * top resolve a tool through the registry. What each rank holds:
  *
  *   util                  small helpers: describeValue, limits, warnings
- *   errors                the error family (brand, codes)
+ *   errors                the error family (brand, codes, declaration and setup errors) and the
+ *                         unknown-option check that throws one
  *   interop, naming       reads of class-validator/class-transformer/tsyringe internals; pure name
  *                         derivation (tool names, generated class names)
  *   metadata, content     facts on classes, the declaration records and the vocabulary they hold;
