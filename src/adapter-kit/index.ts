@@ -33,7 +33,7 @@ export { Extensions } from '../extensions/extensions';
 
 // Adapters' own errors and rules, in toolwright's style
 export { describeValue } from '../util/describe-value';
-export { checkKnownKeys } from '../errors/known-keys';
+export { checkKnownKeys, checkOptionsObject } from '../errors/known-keys';
 export type { KnownKeysStyle } from '../errors/known-keys';
 export { isLoopbackHost } from '../util/loopback';
 export { createDeprecator } from '../util/deprecation';

@@ -1,4 +1,4 @@
-import { joinWords } from '../util/describe-value';
+import { describeValue, isPlainObject, joinWords } from '../util/describe-value';
 import { NAMED_UNKNOWN_KEYS, shorten } from '../util/limits';
 import { DeclarationError, DeclarationSiteInput } from './declaration-errors';
 
@@ -46,4 +46,24 @@ export function checkKnownKeys(where: string, options: object, known: Iterable<s
 
 function quote(key: string): string {
   return `'${shorten(key)}'`;
+}
+
+const NO_OPTIONS: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/**
+ * An options argument: `undefined` (an empty object), or a plain object whose keys are all `known`
+ * ({@link checkKnownKeys}); anything else is a `DeclarationError` "where: options must be an object;
+ * got …". Pass `known` as a Set kept at module level where this runs per call: it is not copied.
+ */
+export function checkOptionsObject(
+  where: string,
+  options: unknown,
+  known: Iterable<string>,
+  style?: KnownKeysStyle,
+): Readonly<Record<string, unknown>> {
+  if (options === undefined) return NO_OPTIONS;
+  if (!isPlainObject(options))
+    throw new DeclarationError(`${where}: options must be an object; got ${describeValue(options)}.`, style?.site);
+  checkKnownKeys(where, options, known, style);
+  return options;
 }

@@ -3,8 +3,8 @@
  * per-call option check, the loopback rule and the shared default invoker.
  */
 import 'reflect-metadata';
-import { Expects, Exposes, invoke, Invoker, Tool } from 'toolwright';
-import { checkCallOptions, checkKnownKeys, DEFAULT_ERROR, defaultInvoker, isLoopbackHost } from 'toolwright/kit';
+import { DeclarationError, Expects, Exposes, invoke, Invoker, Tool } from 'toolwright';
+import { checkCallOptions, checkKnownKeys, checkOptionsObject, DEFAULT_ERROR, defaultInvoker, isLoopbackHost } from 'toolwright/kit';
 import { MCP_ADAPTER } from 'toolwright/mcp';
 import { OPENAI_ADAPTER } from 'toolwright/openai';
 import { Tools } from 'toolwright';
@@ -52,6 +52,24 @@ describe('checkKnownKeys', () => {
     const options = Object.assign(Object.create({ inherited: 1 }) as object, { only: [] });
     expect(() => checkKnownKeys('toChat', options, ['only'])).not.toThrow();
     expect(() => checkKnownKeys('toChat', { [Symbol('s')]: 1 }, ['only'])).not.toThrow();
+  });
+});
+
+describe('checkOptionsObject', () => {
+  const known = new Set(['only', 'strict']);
+
+  it('takes undefined as no options, and returns a plain object with known keys as it is', () => {
+    expect(checkOptionsObject('toChat', undefined, known)).toEqual({});
+    const options = { strict: true };
+    expect(checkOptionsObject('toChat', options, known)).toBe(options);
+  });
+
+  it('refuses what is not a plain object, and an unknown key, with a DeclarationError naming it', () => {
+    for (const bad of [null, 42, 'strict', ['only'], new Map()]) {
+      expect(() => checkOptionsObject('toChat', bad, known)).toThrow(/^toChat: options must be an object; got /);
+    }
+    expect(() => checkOptionsObject('toChat', { strcit: true }, known)).toThrow("toChat: unknown option 'strcit'. Known options: only, strict.");
+    expect(() => checkOptionsObject('toChat', 42, known)).toThrow(DeclarationError);
   });
 });
 

@@ -3,8 +3,7 @@
  * tool, built from one description. Never a `null`-valued key; always a fresh object.
  */
 import { JsonSchema, ToolDefinition, ToolLike, Tools } from '../../index';
-import { checkKnownKeys, describeValue } from '../../adapter-kit';
-import { isPlainObject } from '../../adapter-kit/internal';
+import { checkOptionsObject, describeValue } from '../../adapter-kit';
 import { OPENAI_ADAPTER } from './config';
 import { DeclarationError } from '../../index';
 
@@ -116,9 +115,7 @@ export function readSchemaOptions(
   extra: readonly string[] = [],
 ): { strict: boolean | undefined; api: FunctionApi; rest: Record<string, unknown> } {
   if (options === undefined) return { strict: undefined, api: 'chat', rest: {} };
-  if (!isPlainObject(options)) throw new DeclarationError(`${where}: options must be an object; got ${describeValue(options)}.`);
-  checkKnownKeys(where, options, ['strict', 'api', ...extra]);
-  const { strict, api = 'chat', ...rest } = options;
+  const { strict, api = 'chat', ...rest } = checkOptionsObject(where, options, ['strict', 'api', ...extra]);
   if (strict !== undefined && typeof strict !== 'boolean') {
     throw new DeclarationError(`${where}: 'strict' must be true or false; got ${describeValue(strict)}.`);
   }

@@ -1,7 +1,6 @@
 /** Checks of the options a toolbox takes; every mistake is a TypeError naming the option. */
 import { Invoker } from '../../index';
-import { checkCallOptions, checkKnownKeys, describeValue } from '../../adapter-kit';
-import { isPlainObject } from '../../adapter-kit/internal';
+import { checkCallOptions, checkOptionsObject, describeValue } from '../../adapter-kit';
 import type { ToolboxCallOptions } from './entry';
 import { DeclarationError } from '../../index';
 
@@ -29,16 +28,14 @@ export interface InvokeAllOptions extends ToolboxCallOptions {
   concurrency?: number;
 }
 
-function checkObject(options: unknown, where: string, known: readonly string[]): Record<string, unknown> {
-  if (options === undefined) return {};
-  if (!isPlainObject(options)) throw new DeclarationError(`${where}: options must be an object; got ${describeValue(options)}.`);
-  checkKnownKeys(where, options, known);
-  return options;
-}
+const TOOLBOX_OPTIONS = new Set(['ambientContext', 'container', 'strict', 'invoker', 'context']);
+const CALL_OPTIONS = new Set(['ambientContext', 'container', 'signal', 'context', 'approve']);
+const INVOKE_ALL_OPTIONS = new Set([...CALL_OPTIONS, 'concurrency']);
+const REGISTER_OPTIONS = new Set(['update']);
 
 /** @internal */
 export function readToolboxOptions(options: unknown): ToolboxOptions {
-  const checked = checkObject(options, 'new Toolbox', ['ambientContext', 'container', 'strict', 'invoker', 'context']);
+  const checked = checkOptionsObject('new Toolbox', options, TOOLBOX_OPTIONS);
   checkCallOptions('new Toolbox', checked);
   if (checked.strict !== undefined && typeof checked.strict !== 'boolean') {
     throw new DeclarationError(`new Toolbox: 'strict' must be true or false; got ${describeValue(checked.strict)}.`);
@@ -51,21 +48,14 @@ export function readToolboxOptions(options: unknown): ToolboxOptions {
 
 /** @internal */
 export function readCallOptions(options: unknown, where: string): ToolboxCallOptions {
-  const checked = checkObject(options, where, ['ambientContext', 'container', 'signal', 'context', 'approve']);
+  const checked = checkOptionsObject(where, options, CALL_OPTIONS);
   checkCallOptions(where, checked);
   return checked as ToolboxCallOptions;
 }
 
 /** @internal */
 export function readInvokeAllOptions(options: unknown): { concurrency: number; call: ToolboxCallOptions } {
-  const { concurrency = Infinity, ...call } = checkObject(options, 'Toolbox.invokeAll', [
-    'ambientContext',
-    'container',
-    'signal',
-    'context',
-    'approve',
-    'concurrency',
-  ]);
+  const { concurrency = Infinity, ...call } = checkOptionsObject('Toolbox.invokeAll', options, INVOKE_ALL_OPTIONS);
   checkCallOptions('Toolbox.invokeAll', call);
   if (typeof concurrency !== 'number' || !(concurrency === Infinity || (Number.isInteger(concurrency) && concurrency >= 1))) {
     throw new DeclarationError(
@@ -77,7 +67,7 @@ export function readInvokeAllOptions(options: unknown): { concurrency: number; c
 
 /** @internal `register`'s options. */
 export function readRegisterOptions(options: unknown): { update: boolean } {
-  const { update } = checkObject(options, 'Toolbox.register', ['update']);
+  const { update } = checkOptionsObject('Toolbox.register', options, REGISTER_OPTIONS);
   if (update !== undefined && typeof update !== 'boolean') {
     throw new DeclarationError(`Toolbox.register: 'update' must be true or false; got ${describeValue(update)}.`);
   }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type IORedis from 'ioredis';
 import { Job, Queue, QueueEvents, type ConnectionOptions, type JobsOptions } from 'bullmq';
 import { AmbientSource, Invoker, InvokerOptions, Result, ToolDefinition, ToolLike, Tools } from '../../index';
-import { checkKnownKeys, describeValue } from '../../adapter-kit';
+import { checkOptionsObject, describeValue } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
 import {
   CANCEL_MARK_SECONDS,
@@ -112,12 +112,6 @@ const ENQUEUE_KEYS = new Set([
   'invalidInputAsJob',
 ]);
 
-function checkKeys(value: unknown, known: Set<string>, where: string): void {
-  if (value === undefined) return;
-  if (!isPlainObject(value)) throw new DeclarationError(`${where}: options must be an object; got ${describeValue(value)}.`);
-  checkKnownKeys(where, value, known, { heading: 'Known' });
-}
-
 function positiveInteger(value: unknown, name: string, where: string, min = 1): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
@@ -143,7 +137,7 @@ export class ToolQueue {
   private closed = false;
 
   constructor(options: ToolQueueOptions) {
-    checkKeys(options, OPTION_KEYS, 'createToolQueue');
+    checkOptionsObject('createToolQueue', options, OPTION_KEYS, { heading: 'Known' });
     if (!options || options.connection === undefined) {
       throw new DeclarationError(
         "createToolQueue needs { connection }: where Redis is, e.g. { connection: { host: '127.0.0.1', port: 6379 } }.",
@@ -177,7 +171,7 @@ export class ToolQueue {
     if (this.closed) throw new TypeError(`ToolQueue '${this.name}' is closed; create another with createToolQueue().`);
     const definition = Tools.resolve(tool);
     const where = `enqueue(${definition.toolName('queue')})`;
-    checkKeys(options, ENQUEUE_KEYS, where);
+    checkOptionsObject(where, options, ENQUEUE_KEYS, { heading: 'Known' });
     const retryable = isRetryable(definition);
     const attempts = positiveInteger(options.attempts, 'attempts', where) ?? (retryable ? DEFAULT_ATTEMPTS : 1);
     if (attempts > 1 && !retryable) {
