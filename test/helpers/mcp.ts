@@ -1,6 +1,17 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpServer, McpServerOptions } from 'toolwright/mcp';
+
+/** An initialize request as a raw client sends it, for tests that speak HTTP without an SDK Client. */
+export function rawInitialize(id = 1): { jsonrpc: '2.0'; id: number; method: 'initialize'; params: object } {
+  return {
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1.0.0' } },
+  };
+}
 
 /** A real SDK Client connected to a toolwright MCP server over InMemoryTransport. */
 export async function connectInMemory(options: McpServerOptions): Promise<{ client: Client; close: () => Promise<void> }> {

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { request } from 'node:http';
 import { connect as connectSocket } from 'node:net';
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { Exposes, Tool } from 'toolwright';
 import { HttpServeOptions, McpHttpHandle, serveHttp } from 'toolwright/mcp';
+import { rawInitialize } from '../../helpers/mcp';
 
 @Tool('mcp', { description: 'Answers pong' })
 @Exposes({ pong: Boolean })
@@ -14,12 +14,7 @@ class Ping {
 }
 
 const options = { name: 'hosts-test', version: '1.0.0', tools: [Ping] };
-const initialize = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1.0.0' } },
-});
+const initialize = JSON.stringify(rawInitialize());
 
 /** POSTs an initialize request with these headers; resolves the status and the JSON-RPC error message, if any. */
 function initializeWith(url: string, headers: Record<string, string>): Promise<{ status: number; message?: string }> {

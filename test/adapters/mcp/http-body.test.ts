@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { request } from 'node:http';
 import { connect as connectSocket, Socket } from 'node:net';
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { Exposes, Tool } from 'toolwright';
 import { McpHttpHandle, serveHttp } from 'toolwright/mcp';
+import { rawInitialize } from '../../helpers/mcp';
 
 @Tool('mcp', { description: 'Answers pong' })
 @Exposes({ pong: Boolean })
@@ -15,12 +15,7 @@ class Ping {
 
 const options = { name: 'body-test', version: '1.0.0', tools: [Ping] };
 const LIMIT = 64 * 1024;
-const initialize = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1.0.0' } },
-});
+const initialize = JSON.stringify(rawInitialize());
 
 /** A raw connection: what the server sent, and a promise of the server closing it. */
 function rawConnection(url: string): { socket: Socket; received: () => string; closed: Promise<string> } {

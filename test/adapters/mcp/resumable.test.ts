@@ -7,6 +7,7 @@ import { IncomingMessage, request } from 'node:http';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { Tool, ToolContext, Expects } from 'toolwright';
 import { InMemoryEventStore, serveHttp } from 'toolwright/mcp';
+import { rawInitialize } from '../../helpers/mcp';
 
 let release: () => void;
 const released = new Promise<void>((resolve) => (release = resolve));
@@ -58,12 +59,7 @@ it('replays a lost stream after Last-Event-ID, the result included', async () =>
   const store = new InMemoryEventStore();
   const handle = await serveHttp({ name: 'resumable', version: '1', tools: [SlowJob] }, { port: 0, eventStore: store });
   try {
-    const init = await send(handle.url, 'POST', {}, {
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-    });
+    const init = await send(handle.url, 'POST', {}, rawInitialize(0));
     const sessionId = String(init.res.headers['mcp-session-id']);
     init.res.resume();
     const headers = { 'mcp-session-id': sessionId, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION };

@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { Exposes, Tool } from 'toolwright';
 import { HttpServeOptions, McpHttpHandle, serveHttp } from 'toolwright/mcp';
+import { rawInitialize } from '../../helpers/mcp';
 
 @Tool('mcp', { description: 'Answers pong' })
 @Exposes({ pong: Boolean })
@@ -45,12 +46,7 @@ function post(url: string, message: object, headers: Record<string, string> = {}
   });
 }
 
-const initialize = {
-  jsonrpc: '2.0',
-  id: 7,
-  method: 'initialize',
-  params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1.0.0' } },
-};
+const initialize = rawInitialize(7);
 
 const until = async (condition: () => boolean, what: string) => {
   for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
