@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { isToolwrightError } from '../index';
+import { isToolwrightError, VERSION } from '../index';
 import { CliError, EXIT, oneLine } from './cli-error';
 import { callCommand } from './commands/call';
 import { checkCommand, diffCommand } from './commands/check';
@@ -10,19 +10,11 @@ import { schemaCommand } from './commands/schema';
 import { serveCommand } from './commands/serve';
 import { painter } from './output';
 
-function version(): string {
-  try {
-    return (require('../../package.json') as { version: string }).version;
-  } catch {
-    return '0.0.0';
-  }
-}
-
 /** The `toolwright` command line. Usage errors exit 2 with commander's one-line message. */
 export function createProgram(): Command {
   const program = new Command('toolwright')
     .description('list, inspect, call and serve toolwright tools, and guard their contracts in CI')
-    .version(version(), '-V, --version', 'print the version of toolwright')
+    .version(VERSION, '-V, --version', 'print the version of toolwright')
     .enablePositionalOptions()
     .showSuggestionAfterError()
     .exitOverride()

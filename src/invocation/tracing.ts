@@ -7,6 +7,7 @@
  */
 import type { ToolDefinition } from '../registry/tool-definition';
 import type { Result } from './result';
+import { VERSION } from '../util/package-info';
 
 /** A span attribute value, as OpenTelemetry accepts it. */
 export type SpanAttributeValue = string | number | boolean | readonly string[] | readonly number[] | readonly boolean[];
@@ -85,7 +86,6 @@ interface OtelApi {
 
 const NAME = 'toolwright';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const VERSION: string = (require('../../package.json') as { version: string }).version;
 
 let api: OtelApi | null | undefined;
 
