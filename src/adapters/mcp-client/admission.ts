@@ -5,10 +5,12 @@
  */
 import { statSync } from 'node:fs';
 import { DeclarationError } from '../../index';
-import { describeValue } from '../../adapter-kit';
+import { checkKnownKeys, describeValue } from '../../adapter-kit';
 import { resolveCommand } from './command-path';
 import { McpSecurityPolicy } from './security-policy';
 import { checkAlias, checkServerConfig, McpServerConfig } from './server-config';
+
+const CLIENT_OPTIONS = ['security'];
 
 export interface McpClientOptions {
   /** What may be started or reached. Omitted, it is the deny-all policy: never trust. */
@@ -72,10 +74,7 @@ export function admitMcpServer(
   if (typeof options !== 'object' || options === null) {
     throw new DeclarationError(`${caller}: the options must be an object such as { security: policy }; got ${describeValue(options)}.`);
   }
-  const unknown = Object.keys(options).filter((key) => key !== 'security');
-  if (unknown.length > 0) {
-    throw new DeclarationError(`${caller}: unknown option '${unknown[0]}'. Known options: security.`);
-  }
+  checkKnownKeys(caller, options, CLIENT_OPTIONS);
   const security = policyOf(options, caller);
   security.check(checkedAlias, checked);
   if ('command' in checked) {
