@@ -298,6 +298,7 @@ export class Invoker {
     if (prepared instanceof Promise) prepared = await prepared;
     if (prepared instanceof Result) return prepared;
     const { input, wire } = prepared;
+    // The tool, or (admit) the dispatch standing in for it.
     const toTool = (approved: boolean) => (dispatch ? dispatch({ wire, approved }) : this.callTool(definition, input, call, args));
     const caller = call.signal;
     if (caller?.aborted) return this.cancelled(definition, caller.reason);
