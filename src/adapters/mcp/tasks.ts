@@ -1,6 +1,7 @@
 /**
  * MCP tasks (spec 2025-11-25, the SDK's experimental support) backed by a job queue: a task-augmented
- * `tools/call` enqueues the call and answers at once; `tasks/get`, `tasks/result` and `tasks/cancel`
+ * `tools/call` passes the server's pipeline (checks, middleware, approval), enqueues the approved call
+ * and answers at once; `tasks/get`, `tasks/result` and `tasks/cancel`
  * read the job from the queue, so any server process sharing it can answer them, and a restart of
  * the process that took the call loses nothing.
  */
