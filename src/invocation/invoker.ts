@@ -140,7 +140,15 @@ interface Plan {
 interface Prepared {
   readonly input: Record<string, unknown>;
   readonly ambient: AmbientSource | undefined;
+  /** The prepared wire input (JSON, ambient fields left out), as `validate` gives it. */
+  readonly wire: Record<string, unknown>;
 }
+
+/**
+ * @internal A call that passed its checks, middleware and approval, handed on instead of run here:
+ * `approved` says a person approved it (it needed approval).
+ */
+export type Dispatch = (admitted: { readonly wire: Record<string, unknown>; readonly approved: boolean }) => Promise<Result>;
 
 const plans = new WeakMap<ToolDefinition, Plan>();
 
@@ -260,6 +268,16 @@ export class Invoker {
     }
   }
 
+  /**
+   * @internal Runs a call's checks, middleware and approval exactly as `invoke` does, then hands the
+   * admitted call to `dispatch` in place of the tool (MCP tasks enqueue it there). Its Result is the
+   * call's as the middleware answers it: `dispatch`'s, or the refusal.
+   */
+  admit(tool: ToolLike, args: unknown, call: CallOptions, dispatch: Dispatch): Promise<Result> {
+    const definition = Tools.resolve(tool);
+    return this.run(definition, args, call, call.callId, dispatch).catch((error: unknown) => this.exception(definition, error, args));
+  }
+
   private destructiveApproval(): boolean {
     return this.options.requireApprovalForDestructive ?? configuredDestructiveApproval();
   }
@@ -269,17 +287,26 @@ export class Invoker {
     return this.run(definition, args, call, id).catch((error: unknown) => this.exception(definition, error, args));
   }
 
-  private async run(definition: ToolDefinition, args: unknown, call: CallOptions, id: string | undefined): Promise<Result<unknown>> {
+  private async run(
+    definition: ToolDefinition,
+    args: unknown,
+    call: CallOptions,
+    id: string | undefined,
+    dispatch?: Dispatch,
+  ): Promise<Result<unknown>> {
     let prepared = this.prepare(definition, args, call, true);
     if (prepared instanceof Promise) prepared = await prepared;
     if (prepared instanceof Result) return prepared;
+    const { input, wire } = prepared;
+    // The tool, or (admit) the dispatch standing in for it.
+    const toTool = (approved: boolean) => (dispatch ? dispatch({ wire, approved }) : this.callTool(definition, input, call, args));
     const caller = call.signal;
     if (caller?.aborted) return this.cancelled(definition, caller.reason);
     const configured = configuredMiddleware();
     const middleware =
       configured.length === 0 ? this.middleware : this.middleware.length === 0 ? configured : [...configured, ...this.middleware];
     const rule = approvalRule(definition, this.destructiveApproval());
-    if (middleware.length === 0 && rule === undefined) return this.callTool(definition, prepared.input, call, args);
+    if (middleware.length === 0 && rule === undefined) return toTool(false);
     const pipelineCall = new PipelineCall(
       definition,
       prepared.input,
@@ -288,10 +315,7 @@ export class Invoker {
       call.transport ?? 'inprocess',
       id,
     );
-    const last =
-      rule === undefined
-        ? () => this.callTool(definition, prepared.input, call, args)
-        : () => this.approveThenCall(pipelineCall, rule, call, args);
+    const last = rule === undefined ? () => toTool(false) : () => this.approveThenCall(pipelineCall, rule, call, args, toTool);
     return runPipeline(middleware, pipelineCall, last, (error) => this.fromThrown(definition, error, caller, args));
   }
 
@@ -301,6 +325,7 @@ export class Invoker {
     rule: NonNullable<ToolDefinition['approval']>,
     options: CallOptions,
     args: unknown,
+    toTool: (approved: boolean) => Promise<Result>,
   ): Promise<Result> {
     const { tool } = call;
     let needed: boolean;
@@ -321,7 +346,7 @@ export class Invoker {
       }
       if (!decision.approved) return refuse(deniedError(tool, decision.reason));
     }
-    return this.callTool(tool, call.input, options, args);
+    return toTool(needed);
   }
 
   /** Steps 1–5: from untrusted arguments to the validated input, or the Result that refuses them. */
@@ -383,10 +408,10 @@ export class Invoker {
       // Only class-validator's own checks can be asynchronous; every other call starts the tool synchronously.
       const found = new InputProblems();
       return residualErrors(plan.input, input, found).then(() =>
-        found.empty ? { input, ambient } : this.inputProblems(definition, found, args, report),
+        found.empty ? { input, ambient, wire: prepared } : this.inputProblems(definition, found, args, report),
       );
     }
-    return { input, ambient };
+    return { input, ambient, wire: prepared };
   }
 
   /** Steps 6–7: resolve through DI and call under the time limit, then check the output contract. */

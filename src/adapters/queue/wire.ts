@@ -24,7 +24,9 @@ export interface ToolJobData {
   readonly input: Record<string, unknown>;
   /** Ambient values from the enqueuing process (JSON). Redis must be trusted infrastructure. */
   readonly ambient: Record<string, unknown>;
-  /** Set when the input was invalid and the caller asked for a job anyway: the outcome, the tool never runs. */
+  /** A person approved the call where it was enqueued: the worker does not ask again. */
+  readonly approved?: true;
+  /** Set when the call was answered before it was enqueued (invalid input, refused by the enqueuer's pipeline): the outcome; the tool never runs. */
   readonly rejected?: WireResult;
 }
 
