@@ -7,6 +7,7 @@
  */
 import type { ToolDefinition } from '../registry/tool-definition';
 import type { Result } from './result';
+import { setOwn } from '../util/own-property';
 import { VERSION } from '../util/package-info';
 
 /** A span attribute value, as OpenTelemetry accepts it. */
@@ -253,7 +254,7 @@ export function traced(call: TracedCall, run: () => Promise<Result>): Promise<Re
   const description = tool.description;
   if (description !== undefined) attributes['gen_ai.tool.description'] = description;
   const extra = call.trace?.attributes;
-  if (extra) for (const key of Object.keys(extra)) attributes[key] = extra[key];
+  if (extra) for (const key of Object.keys(extra)) setOwn(attributes, key, extra[key]);
   const parent = (call.trace?.parent && parentContext(otel, call.trace.parent)) || otel.context.active();
   const span = otel.trace
     .getTracer(NAME, VERSION)
