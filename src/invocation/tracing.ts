@@ -9,6 +9,7 @@ import type { ToolDefinition } from '../registry/tool-definition';
 import type { Result } from './result';
 import { setOwn } from '../util/own-property';
 import { VERSION } from '../util/package-info';
+import { IN_PROCESS } from './transport';
 
 /** A span attribute value, as OpenTelemetry accepts it. */
 export type SpanAttributeValue = string | number | boolean | readonly string[] | readonly number[] | readonly boolean[];
@@ -195,7 +196,7 @@ function parentContext(otel: OtelApi, carrier: Readonly<Record<string, unknown>>
 
 /** The adapter whose tool name a transport shows (the AI SDK adapter shows the OpenAI names). */
 function adapterOf(transport: string): string | undefined {
-  return transport === 'ai' ? 'openai' : transport === 'inprocess' ? undefined : transport;
+  return transport === 'ai' ? 'openai' : transport === IN_PROCESS ? undefined : transport;
 }
 
 /** `error.type` of a Result that is not a success: the class of the error behind it. */
