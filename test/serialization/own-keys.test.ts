@@ -5,7 +5,7 @@
  * `__proto__` into the copy's prototype (`copy.isAdmin` true through the chain) and drop the key.
  */
 import 'reflect-metadata';
-import { describeTool, Expects, Exposes, Field, inputSchema, invoke, SemanticHints, Tool } from 'toolwright';
+import { audit, AuditRecord, describeTool, Expects, Exposes, Field, inputSchema, invoke, Invoker, SemanticHints, Tool } from 'toolwright';
 import { render } from 'toolwright/kit';
 import { httpApiDocument, serveHttpApi } from 'toolwright/http';
 import { connectInMemory } from '../helpers/mcp';
@@ -163,5 +163,13 @@ describe('own __proto__, constructor and prototype keys in output', () => {
     expectOwnKeys(received);
     const schema = inputSchema(HostileDefault) as { properties: { settings: { default: unknown } } };
     expectOwnKeys(schema.properties.settings.default);
+  });
+
+  it('an audit record keeps an ambient identity key named __proto__ as an own key', async () => {
+    const records: AuditRecord[] = [];
+    const invoker = new Invoker({ middleware: [audit((record) => void records.push(record), { identity: ['__proto__', 'tenant'] })] });
+    await invoker.invoke(HostileLoose, {}, { ambientContext: new Map([['__proto__', 'u1'], ['tenant', 't9']]) });
+    expect(Object.getOwnPropertyDescriptor(records[0].caller, '__proto__')?.value).toBe('u1');
+    expect(JSON.stringify(records[0].caller)).toBe('{"__proto__":"u1","tenant":"t9"}');
   });
 });
