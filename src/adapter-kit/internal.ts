@@ -6,3 +6,4 @@
  * `toolwright/kit`.
  */
 export { isPlainObject, joinWords } from '../util/describe-value';
+export { setOwn } from '../util/own-property';

@@ -35,7 +35,8 @@ import { hasResidual, residualErrors } from './residual';
 import { resolveTool } from './resolve-tool';
 import { checkOutput } from './rendering';
 import { failureMessage, Result, SettledResult } from './result';
-import { checkMiddleware, Middleware, PipelineCall, runPipeline, TransportName } from './pipeline';
+import { checkMiddleware, Middleware, PipelineCall, runPipeline } from './pipeline';
+import { TransportName, transportOf } from './transport';
 import { hasSensitive, redact } from './redact';
 import { deliberateFailure, isAbortError, isInstance } from './thrown';
 import { contentOf } from '../content/content';
@@ -103,7 +104,10 @@ export interface CallOptions {
    * `elicit`, `sample` (else `configure({ toolContext })`'s), and the call's identity.
    */
   context?: CallContext;
-  /** Which transport the call came through, for middleware, spans and metrics (default `inprocess`). */
+  /**
+   * Which transport the call came through, as middleware, audit records, spans, metrics and the
+   * tool's `context.call.transport` all name it (default: `context.transport`, else `inprocess`).
+   */
   transport?: TransportName;
   /** The call's id (an MCP request id, a model's tool call id); default a generated UUID. */
   callId?: string;
@@ -248,8 +252,7 @@ export class Invoker {
     const definition = Tools.resolve(tool);
     if (this.options.tracing === false || !tracingAvailable()) return this.guarded(definition, args, call, call.callId);
     const id = call.callId ?? randomUUID();
-    const transport = call.transport ?? 'inprocess';
-    return traced({ tool: definition, transport, id, trace: call.trace }, () => this.guarded(definition, args, call, id));
+    return traced({ tool: definition, transport: transportOf(call), id, trace: call.trace }, () => this.guarded(definition, args, call, id));
   }
 
   /**
@@ -312,7 +315,7 @@ export class Invoker {
       prepared.input,
       prepared.ambient,
       caller ?? NEVER_ABORTED,
-      call.transport ?? 'inprocess',
+      transportOf(call),
       id,
     );
     const last = rule === undefined ? () => toTool(false) : () => this.approveThenCall(pipelineCall, rule, call, args, toTool);
@@ -436,13 +439,13 @@ export class Invoker {
     if (timeoutMs === undefined && caller === undefined) {
       // Nothing can end the call early: no timer, no listener, just the call.
       try {
-        value = await instance[definition.method](input, toolContext(definition, NEVER_ABORTED, call.context));
+        value = await instance[definition.method](input, toolContext(definition, NEVER_ABORTED, call.context, transportOf(call)));
       } catch (error) {
         return this.fromThrown(definition, error, undefined, args);
       }
     } else {
       const settled = await settle(
-        (signal) => instance[definition.method](input, toolContext(definition, signal, call.context)),
+        (signal) => instance[definition.method](input, toolContext(definition, signal, call.context, transportOf(call))),
         caller,
         timeoutMs,
         () => this.timeoutError(definition, timeoutMs!),

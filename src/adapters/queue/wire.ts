@@ -13,7 +13,7 @@ import {
   ToolwrightError,
 } from '../../index';
 import { describeValue } from '../../adapter-kit';
-import { isPlainObject } from '../../adapter-kit/internal';
+import { isPlainObject, setOwn } from '../../adapter-kit/internal';
 import { QueueConfig } from './config';
 
 export interface ToolJobData {
@@ -108,7 +108,7 @@ export function ambientToJson(source: unknown, where: string): Record<string, un
         `${where}: the ambient value '${key}' cannot travel through Redis as JSON (${describeValue(value)}). Pass a JSON value, or derive it on the worker with startToolWorker({ ambientContext }).`,
       );
     }
-    out[key] = JSON.parse(json);
+    setOwn(out, key, JSON.parse(json));
   }
   return out;
 }
