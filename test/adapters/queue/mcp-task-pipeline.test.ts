@@ -203,7 +203,7 @@ describe('a worker runs a tool that needs approval only for a job approved where
       const result = await (await queue.job(id, { tools: TOOLS }))!.result();
       expect(result).toMatchObject({
         ok: false,
-        error: "delete_account needs a person's approval, and this queue call has no way to ask for it, so it did not run.",
+        error: "delete_account needs a person's approval, and nobody could be asked in this call, so it did not run.",
       });
     }
     expect(ran).toEqual([]);
