@@ -5,14 +5,12 @@
  */
 import Ajv2020, { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { fullFormats } from 'ajv-formats/dist/formats';
 import { contractOf } from '../contract/build-contract';
+import { isDateTime } from '../contract/conforms';
 import { constraintOf, Contract, FieldModel, TypeNode } from '../contract/field-model';
 import { messages } from '../contract/messages';
 import type { InputProblems } from './input-problems';
 import { sharedContractSchema, SchemaDirection } from '../schema/build-schema';
-
-const dateTime = fullFormats['date-time'] as { validate: (text: string) => boolean };
 
 /**
  * The options every validator of toolwright's schemas shares (the differential test compiles the
@@ -20,7 +18,7 @@ const dateTime = fullFormats['date-time'] as { validate: (text: string) => boole
  * whatever reached the invoker), and `multipleOf` is read as JSON Schema defines it (the quotient
  * is an integer), which ajv's default check misses past 2^53.
  */
-export const AJV_OPTIONS = { strict: false, strictNumbers: true, multipleOfPrecision: 12 } as const;
+const AJV_OPTIONS = { strict: false, strictNumbers: true, multipleOfPrecision: 12 } as const;
 
 function makeAjv(allErrors: boolean): Ajv2020 {
   // No code optimization pass: it halves compile time (paid on each tool's first call) and
@@ -36,7 +34,7 @@ function makeAjv(allErrors: boolean): Ajv2020 {
   addFormats(ajv);
   // A date-time the tool receives is also one JavaScript can hold: a leap second (…T23:59:60Z) or an
   // hour-only offset (+01) is valid RFC 3339 text to ajv-formats and an Invalid Date to `new Date`.
-  ajv.addFormat('date-time', { type: 'string', validate: (text: string) => dateTime.validate(text) && !Number.isNaN(Date.parse(text)) });
+  ajv.addFormat('date-time', { type: 'string', validate: isDateTime });
   return ajv;
 }
 
