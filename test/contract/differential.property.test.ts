@@ -161,6 +161,8 @@ function normal(value: unknown): string {
   return JSON.stringify(value, replacer) ?? 'undefined';
 }
 
+const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+
 const ajv = new Ajv2020({ strict: false, strictNumbers: true, multipleOfPrecision: 12, allErrors: false });
 addFormats(ajv);
 
@@ -238,8 +240,15 @@ describe('differential: class-validator (as a NestJS ValidationPipe runs it) = i
   });
 
   it("the README's Security section states the number of combinations tried", () => {
-    const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
     expect(readme).toContain(`a differential test runs ${CASES.length} class-validator decorator/option combinations`);
+  });
+
+  it("the README's class-validator table names every mapped decorator", () => {
+    const start = readme.indexOf('### class-validator, exactly');
+    const table = readme.slice(start, readme.indexOf('\n## ', start)).toLowerCase();
+    // Registered names are the decorators' in camel case, but for @Length (isLength).
+    const decorator = (name: string) => `@${name === 'isLength' ? 'length' : name.toLowerCase()}`;
+    expect(MAPPED_VALIDATORS.filter((name) => !new RegExp(`\`${decorator(name)}[\`(]`).test(table))).toEqual([]);
   });
 
   it('the advertised schema accepts every prepared input invoke() accepts', () => {

@@ -8,7 +8,7 @@
  */
 import { getFromContainer, getMetadataStorage } from 'class-validator';
 import type { ValidationMetadata } from '../../interop/class-validator';
-import type { BuiltInMapping } from './class-validator-mapping';
+import { BUILT_IN_MAPPINGS, BuiltInMapping } from './class-validator-mapping';
 
 interface ConstraintInstance {
   validate(value: unknown, args: unknown): unknown;
@@ -60,8 +60,16 @@ const PROBES: readonly unknown[] = [
 
 const verdicts = new WeakMap<Function, boolean>();
 
+/** The built-in a constraint is (by name, then by behaviour), or undefined for any other constraint. */
+export function builtInOf(metadata: ValidationMetadata): BuiltInMapping | undefined {
+  const name = metadata.name;
+  if (!name || !Object.prototype.hasOwnProperty.call(BUILT_IN_MAPPINGS, name)) return undefined;
+  const mapping = BUILT_IN_MAPPINGS[name];
+  return behavesAsBuiltIn(metadata, mapping) ? mapping : undefined;
+}
+
 /** Whether the metadata's constraint behaves as class-validator's built-in `mapping` does. */
-export function behavesAsBuiltIn(metadata: ValidationMetadata, mapping: BuiltInMapping): boolean {
+function behavesAsBuiltIn(metadata: ValidationMetadata, mapping: BuiltInMapping): boolean {
   const cls = metadata.constraintCls;
   if (typeof cls !== 'function') return false;
   const known = verdicts.get(cls);

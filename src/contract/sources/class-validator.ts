@@ -7,8 +7,8 @@
 import { getFromContainer, getMetadataStorage, ValidationTypes } from 'class-validator';
 import { isOptionalMetadata, ValidationMetadata } from '../../interop/class-validator';
 import type { MessageFn } from '../field-model';
-import { BUILT_IN_MAPPINGS, BuiltInMapping, Effect, Effects, Problem } from './class-validator-mapping';
-import { behavesAsBuiltIn } from './class-validator-identity';
+import type { BuiltInMapping, Effect, Effects, Problem } from './class-validator-mapping';
+import { builtInOf } from './class-validator-identity';
 import { shorten } from '../../util/limits';
 
 export type { ValidationMetadata };
@@ -85,10 +85,9 @@ function effectsOf(metadata: ValidationMetadata): Effects & { readonly builtIn?:
     default:
       return RESIDUAL;
   }
-  const mapping = metadata.name && Object.prototype.hasOwnProperty.call(BUILT_IN_MAPPINGS, metadata.name) ? BUILT_IN_MAPPINGS[metadata.name] : undefined;
   // A custom constraint registered under a built-in's name is not the built-in: class-validator runs it.
-  if (!mapping || !behavesAsBuiltIn(metadata, mapping)) return RESIDUAL;
-  return { ...mapping.map(metadata.constraints ?? []), builtIn: mapping };
+  const mapping = builtInOf(metadata);
+  return mapping ? { ...mapping.map(metadata.constraints ?? []), builtIn: mapping } : RESIDUAL;
 }
 
 const NO_PARAMS: Readonly<Record<string, unknown>> = Object.freeze({});
@@ -100,8 +99,8 @@ const NO_PARAMS: Readonly<Record<string, unknown>> = Object.freeze({});
  */
 export function residualProblem(metadata: ValidationMetadata): Problem {
   if (metadata.type === IS_DEFINED) return { keyword: 'required', params: NO_PARAMS };
-  const mapping = metadata.name && Object.prototype.hasOwnProperty.call(BUILT_IN_MAPPINGS, metadata.name) ? BUILT_IN_MAPPINGS[metadata.name] : undefined;
-  if (mapping?.problem && behavesAsBuiltIn(metadata, mapping)) return mapping.problem(metadata.constraints ?? []);
+  const problem = builtInOf(metadata)?.problem;
+  if (problem) return problem(metadata.constraints ?? []);
   if (metadata.name) return { keyword: metadata.name, params: NO_PARAMS };
   const constraint = metadata.constraintCls && getMetadataStorage().getTargetValidatorConstraints(metadata.constraintCls)[0];
   return { keyword: constraint?.name || metadata.constraintCls?.name || metadata.type, params: NO_PARAMS };
