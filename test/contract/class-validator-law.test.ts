@@ -88,11 +88,18 @@ describe('a custom constraint under a built-in name is not the built-in', () => 
     }
   }
 
-  it('registered as isUrl: it runs, and format uri never replaces it', async () => {
+  it('registered as isUrl: it runs, format uri never replaces it, and the warning says what it is', async () => {
+    const warnings: string[] = [];
+    const spy = jest.spyOn(process, 'emitWarning').mockImplementation(((message: string) => warnings.push(message)) as never);
     class Link {
       @IsString() @IsUrlOfOurs() href!: string;
     }
     const LinkTool = echo(Link);
+    schemaOf(Link);
+    spy.mockRestore();
+    expect(warnings).toContain(
+      "toolwright: Link.href uses a custom constraint registered as 'isUrl', which JSON Schema cannot express. It is checked at run time only.",
+    );
     expect(schemaOf(Link).properties).toEqual({ href: { type: 'string', minLength: 1 } });
     expect((await invoke(LinkTool, { href: 'internal:home' })).ok).toBe(true);
     const refused = await invoke(LinkTool, { href: 'https://example.com/' });

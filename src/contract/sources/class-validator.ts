@@ -7,6 +7,7 @@
 import { getFromContainer, getMetadataStorage, ValidationTypes } from 'class-validator';
 import { isOptionalMetadata, ValidationMetadata } from '../../interop/class-validator';
 import type { MessageFn } from '../field-model';
+import { BUILT_IN_MAPPINGS } from './class-validator-mapping';
 import type { BuiltInMapping, Effect, Effects, Problem } from './class-validator-mapping';
 import { builtInOf } from './class-validator-identity';
 import { shorten } from '../../util/limits';
@@ -125,5 +126,9 @@ export function mapValidator(metadata: ValidationMetadata, owner: Function): Map
 export function validatorLabel(metadata: ValidationMetadata): string {
   if (metadata.type === CONDITIONAL_VALIDATION) return isOptionalMetadata(metadata) ? '@IsOptional' : '@ValidateIf';
   const name = metadata.name || metadata.constraintCls?.name || metadata.type;
-  return `@${name.charAt(0).toUpperCase()}${name.slice(1)}`;
+  const label = `@${name.charAt(0).toUpperCase()}${name.slice(1)}`;
+  // A look-alike is named as one: the warning must not read as if the built-in had no schema.
+  return metadata.name && Object.prototype.hasOwnProperty.call(BUILT_IN_MAPPINGS, metadata.name) && !builtInOf(metadata)
+    ? `a custom constraint registered as '${metadata.name}'`
+    : label;
 }
