@@ -15,9 +15,11 @@ import {
   registerDecorator,
   Validate,
   ValidateIf,
+  ValidateNested,
   ValidatorConstraint,
   ValidatorConstraintInterface,
 } from 'class-validator';
+import { Type } from 'class-transformer';
 import { Expects, inputSchema, invoke, schemaOf, Tool } from 'toolwright';
 import { isolatedRegistry } from 'toolwright/testing';
 
@@ -68,6 +70,24 @@ describe('@IsUrl and @IsEmail options are enforced (SSRF)', () => {
     expect((await invoke(InviteTool, { to: 'a@example.com' })).ok).toBe(true);
     expect((await invoke(ContactTool, { email: 'a@127.0.0.1' })).ok).toBe(false);
     expect((await invoke(ContactTool, { email: 'a@bücher.de' })).ok).toBe(true);
+  });
+});
+
+describe('re-checks reach nested classes and array items', () => {
+  class Hook {
+    @IsUrl({ protocols: ['https'], require_protocol: true }) target!: string;
+  }
+  class Subscription {
+    @ValidateNested() @Type(() => Hook) primary!: Hook;
+    @ValidateNested({ each: true }) @Type(() => Hook) more!: Hook[];
+  }
+  const SubscribeTool = echo(Subscription);
+
+  it('refuses a file: URL two levels down, naming its path', async () => {
+    const ok = { primary: { target: 'https://example.com/a' }, more: [{ target: 'https://example.com/b' }] };
+    expect((await invoke(SubscribeTool, ok)).ok).toBe(true);
+    const nested = await invoke(SubscribeTool, { ...ok, more: [{ target: 'https://example.com/b' }, { target: 'file:///etc/passwd' }] });
+    expect(nested.fieldErrors).toEqual([{ field: 'more[1].target', keyword: 'format', params: { format: 'url' }, message: 'more[1].target must be a URL address' }]);
   });
 });
 

@@ -10,8 +10,8 @@
  *   README documents on purpose (ALLOWED below, each with its reason, and each only in the
  *   direction where toolwright is the stricter side);
  * - when both accept, the tool receives the value class-validator's instance holds;
- * - the advertised JSON Schema (ajv, same dialect) accepts every prepared input `invoke()` accepts:
- *   the schema shown is never stricter than the runtime.
+ * - the advertised JSON Schema (ajv with ajv-formats, in each dialect: 2020-12 and draft-07) accepts
+ *   every prepared input `invoke()` accepts: the schema shown is never stricter than the runtime.
  *
  * The baseline is implicit conversion because toolwright coerces wire strings to the field's type
  * ("500" → 500) as class-transformer's implicit conversion does; with `transform: true` alone
@@ -20,6 +20,7 @@
 import 'reflect-metadata';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import Ajv from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { plainToInstance } from 'class-transformer';
@@ -165,6 +166,8 @@ const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'u
 
 const ajv = new Ajv2020({ strict: false, strictNumbers: true, multipleOfPrecision: 12, allErrors: false });
 addFormats(ajv);
+const ajvDraft07 = new Ajv({ strict: false, strictNumbers: true, multipleOfPrecision: 12, allErrors: false });
+addFormats(ajvDraft07);
 
 describe('differential: class-validator (as a NestJS ValidationPipe runs it) = invoke() ⊆ the advertised schema', () => {
   const trials: Trial[] = [];
@@ -188,6 +191,7 @@ describe('differential: class-validator (as a NestJS ValidationPipe runs it) = i
       Expects(Dto as new () => object)(ToolClass);
       Tool({ name: `differential_${index}`, description: c.label })(ToolClass);
       const check = ajv.compile(inputSchema(ToolClass));
+      const checkDraft07 = ajvDraft07.compile(inputSchema(ToolClass, { dialect: 'draft-07' }));
       for (const value of [...HAND_PICKED, ...generated(c.kind, 1000 + index, GENERATED_PER_CASE)]) {
         values++;
         const args = value === undefined ? {} : { value };
@@ -200,7 +204,7 @@ describe('differential: class-validator (as a NestJS ValidationPipe runs it) = i
         trials.push(trial);
         if (result.ok) {
           const prepared = await invoker.validate(ToolClass, args);
-          if (!prepared.ok || !check(prepared.input)) schemaTooStrict.push(`${c.label}: ${normal(value).slice(0, 80)}`);
+          if (!prepared.ok || !check(prepared.input) || !checkDraft07(prepared.input)) schemaTooStrict.push(`${c.label}: ${normal(value).slice(0, 80)}`);
         }
       }
     }
