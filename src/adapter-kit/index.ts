@@ -27,6 +27,8 @@ export type { RenderOptions } from '../serialization/json-safe';
 /** The field model of a contract class: what adapters walk to follow nested classes. */
 export { contractOf } from '../contract/build-contract';
 export type { Contract, FieldModel, TypeNode, Constraint, MessageFn, NodeKind, DefaultValue } from '../contract/field-model';
+/** The registered names of the class-validator decorators the field model translates into JSON Schema. */
+export { MAPPED_VALIDATORS } from '../contract/sources/class-validator-mapping';
 
 // Vocabulary
 export { Extensions } from '../extensions/extensions';

@@ -8,7 +8,17 @@ import type { TypeNode } from './field-model';
 
 type FormatCheck = RegExp | ((value: string) => boolean) | { validate: RegExp | ((value: string) => boolean) };
 
+/**
+ * The `date-time` format as toolwright reads it everywhere (validation, literals, output): RFC 3339
+ * text, as ajv-formats checks it, that JavaScript can also hold. A leap second (…T23:59:60Z) or an
+ * hour-only offset (+01) passes ajv-formats and is an Invalid Date to `new Date`.
+ */
+export function isDateTime(text: string): boolean {
+  return (fullFormats['date-time'] as { validate: (text: string) => boolean }).validate(text) && !Number.isNaN(Date.parse(text));
+}
+
 function formatHolds(format: string, value: string): boolean {
+  if (format === 'date-time') return isDateTime(value);
   const check = (fullFormats as Record<string, FormatCheck | undefined>)[format];
   if (!check) return true;
   const validate = typeof check === 'object' && !(check instanceof RegExp) ? check.validate : check;

@@ -50,19 +50,15 @@ class FieldBuilder extends FieldTypeResolver {
       copy.constraints = [...type.constraints, { keyword: 'minLength', value: 1, message: notEmpty.message }];
       type = copy;
     }
-    if (conditional) {
-      // Everything under @ValidateIf runs in class-validator only; the schema shows the type.
-      const copy = copyNode(type);
-      copy.constraints = NO_CONSTRAINTS;
-      copy.enum = undefined;
-      type = copy;
-    }
+    if (conditional) type = withoutChecks(type);
     type = withSortedConstraints(type);
     let residual: readonly ValidationMetadata[] = NO_RESIDUAL;
     if (conditional) residual = this.validators.map((v) => v.metadata);
     else if (this.hasResidual) residual = this.validators.filter((v) => v.residual).map((v) => v.metadata);
-    if (residual.length > 0) {
-      const labels = [...new Set(this.validators.filter((v) => v.residual).map((v) => validatorLabel(v.metadata)))];
+    // Warned about: what the schema cannot show at all (a re-checked built-in's schema says what it can).
+    const unschemable = this.validators.filter((v) => v.unschemable);
+    if (unschemable.length > 0) {
+      const labels = [...new Set(unschemable.map((v) => validatorLabel(v.metadata)))];
       warn({
         code: 'TOOLWRIGHT_UNSCHEMABLE_CONSTRAINT',
         key: this.name,
@@ -122,7 +118,7 @@ class FieldBuilder extends FieldTypeResolver {
         if (!field.nullable) this.fail(`${label} is null but the field is not nullable. Add nullable: true or change the ${label}.`);
         return;
       }
-      const mismatch = mismatchOf(field.type, value, this.name) ?? this.floorMismatch(field, value);
+      const mismatch = mismatchOf(field.type, value, this.name) ?? this.floorMismatch(field, value) ?? this.recheckMismatch(field, value);
       if (mismatch)
         this.fail(
           `${label} ${describeValue(value)} breaks the field's own rules: ${mismatch}. Fix the ${label} or the field's constraints.`,
@@ -130,6 +126,17 @@ class FieldBuilder extends FieldTypeResolver {
     };
     if (field.default?.kind === 'literal') check('default', field.default.value);
     if (field.example) check('example', field.example.value);
+  }
+
+  /** What class-validator's re-checked built-ins (`@IsEmail`, `@IsUrl`, …) say of a literal. */
+  private recheckMismatch(field: FieldModel, value: unknown): string | undefined {
+    if (field.conditional) return undefined;
+    for (const validator of this.validators) {
+      if (!validator.residual || !validator.check) continue;
+      const values = validator.each && Array.isArray(value) ? value : [value];
+      for (const item of values) if (!validator.check(item)) return validator.message(this.name, item);
+    }
+    return undefined;
   }
 
   private floorMismatch(field: FieldModel, value: unknown): string | undefined {
@@ -166,6 +173,7 @@ class FieldBuilder extends FieldTypeResolver {
       for (let e = 0; e < validator.effects.length; e++) {
         const effect = validator.effects[e];
         if (effect.kind === 'keyword') {
+          if (effect.scalarItemsOnly && !hasScalarItems(target)) continue;
           this.checkKeywordFits(effect.keyword, target, validator.metadata);
           (constraints ??= [...target.constraints]).push({ keyword: effect.keyword, value: effect.value, message: validator.message });
         } else if (effect.kind === 'enum') {
@@ -237,6 +245,27 @@ class FieldBuilder extends FieldTypeResolver {
     }
     return node;
   }
+}
+
+const SCALAR_KINDS: ReadonlySet<NodeKind> = new Set<NodeKind>(['string', 'number', 'integer', 'boolean', 'enum']);
+
+/** An array of strings, numbers or booleans (compared by value alike by JSON Schema and by `===`). */
+function hasScalarItems(node: TypeNode): boolean {
+  return node.kind !== 'array' || (node.items !== undefined && SCALAR_KINDS.has(node.items.kind));
+}
+
+/**
+ * A `@ValidateIf` field's node: its type only. Every constraint under the condition runs in
+ * class-validator alone, so none may show in the schema (a format, an enum, a keyword), here or in
+ * an array's items.
+ */
+function withoutChecks(node: TypeNode): TypeNode {
+  const copy = copyNode(node);
+  copy.constraints = NO_CONSTRAINTS;
+  copy.enum = undefined;
+  copy.format = undefined;
+  if (node.items) copy.items = withoutChecks(node.items);
+  return copy;
 }
 
 export function buildField(

@@ -15,17 +15,21 @@ import { copyJson } from '../util/copy-json';
 export type Prepare = (value: unknown, nullMeansAbsent: boolean) => unknown;
 export type Instantiate = (value: unknown) => unknown;
 
-const INTEGER = /^\s*[-+]?\d+\s*$/;
 const NUMBER = /^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$/;
 const TRUE_WORDS = new Set(['1', 'true', 't', 'yes', 'y', 'on']);
 const FALSE_WORDS = new Set(['0', 'false', 'f', 'no', 'n', 'off']);
 
 const identity = (value: unknown) => value;
 
+/**
+ * A decimal number written as text, as `Number()` reads it (`'4.0'`, `'1e3'`, `' 42'`: what a
+ * NestJS ValidationPipe's implicit conversion makes of them). An integer past 2^53 stays text and is
+ * refused: `'9007199254740993'` would silently become another number.
+ */
 function coerceInteger(value: unknown): unknown {
-  if (typeof value === 'string' && INTEGER.test(value)) {
+  if (typeof value === 'string' && NUMBER.test(value)) {
     const number = Number(value);
-    return Number.isSafeInteger(number) ? number : value;
+    return Number.isInteger(number) && !Number.isSafeInteger(number) ? value : number;
   }
   return value;
 }

@@ -1,10 +1,12 @@
 /**
- * class-validator, only for what JSON Schema cannot say: custom validators, `@ValidateIf`-guarded
- * fields, version-specific UUIDs. Runs on the instance after schema validation.
+ * class-validator, for what JSON Schema cannot say: custom validators, `@ValidateIf`-guarded
+ * fields, and the built-ins whose schema is only an over-approximation (`@IsUrl`, `@IsEmail`,
+ * `@IsUUID`, ISO 8601 dates, lengths, …: contract/sources/class-validator-mapping.ts). Runs on the
+ * instance after schema validation.
  */
-import { getFromContainer, getMetadataStorage, ValidationTypes } from 'class-validator';
+import { getFromContainer, ValidationTypes } from 'class-validator';
 import { contractOf } from '../contract/build-contract';
-import { classValidatorMessage, ValidationMetadata } from '../contract/sources/class-validator';
+import { classValidatorMessage, residualProblem, ValidationMetadata } from '../contract/sources/class-validator';
 import type { Contract, TypeNode } from '../contract/field-model';
 import type { InputProblems } from './input-problems';
 
@@ -29,14 +31,6 @@ export function hasResidual(target: Function, seen = new Set<Function>()): boole
   return result;
 }
 
-/** A run-time-only constraint's keyword: its registered name (`@ValidatorConstraint({ name })`, `isCreditCard`). */
-function residualKeyword(metadata: ValidationMetadata): string {
-  if (metadata.type === ValidationTypes.IS_DEFINED) return 'required';
-  if (metadata.name) return metadata.name;
-  const constraint = metadata.constraintCls && getMetadataStorage().getTargetValidatorConstraints(metadata.constraintCls)[0];
-  return constraint?.name || metadata.constraintCls?.name || metadata.type;
-}
-
 async function check(
   metadata: ValidationMetadata,
   owner: Function,
@@ -52,14 +46,22 @@ async function check(
     const constraint = getFromContainer(metadata.constraintCls) as ValidatorConstraint;
     const values = metadata.each && Array.isArray(value) ? value : [value];
     for (const item of values) {
-      if (!(await constraint.validate(item, { ...args, value: item }))) {
+      let passed: boolean;
+      try {
+        passed = await constraint.validate(item, { ...args, value: item });
+      } catch {
+        // A check that throws on some text (isEmail's decodeURIComponent) refuses it; it never ends the call.
+        passed = false;
+      }
+      if (!passed) {
         ok = false;
         break;
       }
     }
   }
   if (!ok) {
-    errors.add(path, classValidatorMessage(metadata, owner)(path, value), residualKeyword(metadata));
+    const { keyword, params } = residualProblem(metadata);
+    errors.add(path, classValidatorMessage(metadata, owner)(path, value), keyword, params);
   }
 }
 

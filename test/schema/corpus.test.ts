@@ -202,15 +202,15 @@ describe('schema semantics, pinned on a corpus of contracts', () => {
       "type": "string",
     },
     "email": {
-      "format": "email",
+      "minLength": 1,
       "type": "string",
     },
     "endsOn": {
-      "format": "date-time",
+      "minLength": 1,
       "type": "string",
     },
     "homepage": {
-      "format": "uri",
+      "minLength": 1,
       "type": "string",
     },
     "id": {
@@ -218,7 +218,7 @@ describe('schema semantics, pinned on a corpus of contracts', () => {
       "type": "string",
     },
     "startsOn": {
-      "format": "date-time",
+      "minLength": 1,
       "type": "string",
     },
   },
@@ -687,7 +687,7 @@ describe('schema semantics, pinned on a corpus of contracts', () => {
       "type": "integer",
     },
     "email": {
-      "format": "email",
+      "minLength": 1,
       "type": "string",
     },
     "name": {

@@ -1,13 +1,15 @@
 /**
  * Reads class-validator's metadata: which constraints a class declares on its own properties, and
- * what each means for the field model. Constraints with a JSON Schema form become schema keywords
- * (with class-validator's own messages); the rest stay for runtime validation.
+ * what each means for the field model (the table is ./class-validator-mapping.ts). Constraints with
+ * a JSON Schema form become schema keywords (with class-validator's own messages); class-validator
+ * runs the rest, and whatever the schema says only approximately, after schema validation.
  */
-import * as classValidator from 'class-validator';
-import { getFromContainer, ValidationTypes } from 'class-validator';
+import { getFromContainer, getMetadataStorage, ValidationTypes } from 'class-validator';
 import { isOptionalMetadata, ValidationMetadata } from '../../interop/class-validator';
 import type { MessageFn } from '../field-model';
-import type { FieldFormat } from '../../metadata/vocabulary';
+import { BUILT_IN_MAPPINGS } from './class-validator-mapping';
+import type { BuiltInMapping, Effect, Effects, Problem } from './class-validator-mapping';
+import { builtInOf } from './class-validator-identity';
 import { shorten } from '../../util/limits';
 
 export type { ValidationMetadata };
@@ -43,241 +45,90 @@ export function classValidatorMessage(metadata: ValidationMetadata, owner: Funct
   };
 }
 
-/** What one class-validator decorator means for the field model. */
-export type Effect =
-  | {
-      readonly kind: 'type';
-      readonly type: 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'array' | 'record';
-      readonly format?: FieldFormat;
-    }
-  | { readonly kind: 'keyword'; readonly keyword: string; readonly value: unknown }
-  | { readonly kind: 'enum'; readonly values: readonly (string | number | boolean)[] }
-  | { readonly kind: 'optional' }
-  | { readonly kind: 'defined' }
-  | { readonly kind: 'notEmpty' }
-  | { readonly kind: 'nested' }
-  | { readonly kind: 'conditional' }
-  | { readonly kind: 'ignore' };
+export type { Effect, Runtime } from './class-validator-mapping';
 
 export interface MappedValidator {
   readonly metadata: ValidationMetadata;
   readonly effects: readonly Effect[];
-  /** Part (or all) of it has no JSON Schema form: class-validator checks it at runtime. */
+  /** class-validator checks it at run time, after schema validation (`recheck` or `residual`). */
   readonly residual: boolean;
+  /** It has no JSON Schema form at all (`residual`): reported with a warning. */
+  readonly unschemable: boolean;
   /** Applies to each element of an array value. */
   readonly each: boolean;
   readonly message: MessageFn;
+  /** A built-in's own check (class-validator's exported function, with its constraints), for literals. */
+  readonly check?: (value: unknown) => boolean;
 }
 
-function enumValues(value: unknown): (string | number | boolean)[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  return value.every((v) => ['string', 'number', 'boolean'].includes(typeof v)) ? (value as (string | number | boolean)[]) : undefined;
-}
+const OPTIONAL: Effects = { effects: [{ kind: 'optional' }], runtime: 'exact' };
+const CONDITIONAL: Effects = { effects: [{ kind: 'conditional' }], runtime: 'residual' };
+const NESTED: Effects = { effects: [{ kind: 'nested' }], runtime: 'exact' };
+const IGNORE: Effects = { effects: [{ kind: 'ignore' }], runtime: 'exact' };
+const DEFINED: Effects = { effects: [{ kind: 'defined' }], runtime: 'exact' };
+const RESIDUAL: Effects = { effects: [], runtime: 'residual' };
 
-function patternOf(pattern: unknown, modifiers: unknown): string | undefined {
-  if (modifiers) return undefined;
-  const source =
-    pattern instanceof RegExp
-      ? pattern.flags.replace(/[gu]/g, '')
-        ? undefined
-        : pattern.source
-      : typeof pattern === 'string'
-        ? pattern
-        : undefined;
-  if (source === undefined) return undefined;
-  try {
-    new RegExp(source, 'u');
-    return source;
-  } catch {
-    return undefined;
-  }
-}
-
-const kw = (name: string, value: unknown): Effect => ({ kind: 'keyword', keyword: name, value });
-
-type Effects = { readonly effects: readonly Effect[]; readonly residual: boolean };
-
-const typeOnly = (type: Extract<Effect, { kind: 'type' }>['type'], format?: FieldFormat): Effects => ({
-  effects: [{ kind: 'type', type, format }],
-  residual: false,
-});
-/** Results of the parameterless decorators, shared. */
-const FIXED = {
-  string: typeOnly('string'),
-  integer: typeOnly('integer'),
-  number: typeOnly('number'),
-  boolean: typeOnly('boolean'),
-  date: typeOnly('date'),
-  dateTime: typeOnly('string', 'date-time'),
-  email: typeOnly('string', 'email'),
-  uri: typeOnly('string', 'uri'),
-  uuid: typeOnly('string', 'uuid'),
-  array: typeOnly('array'),
-  record: typeOnly('record'),
-  optional: { effects: [{ kind: 'optional' }], residual: false } as Effects,
-  conditional: { effects: [{ kind: 'conditional' }], residual: true } as Effects,
-  nested: { effects: [{ kind: 'nested' }], residual: false } as Effects,
-  ignore: { effects: [{ kind: 'ignore' }], residual: false } as Effects,
-  defined: { effects: [{ kind: 'defined' }], residual: false } as Effects,
-  notEmpty: { effects: [{ kind: 'notEmpty' }], residual: false } as Effects,
-  residual: { effects: [], residual: true } as Effects,
-};
-
-// Read once: the package's CommonJS index re-exports through getters, one call per read. Each name
-// below is exported by class-validator 0.14.0 and later, so a rename breaks the build, not the schema.
+// Read once: the package's CommonJS index re-exports through getters, one call per read.
 const { CONDITIONAL_VALIDATION, NESTED_VALIDATION, WHITELIST, IS_DEFINED, CUSTOM_VALIDATION } = ValidationTypes;
-const {
-  IS_STRING,
-  IS_INT,
-  IS_NUMBER,
-  IS_BOOLEAN,
-  IS_DATE,
-  IS_DATE_STRING,
-  IS_ISO8601,
-  IS_RFC_3339,
-  IS_EMAIL,
-  IS_URL,
-  IS_UUID,
-  IS_ENUM,
-  IS_IN,
-  EQUALS,
-  IS_NOT_IN,
-  NOT_EQUALS,
-  IS_NOT_EMPTY,
-  MIN,
-  MAX,
-  MIN_LENGTH,
-  MAX_LENGTH,
-  IS_LENGTH,
-  MATCHES,
-  IS_POSITIVE,
-  IS_NEGATIVE,
-  IS_DIVISIBLE_BY,
-  IS_ARRAY,
-  ARRAY_MIN_SIZE,
-  ARRAY_MAX_SIZE,
-  ARRAY_NOT_EMPTY,
-  ARRAY_UNIQUE,
-  IS_OBJECT,
-  IS_NOT_EMPTY_OBJECT,
-} = classValidator;
 
-function effectsOf(metadata: ValidationMetadata): Effects {
-  const c = metadata.constraints ?? [];
+function effectsOf(metadata: ValidationMetadata): Effects & { readonly builtIn?: BuiltInMapping } {
   switch (metadata.type) {
     case CONDITIONAL_VALIDATION:
-      return isOptionalMetadata(metadata) ? FIXED.optional : FIXED.conditional;
+      return isOptionalMetadata(metadata) ? OPTIONAL : CONDITIONAL;
     case NESTED_VALIDATION:
-      return FIXED.nested;
+      return NESTED;
     case WHITELIST:
-      return FIXED.ignore;
+      return IGNORE;
     case IS_DEFINED:
-      return FIXED.defined;
+      return DEFINED;
     case CUSTOM_VALIDATION:
       break;
     default:
-      return FIXED.residual;
+      return RESIDUAL;
   }
-  switch (metadata.name) {
-    case IS_STRING:
-      return FIXED.string;
-    case IS_INT:
-      return FIXED.integer;
-    case IS_NUMBER:
-      return (c[0] as { maxDecimalPlaces?: number } | undefined)?.maxDecimalPlaces === undefined
-        ? FIXED.number
-        : { effects: FIXED.number.effects, residual: true };
-    case IS_BOOLEAN:
-      return FIXED.boolean;
-    case IS_DATE:
-      return FIXED.date;
-    case IS_DATE_STRING:
-    case IS_ISO8601:
-    case IS_RFC_3339:
-      return FIXED.dateTime;
-    case IS_EMAIL:
-      return FIXED.email;
-    case IS_URL:
-      return FIXED.uri;
-    case IS_UUID:
-      return c[0] === undefined || c[0] === 'all' ? FIXED.uuid : { effects: FIXED.uuid.effects, residual: true };
-    case IS_ENUM: {
-      const values = enumValues(c[1]);
-      return values ? { effects: [{ kind: 'enum', values }], residual: false } : { effects: [], residual: true };
-    }
-    case IS_IN: {
-      const values = enumValues(c[0]);
-      return values && values.length > 0 ? { effects: [{ kind: 'enum', values }], residual: false } : { effects: [], residual: true };
-    }
-    case EQUALS: {
-      const values = enumValues([c[0]]);
-      return values ? { effects: [{ kind: 'enum', values }], residual: false } : { effects: [], residual: true };
-    }
-    case IS_NOT_IN: {
-      const values = enumValues(c[0]);
-      return values ? { effects: [kw('not', { enum: values })], residual: false } : { effects: [], residual: true };
-    }
-    case NOT_EQUALS: {
-      const values = enumValues([c[0]]);
-      return values ? { effects: [kw('not', { const: values[0] })], residual: false } : { effects: [], residual: true };
-    }
-    case IS_NOT_EMPTY:
-      return FIXED.notEmpty;
-    case MIN:
-      return { effects: [kw('minimum', c[0])], residual: false };
-    case MAX:
-      return { effects: [kw('maximum', c[0])], residual: false };
-    case MIN_LENGTH:
-      return { effects: [{ kind: 'type', type: 'string' }, kw('minLength', c[0])], residual: false };
-    case MAX_LENGTH:
-      return { effects: [{ kind: 'type', type: 'string' }, kw('maxLength', c[0])], residual: false };
-    case IS_LENGTH: {
-      const effects: Effect[] = [{ kind: 'type', type: 'string' }, kw('minLength', c[0])];
-      if (typeof c[1] === 'number') effects.push(kw('maxLength', c[1]));
-      return { effects, residual: false };
-    }
-    case MATCHES: {
-      const pattern = patternOf(c[0], c[1]);
-      return pattern !== undefined
-        ? { effects: [{ kind: 'type', type: 'string' }, kw('pattern', pattern)], residual: false }
-        : { effects: [], residual: true };
-    }
-    case IS_POSITIVE:
-      return { effects: [kw('exclusiveMinimum', 0)], residual: false };
-    case IS_NEGATIVE:
-      return { effects: [kw('exclusiveMaximum', 0)], residual: false };
-    case IS_DIVISIBLE_BY:
-      return { effects: [kw('multipleOf', c[0])], residual: false };
-    case IS_ARRAY:
-      return FIXED.array;
-    case ARRAY_MIN_SIZE:
-      return { effects: [{ kind: 'type', type: 'array' }, kw('minItems', c[0])], residual: false };
-    case ARRAY_MAX_SIZE:
-      return { effects: [{ kind: 'type', type: 'array' }, kw('maxItems', c[0])], residual: false };
-    case ARRAY_NOT_EMPTY:
-      return { effects: [{ kind: 'type', type: 'array' }, kw('minItems', 1)], residual: false };
-    case ARRAY_UNIQUE:
-      return typeof c[0] === 'function'
-        ? { effects: [{ kind: 'type', type: 'array' }], residual: true }
-        : { effects: [{ kind: 'type', type: 'array' }, kw('uniqueItems', true)], residual: false };
-    case IS_OBJECT:
-      return FIXED.record;
-    case IS_NOT_EMPTY_OBJECT:
-      return { effects: [{ kind: 'type', type: 'record' }, kw('minProperties', 1)], residual: false };
-    default:
-      return FIXED.residual;
-  }
+  // A custom constraint registered under a built-in's name is not the built-in: class-validator runs it.
+  const mapping = builtInOf(metadata);
+  return mapping ? { ...mapping.map(metadata.constraints ?? []), builtIn: mapping } : RESIDUAL;
+}
+
+const NO_PARAMS: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/**
+ * The rule a value refused by class-validator broke, as a FieldError names it: a re-checked
+ * built-in in JSON Schema's words (`format: email`, `minLength`), any other constraint by its
+ * registered name (`@ValidatorConstraint({ name })`, `isCreditCard`).
+ */
+export function residualProblem(metadata: ValidationMetadata): Problem {
+  if (metadata.type === IS_DEFINED) return { keyword: 'required', params: NO_PARAMS };
+  const problem = builtInOf(metadata)?.problem;
+  if (problem) return problem(metadata.constraints ?? []);
+  if (metadata.name) return { keyword: metadata.name, params: NO_PARAMS };
+  const constraint = metadata.constraintCls && getMetadataStorage().getTargetValidatorConstraints(metadata.constraintCls)[0];
+  return { keyword: constraint?.name || metadata.constraintCls?.name || metadata.type, params: NO_PARAMS };
 }
 
 /** Maps one class-validator decorator to its meaning for the field model. */
 export function mapValidator(metadata: ValidationMetadata, owner: Function): MappedValidator {
-  const { effects, residual } = effectsOf(metadata);
-  return { metadata, effects, residual, each: metadata.each === true, message: classValidatorMessage(metadata, owner) };
+  const { effects, runtime, builtIn } = effectsOf(metadata);
+  const constraints: readonly unknown[] = metadata.constraints ?? [];
+  return {
+    check: builtIn && ((value) => builtIn.reference(value, constraints)),
+    metadata,
+    effects,
+    residual: runtime !== 'exact',
+    unschemable: runtime === 'residual',
+    each: metadata.each === true,
+    message: classValidatorMessage(metadata, owner),
+  };
 }
 
 /** A readable name for a validator in warnings (`@Validate(IsPrime)`, `@ValidateIf`). */
 export function validatorLabel(metadata: ValidationMetadata): string {
   if (metadata.type === CONDITIONAL_VALIDATION) return isOptionalMetadata(metadata) ? '@IsOptional' : '@ValidateIf';
   const name = metadata.name || metadata.constraintCls?.name || metadata.type;
-  return `@${name.charAt(0).toUpperCase()}${name.slice(1)}`;
+  const label = `@${name.charAt(0).toUpperCase()}${name.slice(1)}`;
+  // A look-alike is named as one: the warning must not read as if the built-in had no schema.
+  return metadata.name && Object.prototype.hasOwnProperty.call(BUILT_IN_MAPPINGS, metadata.name) && !builtInOf(metadata)
+    ? `a custom constraint registered as '${metadata.name}'`
+    : label;
 }

@@ -1,0 +1,240 @@
+/**
+ * The holes the differential test (./differential.property.test.ts) was written for, one by one, so
+ * each has a name when it comes back: a DTO shared with a NestJS controller is never looser in a
+ * tool than in the controller, and the schema shown never claims a format the runtime does not mean.
+ */
+import 'reflect-metadata';
+import {
+  IsDate,
+  IsEmail,
+  IsInt,
+  IsNumber,
+  IsString,
+  IsUrl,
+  IsUUID,
+  registerDecorator,
+  Validate,
+  ValidateIf,
+  ValidateNested,
+  ValidatorConstraint,
+  ValidatorConstraintInterface,
+} from 'class-validator';
+import { Type } from 'class-transformer';
+import { Expects, inputSchema, invoke, schemaOf, Tool } from 'toolwright';
+import { isolatedRegistry } from 'toolwright/testing';
+
+beforeAll(() => isolatedRegistry());
+
+/** A tool over a DTO that hands back what it received. */
+function echo(Dto: new () => object): Function {
+  @Tool({ name: `echo_${Dto.name}`, description: 'echo' })
+  @Expects(Dto)
+  class Echo {
+    call(input: object) {
+      return { ...input };
+    }
+  }
+  return Echo;
+}
+
+describe('@IsUrl and @IsEmail options are enforced (SSRF)', () => {
+  class Fetch {
+    @IsUrl({ protocols: ['https'], require_protocol: true, host_whitelist: ['api.example.com'] }) url!: string;
+  }
+  const FetchTool = echo(Fetch);
+
+  it.each(['javascript:alert(1)', 'file:///etc/passwd', 'gopher://127.0.0.1:6379/_INFO', 'http://api.example.com/', 'https://169.254.169.254/', 'https://evil.com/'])(
+    'refuses %s with class-validator’s message, as a format problem',
+    async (url) => {
+      const result = await invoke(FetchTool, { url });
+      expect(result.ok).toBe(false);
+      expect(result.fieldErrors).toEqual([{ field: 'url', keyword: 'format', params: { format: 'url' }, message: 'url must be a URL address' }]);
+    },
+  );
+
+  it('accepts what the options allow, and shows no format JSON Schema would read differently', async () => {
+    expect((await invoke(FetchTool, { url: 'https://api.example.com/v1' })).value).toEqual({ url: 'https://api.example.com/v1' });
+    expect(inputSchema(FetchTool).properties).toEqual({ url: { type: 'string', minLength: 1 } });
+  });
+
+  it('@IsEmail: a host whitelist holds; an IP domain is refused; an internationalised domain is accepted as class-validator accepts it', async () => {
+    class Invite {
+      @IsEmail({ host_whitelist: ['example.com'] }) to!: string;
+    }
+    class Contact {
+      @IsEmail() email!: string;
+    }
+    const InviteTool = echo(Invite);
+    const ContactTool = echo(Contact);
+    expect((await invoke(InviteTool, { to: 'a@evil.com' })).ok).toBe(false);
+    expect((await invoke(InviteTool, { to: 'a@example.com' })).ok).toBe(true);
+    expect((await invoke(ContactTool, { email: 'a@127.0.0.1' })).ok).toBe(false);
+    expect((await invoke(ContactTool, { email: 'a@bücher.de' })).ok).toBe(true);
+  });
+});
+
+describe('re-checks reach nested classes and array items', () => {
+  class Hook {
+    @IsUrl({ protocols: ['https'], require_protocol: true }) target!: string;
+  }
+  class Subscription {
+    @ValidateNested() @Type(() => Hook) primary!: Hook;
+    @ValidateNested({ each: true }) @Type(() => Hook) more!: Hook[];
+  }
+  const SubscribeTool = echo(Subscription);
+
+  it('refuses a file: URL two levels down, naming its path', async () => {
+    const ok = { primary: { target: 'https://example.com/a' }, more: [{ target: 'https://example.com/b' }] };
+    expect((await invoke(SubscribeTool, ok)).ok).toBe(true);
+    const nested = await invoke(SubscribeTool, { ...ok, more: [{ target: 'https://example.com/b' }, { target: 'file:///etc/passwd' }] });
+    expect(nested.fieldErrors).toEqual([{ field: 'more[1].target', keyword: 'format', params: { format: 'url' }, message: 'more[1].target must be a URL address' }]);
+  });
+});
+
+describe('a custom constraint under a built-in name is not the built-in', () => {
+  function IsUrlOfOurs(): PropertyDecorator {
+    return (object, propertyName) =>
+      registerDecorator({
+        name: 'isUrl',
+        target: object.constructor,
+        propertyName: propertyName as string,
+        validator: { validate: (value: unknown) => value === 'internal:home' },
+      });
+  }
+  @ValidatorConstraint({ name: 'isUUID' })
+  class TicketId implements ValidatorConstraintInterface {
+    validate(value: unknown) {
+      return typeof value === 'string' && /^T-\d+$/.test(value);
+    }
+  }
+
+  it('registered as isUrl: it runs, format uri never replaces it, and the warning says what it is', async () => {
+    const warnings: string[] = [];
+    const spy = jest.spyOn(process, 'emitWarning').mockImplementation(((message: string) => warnings.push(message)) as never);
+    class Link {
+      @IsString() @IsUrlOfOurs() href!: string;
+    }
+    const LinkTool = echo(Link);
+    schemaOf(Link);
+    spy.mockRestore();
+    expect(warnings).toContain(
+      "toolwright: Link.href uses a custom constraint registered as 'isUrl', which JSON Schema cannot express. It is checked at run time only.",
+    );
+    expect(schemaOf(Link).properties).toEqual({ href: { type: 'string', minLength: 1 } });
+    expect((await invoke(LinkTool, { href: 'internal:home' })).ok).toBe(true);
+    const refused = await invoke(LinkTool, { href: 'https://example.com/' });
+    expect(refused.ok).toBe(false);
+    expect(refused.fieldErrors?.[0]).toMatchObject({ field: 'href', keyword: 'isUrl' });
+  });
+
+  it('a constraint class named isUUID: it runs, and format uuid is not shown', async () => {
+    class Ticket {
+      @IsString() @Validate(TicketId) id!: string;
+    }
+    const TicketTool = echo(Ticket);
+    expect(schemaOf(Ticket).properties).toEqual({ id: { type: 'string', minLength: 1 } });
+    expect((await invoke(TicketTool, { id: 'T-42' })).ok).toBe(true);
+    expect((await invoke(TicketTool, { id: '123e4567-e89b-12d3-a456-426614174000' })).ok).toBe(false);
+  });
+});
+
+describe('@IsUUID', () => {
+  class Ref {
+    @IsUUID() id!: string;
+  }
+  const RefTool = echo(Ref);
+
+  it('keeps format uuid in the schema and refuses what format uuid lets through', async () => {
+    expect(schemaOf(Ref).properties).toEqual({ id: { type: 'string', format: 'uuid' } });
+    expect((await invoke(RefTool, { id: '123e4567-e89b-12d3-a456-426614174000' })).ok).toBe(true);
+    for (const id of ['urn:uuid:123e4567-e89b-12d3-a456-426614174000', '123e4567-e89b-92d3-a456-426614174000']) {
+      expect((await invoke(RefTool, { id })).fieldErrors).toEqual([{ field: 'id', keyword: 'format', params: { format: 'uuid' }, message: 'id must be a UUID' }]);
+    }
+  });
+});
+
+describe('numbers are finite, and wire text is read as Number() reads a decimal', () => {
+  class Amounts {
+    @IsInt() count!: number;
+    @IsNumber({ allowNaN: true, allowInfinity: true }) ratio!: number;
+  }
+  const AmountsTool = echo(Amounts);
+
+  it.each([Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NaN, JSON.parse('1e400') as number])('refuses %p for an integer and a number', async (bad) => {
+    expect((await invoke(AmountsTool, { count: bad, ratio: 1 })).ok).toBe(false);
+    expect((await invoke(AmountsTool, { count: 1, ratio: bad })).ok).toBe(false);
+  });
+
+  it("coerces '1e3', '4.0' and ' 42' to integers; refuses '9007199254740993' rather than round it", async () => {
+    expect((await invoke(AmountsTool, { count: '1e3', ratio: '0.5' })).value).toEqual({ count: 1000, ratio: 0.5 });
+    expect((await invoke(AmountsTool, { count: '4.0', ratio: 1 })).value).toEqual({ count: 4, ratio: 1 });
+    expect((await invoke(AmountsTool, { count: ' 42', ratio: 1 })).value).toEqual({ count: 42, ratio: 1 });
+    expect((await invoke(AmountsTool, { count: '9007199254740993', ratio: 1 })).ok).toBe(false);
+    expect((await invoke(AmountsTool, { count: '1.5', ratio: 1 })).ok).toBe(false);
+  });
+});
+
+describe('@IsDate never hands a tool an Invalid Date', () => {
+  class Meeting {
+    @IsDate() at!: Date;
+  }
+  let received: unknown[] = [];
+  @Tool({ name: 'meet', description: 'meet' })
+  @Expects(Meeting)
+  class Meet {
+    call(input: Meeting) {
+      received.push(input.at);
+      return null;
+    }
+  }
+
+  it.each(['2016-12-31T23:59:60Z', '2024-01-01T10:00:00+01', '2024-02-30T10:00:00Z', 'Jan 1 2024'])('refuses %s', async (at) => {
+    received = [];
+    const result = await invoke(Meet, { at });
+    expect(result.ok).toBe(false);
+    expect(result.fieldErrors?.[0]).toMatchObject({ field: 'at', keyword: 'format' });
+    expect(received).toEqual([]);
+  });
+
+  it('accepts an RFC 3339 date-time with a full offset, as a valid Date', async () => {
+    received = [];
+    expect((await invoke(Meet, { at: '2024-01-01T10:00:00+01:00' })).ok).toBe(true);
+    expect((received[0] as Date).toISOString()).toBe('2024-01-01T09:00:00.000Z');
+  });
+});
+
+describe('@ValidateIf skips everything under it, formats included', () => {
+  class Target {
+    @IsString() kind!: string;
+    @ValidateIf((o: Target) => o.kind === 'web') @IsUrl({ require_protocol: true }) address!: string;
+  }
+  const TargetTool = echo(Target);
+
+  it('shows the type only, and checks the URL only when the condition holds', async () => {
+    expect(schemaOf(Target).properties).toEqual({ kind: { type: 'string', minLength: 1 }, address: { type: 'string' } });
+    expect((await invoke(TargetTool, { kind: 'desk', address: 'room 4' })).ok).toBe(true);
+    expect((await invoke(TargetTool, { kind: 'web', address: 'room 4' })).ok).toBe(false);
+    expect((await invoke(TargetTool, { kind: 'web', address: 'https://example.com/' })).ok).toBe(true);
+  });
+});
+
+describe('a class-validator check that throws', () => {
+  @ValidatorConstraint({ name: 'fragile' })
+  class Fragile implements ValidatorConstraintInterface {
+    validate(value: unknown): boolean {
+      if (value === 'boom') throw new RangeError('fragile: cannot read this');
+      return true;
+    }
+  }
+  class Input {
+    @IsString() @Validate(Fragile) text!: string;
+  }
+
+  it('refuses the value with the constraint’s message; the call never throws', async () => {
+    const tool = echo(Input);
+    expect((await invoke(tool, { text: 'fine' })).ok).toBe(true);
+    const result = await invoke(tool, { text: 'boom' });
+    expect(result.ok).toBe(false);
+    expect(result.fieldErrors?.[0]).toMatchObject({ field: 'text', keyword: 'fragile' });
+  });
+});
