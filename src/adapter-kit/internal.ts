@@ -6,3 +6,4 @@
  * `toolwright/kit`.
  */
 export { isPlainObject, joinWords } from '../util/describe-value';
+export { deepFreeze } from '../util/deep-freeze';
