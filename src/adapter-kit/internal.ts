@@ -7,3 +7,5 @@
  */
 export { isPlainObject, joinWords } from '../util/describe-value';
 export { deepFreeze } from '../util/deep-freeze';
+export { foreignTool } from '../invocation/foreign-tool';
+export type { ForeignToolSpec } from '../invocation/foreign-tool';
