@@ -6,6 +6,7 @@ import { ToolApprovalError } from '../errors/errors';
 import type { ToolDefinition } from '../registry/tool-definition';
 import { describeValue } from '../util/describe-value';
 import type { ToolCall } from './pipeline';
+import { IN_PROCESS, TransportName } from './transport';
 
 /** An approver's answer: true/false, or a decision with a reason the caller (and model) reads. */
 export type ApprovalDecision = boolean | { readonly approved: boolean; readonly reason?: string };
@@ -44,11 +45,18 @@ export function deniedError(tool: ToolDefinition, reason: string | undefined): T
   return new ToolApprovalError(`The call to ${tool.toolName()} was not approved${reason ? `: ${reason}` : ''}. It did not run.`, 'denied');
 }
 
-export function unavailableError(tool: ToolDefinition, transport: string): ToolApprovalError {
-  const why =
-    transport === 'mcp'
-      ? 'this client cannot be asked (it does not support elicitation)'
-      : `this ${transport} call has no way to ask for it${transport === 'inprocess' ? ' (pass invoke(…, { approve: (call) => … }))' : ''}`;
+/**
+ * Why a call that needs approval could not ask, in words for whoever made it: the developer
+ * calling invoke() is told the option to pass; an MCP client, that it cannot be asked; any other
+ * caller (an HTTP client, a model) only that nobody could be asked, since nothing it sends changes that.
+ */
+const NO_WAY_TO_ASK: Readonly<Partial<Record<TransportName, string>>> = {
+  [IN_PROCESS]: 'this call has no approver (pass invoke(…, { approve: (call) => … }))',
+  mcp: 'this client cannot be asked (it does not support elicitation)',
+};
+
+export function unavailableError(tool: ToolDefinition, transport: TransportName): ToolApprovalError {
+  const why = Object.prototype.hasOwnProperty.call(NO_WAY_TO_ASK, transport) ? NO_WAY_TO_ASK[transport] : 'nobody could be asked in this call';
   return new ToolApprovalError(`${tool.toolName()} needs a person's approval, and ${why}, so it did not run.`, 'unavailable');
 }
 

@@ -1,7 +1,9 @@
 /**
  * Runs a tool under its time limit and its caller's signal. The call answers at the deadline or at
  * the caller's abort whether or not the tool stops: a tool that never settles never holds a call.
- * The timer is cleared as soon as the call settles, however it settles.
+ * The timer is cleared as soon as the call settles, however it settles. The deadline is also checked
+ * when the tool settles: a tool that blocked the event loop past it (so no timer could fire) ends as
+ * the same timeout, whatever it returned or threw.
  */
 
 /** How a running tool ended, as far as the call is concerned. */
@@ -27,12 +29,21 @@ export function settle(
 ): Promise<Settlement> {
   const deadline = timeoutMs === undefined ? undefined : new AbortController();
   const signal = deadline ? (caller ? AbortSignal.any([caller, deadline.signal]) : deadline.signal) : (caller ?? NEVER_ABORTED);
+  const dueAt = timeoutMs === undefined ? Infinity : performance.now() + timeoutMs;
+  /** The timeout settlement; the tool's signal is aborted with its reason, as at the timer. */
+  const expire = (): Settlement => {
+    const reason = timeoutReason();
+    deadline!.abort(reason);
+    return { kind: 'timed-out', reason };
+  };
+  /** A settlement the tool made: past the deadline it is the timeout, whatever the tool did. */
+  const late = (): boolean => deadline !== undefined && !deadline.signal.aborted && performance.now() >= dueAt;
   let pending: Promise<unknown>;
   try {
     // Promise.resolve never throws: a returned value whose `then` getter throws becomes a rejection.
     pending = Promise.resolve(run(signal));
   } catch (error) {
-    return Promise.resolve({ kind: 'threw', error });
+    return Promise.resolve(late() ? expire() : { kind: 'threw', error });
   }
   return new Promise<Settlement>((resolve) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -47,10 +58,15 @@ export function settle(
       if (listening) caller!.removeEventListener('abort', onAbort);
       resolve(settlement);
     };
-    // An abort that came before the settlement was seen wins, as it would have through a listener.
+    const settleAs = (settlement: Settlement) => {
+      if (settled) return;
+      // An abort that came before the settlement was seen wins, as it would have through a listener.
+      if (caller?.aborted) return onAbort();
+      finish(late() ? expire() : settlement);
+    };
     pending.then(
-      (value) => (caller?.aborted ? onAbort() : finish({ kind: 'returned', value })),
-      (error: unknown) => (caller?.aborted ? onAbort() : finish({ kind: 'threw', error })),
+      (value) => settleAs({ kind: 'returned', value }),
+      (error: unknown) => settleAs({ kind: 'threw', error }),
     );
     if (caller?.aborted) {
       onAbort(); // aborted while the tool started
@@ -65,12 +81,9 @@ export function settle(
         caller.addEventListener('abort', onAbort, { once: true });
       });
     }
-    if (deadline) {
-      timer = setTimeout(() => {
-        const reason = timeoutReason();
-        finish({ kind: 'timed-out', reason });
-        deadline.abort(reason);
-      }, timeoutMs);
+    if (deadline && !settled) {
+      // What the tool spent synchronously counts: the timer waits only for what is left.
+      timer = setTimeout(() => finish(expire()), Math.max(0, dueAt - performance.now()));
     }
   });
 }

@@ -36,7 +36,8 @@ import { resolveTool } from './resolve-tool';
 import { checkOutput } from './rendering';
 import { foreignCallee, foreignInput } from './foreign-tool';
 import { failureMessage, Result, SettledResult } from './result';
-import { checkMiddleware, Middleware, PipelineCall, runPipeline, TransportName } from './pipeline';
+import { checkMiddleware, Middleware, PipelineCall, runPipeline } from './pipeline';
+import { TransportName, transportOf } from './transport';
 import { hasSensitive, redact } from './redact';
 import { deliberateFailure, isAbortError, isInstance } from './thrown';
 import { contentOf } from '../content/content';
@@ -104,7 +105,10 @@ export interface CallOptions {
    * `elicit`, `sample` (else `configure({ toolContext })`'s), and the call's identity.
    */
   context?: CallContext;
-  /** Which transport the call came through, for middleware, spans and metrics (default `inprocess`). */
+  /**
+   * Which transport the call came through, as middleware, audit records, spans, metrics and the
+   * tool's `context.call.transport` all name it (default: `context.transport`, else `inprocess`).
+   */
   transport?: TransportName;
   /** The call's id (an MCP request id, a model's tool call id); default a generated UUID. */
   callId?: string;
@@ -141,7 +145,15 @@ interface Plan {
 interface Prepared {
   readonly input: Record<string, unknown>;
   readonly ambient: AmbientSource | undefined;
+  /** The prepared wire input (JSON, ambient fields left out), as `validate` gives it. */
+  readonly wire: Record<string, unknown>;
 }
+
+/**
+ * @internal A call that passed its checks, middleware and approval, handed on instead of run here:
+ * `approved` says a person approved it (it needed approval).
+ */
+export type Dispatch = (admitted: { readonly wire: Record<string, unknown>; readonly approved: boolean }) => Promise<Result>;
 
 const plans = new WeakMap<ToolDefinition, Plan>();
 
@@ -241,8 +253,7 @@ export class Invoker {
     const definition = Tools.resolve(tool);
     if (this.options.tracing === false || !tracingAvailable()) return this.guarded(definition, args, call, call.callId);
     const id = call.callId ?? randomUUID();
-    const transport = call.transport ?? 'inprocess';
-    return traced({ tool: definition, transport, id, trace: call.trace }, () => this.guarded(definition, args, call, id));
+    return traced({ tool: definition, transport: transportOf(call), id, trace: call.trace }, () => this.guarded(definition, args, call, id));
   }
 
   /**
@@ -261,6 +272,16 @@ export class Invoker {
     }
   }
 
+  /**
+   * @internal Runs a call's checks, middleware and approval exactly as `invoke` does, then hands the
+   * admitted call to `dispatch` in place of the tool (MCP tasks enqueue it there). Its Result is the
+   * call's as the middleware answers it: `dispatch`'s, or the refusal.
+   */
+  admit(tool: ToolLike, args: unknown, call: CallOptions, dispatch: Dispatch): Promise<Result> {
+    const definition = Tools.resolve(tool);
+    return this.run(definition, args, call, call.callId, dispatch).catch((error: unknown) => this.exception(definition, error, args));
+  }
+
   private destructiveApproval(): boolean {
     return this.options.requireApprovalForDestructive ?? configuredDestructiveApproval();
   }
@@ -270,29 +291,35 @@ export class Invoker {
     return this.run(definition, args, call, id).catch((error: unknown) => this.exception(definition, error, args));
   }
 
-  private async run(definition: ToolDefinition, args: unknown, call: CallOptions, id: string | undefined): Promise<Result<unknown>> {
+  private async run(
+    definition: ToolDefinition,
+    args: unknown,
+    call: CallOptions,
+    id: string | undefined,
+    dispatch?: Dispatch,
+  ): Promise<Result<unknown>> {
     let prepared = this.prepare(definition, args, call, true);
     if (prepared instanceof Promise) prepared = await prepared;
     if (prepared instanceof Result) return prepared;
+    const { input, wire } = prepared;
+    // The tool, or (admit) the dispatch standing in for it.
+    const toTool = (approved: boolean) => (dispatch ? dispatch({ wire, approved }) : this.callTool(definition, input, call, args));
     const caller = call.signal;
     if (caller?.aborted) return this.cancelled(definition, caller.reason);
     const configured = configuredMiddleware();
     const middleware =
       configured.length === 0 ? this.middleware : this.middleware.length === 0 ? configured : [...configured, ...this.middleware];
     const rule = approvalRule(definition, this.destructiveApproval());
-    if (middleware.length === 0 && rule === undefined) return this.callTool(definition, prepared.input, call, args);
+    if (middleware.length === 0 && rule === undefined) return toTool(false);
     const pipelineCall = new PipelineCall(
       definition,
       prepared.input,
       prepared.ambient,
       caller ?? NEVER_ABORTED,
-      call.transport ?? 'inprocess',
+      transportOf(call),
       id,
     );
-    const last =
-      rule === undefined
-        ? () => this.callTool(definition, prepared.input, call, args)
-        : () => this.approveThenCall(pipelineCall, rule, call, args);
+    const last = rule === undefined ? () => toTool(false) : () => this.approveThenCall(pipelineCall, rule, call, args, toTool);
     return runPipeline(middleware, pipelineCall, last, (error) => this.fromThrown(definition, error, caller, args));
   }
 
@@ -302,6 +329,7 @@ export class Invoker {
     rule: NonNullable<ToolDefinition['approval']>,
     options: CallOptions,
     args: unknown,
+    toTool: (approved: boolean) => Promise<Result>,
   ): Promise<Result> {
     const { tool } = call;
     let needed: boolean;
@@ -322,7 +350,7 @@ export class Invoker {
       }
       if (!decision.approved) return refuse(deniedError(tool, decision.reason));
     }
-    return this.callTool(tool, call.input, options, args);
+    return toTool(needed);
   }
 
   /** Steps 1–5: from untrusted arguments to the validated input, or the Result that refuses them. */
@@ -342,7 +370,7 @@ export class Invoker {
     // Steps 1–5.
     const checked = this.checkInput(definition, plan, args, call.nullMeansAbsent === true, report);
     if (checked instanceof Result) return checked;
-    if (foreignCallee(definition)) return { input: checked, ambient: currentAmbient(call.ambientContext) };
+    if (foreignCallee(definition)) return { input: checked, ambient: currentAmbient(call.ambientContext), wire: checked };
     const prepared = checked;
 
     // Ambient values come from trusted context only; problems there are the server's, not the caller's.
@@ -385,10 +413,10 @@ export class Invoker {
       // Only class-validator's own checks can be asynchronous; every other call starts the tool synchronously.
       const found = new InputProblems();
       return residualErrors(plan.input, input, found).then(() =>
-        found.empty ? { input, ambient } : this.inputProblems(definition, found, args, report),
+        found.empty ? { input, ambient, wire: prepared } : this.inputProblems(definition, found, args, report),
       );
     }
-    return { input, ambient };
+    return { input, ambient, wire: prepared };
   }
 
   /** Steps 6–7: resolve through DI and call under the time limit, then check the output contract. */
@@ -413,13 +441,13 @@ export class Invoker {
     if (timeoutMs === undefined && caller === undefined) {
       // Nothing can end the call early: no timer, no listener, just the call.
       try {
-        value = await instance[definition.method](input, toolContext(definition, NEVER_ABORTED, call.context));
+        value = await instance[definition.method](input, toolContext(definition, NEVER_ABORTED, call.context, transportOf(call)));
       } catch (error) {
         return this.fromThrown(definition, error, undefined, args);
       }
     } else {
       const settled = await settle(
-        (signal) => instance[definition.method](input, toolContext(definition, signal, call.context)),
+        (signal) => instance[definition.method](input, toolContext(definition, signal, call.context, transportOf(call))),
         caller,
         timeoutMs,
         () => this.timeoutError(definition, timeoutMs!),

@@ -4,6 +4,7 @@
 import { ToolBusyError, ToolRateLimitError } from '../errors/errors';
 import type { ToolDefinition } from '../registry/tool-definition';
 import { describeValue, isPlainObject } from '../util/describe-value';
+import { setOwn } from '../util/own-property';
 import type { Middleware, ToolCall, TransportName } from './pipeline';
 import { REDACTED } from './redact';
 import type { Outcome, Result } from './result';
@@ -213,7 +214,7 @@ export function audit(onRecord: (record: AuditRecord) => void | Promise<void>, o
     const caller: Record<string, unknown> = {};
     for (const field of contract.ambientFields) {
       if (identity === undefined && call.ambient.get(field.ambient!.key) !== undefined) {
-        caller[field.ambient!.key] = field.sensitive ? REDACTED : call.ambient.get(field.ambient!.key);
+        setOwn(caller, field.ambient!.key, field.sensitive ? REDACTED : call.ambient.get(field.ambient!.key));
       }
     }
     if (identity !== undefined) {
@@ -221,7 +222,7 @@ export function audit(onRecord: (record: AuditRecord) => void | Promise<void>, o
         const value = call.ambient.get(key);
         if (value === undefined) continue;
         const field = contract.ambientFields.find((candidate) => candidate.ambient!.key === key);
-        caller[key] = field?.sensitive ? REDACTED : value;
+        setOwn(caller, key, field?.sensitive ? REDACTED : value);
       }
     }
     await onRecord(

@@ -15,8 +15,9 @@ import { failureMessage, Result } from './result';
 import { isInstance } from './thrown';
 import { DeclarationError } from '../errors/declaration-errors';
 
-/** The names transports pass: `mcp`, `openai`, `ai`, `http`, `inprocess` (a direct `invoke`), or an adapter's own. */
-export type TransportName = 'mcp' | 'openai' | 'ai' | 'http' | 'inprocess' | (string & {});
+import type { TransportName } from './transport';
+
+export type { TransportName } from './transport';
 
 /** Trusted ambient values, read by key (`call.ambient.get('userId')`). */
 export interface AmbientValues {

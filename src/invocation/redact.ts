@@ -1,26 +1,31 @@
 /**
  * `@Field({ sensitive: true })` values, replaced wherever toolwright itself hands input on: audit
- * records and exception reports. (Spans never carry input at all.)
+ * records, approval questions (`call.redactedInput()`) and exception reports. (Spans never carry
+ * input at all.) A sensitive field is found at any depth the field model can nest it: in a nested
+ * class, an array of them (of any depth), a union member (`anyOf`), and under optional or nullable.
  */
 import { contractOf } from '../contract/build-contract';
 import type { Contract, TypeNode } from '../contract/field-model';
-import { isPlainObject } from '../util/describe-value';
+import { setOwn } from '../util/own-property';
 
 export const REDACTED = '[redacted]';
 
 const sensitiveByContract = new WeakMap<Function, boolean>();
 
-/** Does the contract (or one nested in it) have a sensitive field? Cached per class. */
-export function hasSensitive(contract: Contract, seen = new Set<Function>()): boolean {
-  const cached = sensitiveByContract.get(contract.target);
-  if (cached !== undefined) return cached;
+/** Does the contract (or one nested in it, at any depth) have a sensitive field? Cached per class. */
+export function hasSensitive(contract: Contract): boolean {
+  let found = sensitiveByContract.get(contract.target);
+  // Only a whole walk's answer is cached: inside a cycle, a class's partial answer may be wrong.
+  if (found === undefined) sensitiveByContract.set(contract.target, (found = reachesSensitive(contract, new Set())));
+  return found;
+}
+
+function reachesSensitive(contract: Contract, seen: Set<Function>): boolean {
   if (seen.has(contract.target)) return false;
   seen.add(contract.target);
-  const found = contract.fields.some(
-    (field) => field.sensitive || targetsOf(field.type).some((target) => hasSensitive(contractOf(target), seen)),
+  return contract.fields.some(
+    (field) => field.sensitive || targetsOf(field.type).some((target) => reachesSensitive(contractOf(target), seen)),
   );
-  sensitiveByContract.set(contract.target, found);
-  return found;
 }
 
 function targetsOf(node: TypeNode): Function[] {
@@ -35,29 +40,47 @@ function targetsOf(node: TypeNode): Function[] {
  * `[redacted]`, nested contracts likewise. Undeclared keys are left out (they were refused or dropped).
  */
 export function redact(contract: Contract, value: unknown): Record<string, unknown> | unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-  const source = value as Record<string, unknown>;
-  const copy: Record<string, unknown> = {};
-  for (const field of contract.fields) {
-    if (!Object.prototype.hasOwnProperty.call(source, field.name)) continue;
-    copy[field.name] = field.sensitive ? REDACTED : redactNode(field.type, source[field.name]);
-  }
-  return copy;
+  if (!isObject(value)) return value;
+  return redactObject([contract], value);
 }
 
-function redactNode(node: TypeNode, value: unknown): unknown {
-  if (node.target && (isPlainObject(value) || (typeof value === 'object' && value !== null && !Array.isArray(value)))) {
-    return redact(contractOf(node.target), value);
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The types a value may have: a union's members, else the node itself. */
+function alternatives(nodes: readonly TypeNode[]): TypeNode[] {
+  return nodes.flatMap((node) => (node.kind === 'union' ? node.members! : [node]));
+}
+
+/**
+ * A value read through any of `nodes` (one node, or a union's members: which member a value is
+ * cannot be told cheaply here, so a key any of them calls sensitive is redacted).
+ */
+function redactValue(nodes: readonly TypeNode[], value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const types = alternatives(nodes);
+  if (Array.isArray(value)) {
+    const items = types.filter((node) => node.items !== undefined).map((node) => node.items!);
+    return items.length === 0 ? value : value.map((item) => redactValue(items, item));
   }
-  if (node.items && Array.isArray(value)) return value.map((item) => redactNode(node.items!, item));
-  if (node.members && typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    // Which member a value is cannot be told cheaply here: redact what any member calls sensitive.
-    const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
-    for (const member of node.members) {
-      if (!member.target) continue;
-      for (const field of contractOf(member.target).fields) if (field.sensitive && field.name in copy) copy[field.name] = REDACTED;
+  const contracts = types.filter((node) => node.target !== undefined).map((node) => contractOf(node.target!));
+  return contracts.length === 0 ? value : redactObject(contracts, value as Record<string, unknown>);
+}
+
+/** The declared keys of `source` under any of `contracts`; a key one of them calls sensitive is redacted. */
+function redactObject(contracts: readonly Contract[], source: Record<string, unknown>): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  const declared = new Map<string, TypeNode[] | typeof REDACTED>();
+  for (const contract of contracts) {
+    for (const field of contract.fields) {
+      if (!Object.prototype.hasOwnProperty.call(source, field.name)) continue;
+      const seen = declared.get(field.name);
+      if (field.sensitive) declared.set(field.name, REDACTED);
+      else if (seen === undefined) declared.set(field.name, [field.type]);
+      else if (seen !== REDACTED) seen.push(field.type);
     }
-    return copy;
   }
-  return value;
+  for (const [name, types] of declared) setOwn(copy, name, types === REDACTED ? REDACTED : redactValue(types, source[name]));
+  return copy;
 }

@@ -8,6 +8,7 @@ import { ToolContextUnavailableError } from '../errors/errors';
 import type { ToolDefinition } from '../registry/tool-definition';
 import { describeValue, isPlainObject } from '../util/describe-value';
 import { DeclarationError } from '../errors/declaration-errors';
+import { IN_PROCESS } from './transport';
 
 /** Log levels, least to most severe (the syslog levels MCP uses). */
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
@@ -26,7 +27,10 @@ export interface CallAuth {
 
 /** Who is calling, as far as the transport knows. */
 export interface CallIdentity {
-  /** `in-process` for invoke(), `mcp`, `openai` (the Toolbox), `ai-sdk`, or what a custom transport says. */
+  /**
+   * The call's transport, as middleware and spans name it: `inprocess` for invoke(), `mcp`, `openai`
+   * (the Toolbox), `ai` (the AI SDK), or what a custom transport says (`CallOptions.transport`).
+   */
   readonly transport: string;
   /** The request's id (MCP's JSON-RPC id, the model's tool-call id). */
   readonly requestId?: string | number;
@@ -191,7 +195,7 @@ export function checkCallContext(context: unknown, where: string, option = 'cont
   }
 }
 
-const IN_PROCESS: CallIdentity = Object.freeze({ transport: 'in-process' });
+const IN_PROCESS_IDENTITY: CallIdentity = Object.freeze({ transport: IN_PROCESS });
 
 /** A tool's context: handlers from the call, else from `configure`, else the transport's limits. */
 class Context implements ToolContext {
@@ -201,8 +205,9 @@ class Context implements ToolContext {
     readonly tool: ToolDefinition,
     readonly signal: AbortSignal,
     private readonly given: CallContext | undefined,
+    transport: string,
   ) {
-    this.call = given ? identityOf(given) : IN_PROCESS;
+    this.call = given ? identityOf(given, transport) : transport === IN_PROCESS ? IN_PROCESS_IDENTITY : Object.freeze({ transport });
   }
 
   private handler<K extends keyof ToolContextHandlers>(name: K): ToolContextHandlers[K] {
@@ -282,15 +287,15 @@ class Context implements ToolContext {
   }
 }
 
-function identityOf(given: CallContext): CallIdentity {
-  const identity: { -readonly [K in keyof CallIdentity]: CallIdentity[K] } = { transport: given.transport ?? 'in-process' };
+function identityOf(given: CallContext, transport: string): CallIdentity {
+  const identity: { -readonly [K in keyof CallIdentity]: CallIdentity[K] } = { transport };
   if (given.requestId !== undefined) identity.requestId = given.requestId;
   if (given.sessionId !== undefined) identity.sessionId = given.sessionId;
   if (given.auth !== undefined) identity.auth = given.auth;
   return Object.freeze(identity);
 }
 
-/** @internal The context of one call. */
-export function toolContext(tool: ToolDefinition, signal: AbortSignal, given: CallContext | undefined): ToolContext {
-  return new Context(tool, signal, given);
+/** @internal The context of one call, through `transport` (the call's one transport name). */
+export function toolContext(tool: ToolDefinition, signal: AbortSignal, given: CallContext | undefined, transport: string): ToolContext {
+  return new Context(tool, signal, given, transport);
 }

@@ -7,7 +7,9 @@
  */
 import type { ToolDefinition } from '../registry/tool-definition';
 import type { Result } from './result';
+import { setOwn } from '../util/own-property';
 import { VERSION } from '../util/package-info';
+import { IN_PROCESS } from './transport';
 
 /** A span attribute value, as OpenTelemetry accepts it. */
 export type SpanAttributeValue = string | number | boolean | readonly string[] | readonly number[] | readonly boolean[];
@@ -194,7 +196,7 @@ function parentContext(otel: OtelApi, carrier: Readonly<Record<string, unknown>>
 
 /** The adapter whose tool name a transport shows (the AI SDK adapter shows the OpenAI names). */
 function adapterOf(transport: string): string | undefined {
-  return transport === 'ai' ? 'openai' : transport === 'inprocess' ? undefined : transport;
+  return transport === 'ai' ? 'openai' : transport === IN_PROCESS ? undefined : transport;
 }
 
 /** `error.type` of a Result that is not a success: the class of the error behind it. */
@@ -253,7 +255,7 @@ export function traced(call: TracedCall, run: () => Promise<Result>): Promise<Re
   const description = tool.description;
   if (description !== undefined) attributes['gen_ai.tool.description'] = description;
   const extra = call.trace?.attributes;
-  if (extra) for (const key of Object.keys(extra)) attributes[key] = extra[key];
+  if (extra) for (const key of Object.keys(extra)) setOwn(attributes, key, extra[key]);
   const parent = (call.trace?.parent && parentContext(otel, call.trace.parent)) || otel.context.active();
   const span = otel.trace
     .getTracer(NAME, VERSION)

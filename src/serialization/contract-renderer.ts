@@ -10,6 +10,7 @@ import type { Contract, TypeNode } from '../contract/field-model';
 import { messages } from '../contract/messages';
 import { OutputContractError } from '../errors/errors';
 import { isInlineShapeClass } from '../contract/tool-contracts';
+import { setOwn } from '../util/own-property';
 import { warn } from '../util/warnings';
 import {
   isTypedArray,
@@ -228,12 +229,12 @@ function buildContractRenderer(contract: Contract): (value: object, state: State
         if (!field.optional) state.mismatch(messages.required(state.path(), undefined), 'required');
       } else if (item === null) {
         present++;
-        if (field.nullable) out[field.name] = null;
+        if (field.nullable) setOwn(out, field.name, null);
         else state.mismatch(`${state.path()} is null, and the field is not nullable`, 'type');
       } else {
         present++;
         const rendered = field.render(item, state);
-        if (rendered !== undefined) out[field.name] = rendered;
+        if (rendered !== undefined) setOwn(out, field.name, rendered);
       }
       state.stack.pop();
     }

@@ -4,6 +4,7 @@
  * returns survives JSON.stringify/JSON.parse unchanged; what has no honest JSON form is refused.
  */
 import { FieldError, UnserializableValueError } from '../errors/errors';
+import { setOwn } from '../util/own-property';
 
 export interface RenderOptions {
   /** Also refuse a class instance with no `toJSON` and no declared shape (default false). */
@@ -159,7 +160,7 @@ export function renderGeneric(value: unknown, state: State): unknown {
       if (item === undefined) continue; // an absent property, as JSON has it
       if (!wellFormed(key)) state.refuse('has a key with a lone UTF-16 surrogate');
       state.stack.push(key);
-      record[key] = renderGeneric(item, state);
+      setOwn(record, key, renderGeneric(item, state));
       state.stack.pop();
     }
     out = record;
@@ -190,7 +191,7 @@ function renderMap(map: Map<unknown, unknown>, state: State): Record<string, unk
     }
     if (item === undefined) continue;
     state.stack.push(property);
-    record[property] = renderGeneric(item, state);
+    setOwn(record, property, renderGeneric(item, state));
     state.stack.pop();
   }
   return record;

@@ -1,3 +1,5 @@
+import { setOwn } from './own-property';
+
 /** A deep copy of a JSON value (plain objects, arrays, primitives): faster than structuredClone. */
 export function copyJson<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
@@ -8,6 +10,6 @@ export function copyJson<T>(value: T): T {
   }
   const copy: Record<string, unknown> = {};
   const keys = Object.keys(value);
-  for (let i = 0; i < keys.length; i++) copy[keys[i]] = copyJson((value as Record<string, unknown>)[keys[i]]);
+  for (let i = 0; i < keys.length; i++) setOwn(copy, keys[i], copyJson((value as Record<string, unknown>)[keys[i]]));
   return copy as T;
 }

@@ -45,10 +45,26 @@ describe('approvals', () => {
     const result = await invoke(Payout, args);
     expect(result).toMatchObject({
       outcome: 'failure',
-      error: "payout needs a person's approval, and this inprocess call has no way to ask for it (pass invoke(…, { approve: (call) => … })), so it did not run.",
+      error: "payout needs a person's approval, and this call has no approver (pass invoke(…, { approve: (call) => … })), so it did not run.",
     });
     expect(result.exception).toBeInstanceOf(ToolApprovalError);
     expect((result.exception as ToolApprovalError).reason).toBe('unavailable');
+    expect(ran).toEqual([]);
+  });
+
+  it('the refusal speaks to the caller of each transport: only an in-process caller is told about invoke()', async () => {
+    const refusal = async (transport: string) => (await invoke(Payout, args, { transport })).error;
+    // A caller that is not the developer (an HTTP client, a model, a queue producer) cannot pass an
+    // invoke() option: it is told only that nobody could be asked.
+    for (const transport of ['http', 'openai', 'ai', 'queue', 'my-own']) {
+      expect(await refusal(transport)).toBe("payout needs a person's approval, and nobody could be asked in this call, so it did not run.");
+    }
+    expect(await refusal('mcp')).toBe(
+      "payout needs a person's approval, and this client cannot be asked (it does not support elicitation), so it did not run.",
+    );
+    expect(await refusal('inprocess')).toContain('pass invoke(…, { approve');
+    // A transport named like an Object.prototype key is just another name.
+    expect(await refusal('constructor')).toBe("payout needs a person's approval, and nobody could be asked in this call, so it did not run.");
     expect(ran).toEqual([]);
   });
 

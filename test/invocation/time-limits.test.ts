@@ -300,3 +300,117 @@ describe("the caller's signal", () => {
     expect(result.exception).toBeInstanceOf(ToolCancelledError);
   });
 });
+
+describe('a tool that runs past its deadline without yielding (no timer can fire)', () => {
+  /** Keeps the thread busy for `ms` by the wall clock, as a CPU-bound tool does. */
+  function busy(ms: number): void {
+    const start = Date.now();
+    while (Date.now() - start < ms) {
+      /* spin */
+    }
+  }
+
+  @Tool({ name: 'crunch', timeoutMs: 40, error: 'Could not crunch' })
+  @Expects({})
+  class Crunch {
+    call(_input: unknown, { signal }: { signal: AbortSignal }) {
+      lastSignal = signal;
+      busy(120);
+      return { crunched: true };
+    }
+  }
+
+  it('a synchronous tool that blocks past its limit is the timeout failure a timer gives, not a success', async () => {
+    const timer = await invoke(Hang); // the timer-driven timeout, for comparison
+    const result = await invoke(Crunch);
+    expect(result).toMatchObject({ ok: false, outcome: timer.outcome, value: undefined, error: 'Could not crunch: crunch took longer than 40 ms' });
+    expect(result.exception).toBeInstanceOf(ToolTimeoutError);
+    expect(result.exception).toMatchObject({ code: 'TOOL_TIMEOUT', timeoutMs: 40 });
+    // The tool's signal reads aborted with the very same reason, as at a timer.
+    expect(lastSignal?.aborted).toBe(true);
+    expect(lastSignal?.reason).toBe(result.exception);
+    expect(reported).toEqual([]);
+  });
+
+  it('a late throw is the timeout too (not an exception report), sync or async', async () => {
+    @Tool({ name: 'crunch_throw', timeoutMs: 30 }) @Expects({}) class CrunchThrow {
+      call() {
+        busy(90);
+        throw new Error('ran out of patience');
+      }
+    }
+    @Tool({ name: 'crunch_reject', timeoutMs: 30 }) @Expects({}) class CrunchReject {
+      async call() {
+        await Promise.resolve();
+        busy(90);
+        throw new Error('ran out of patience');
+      }
+    }
+    for (const [tool, name] of [
+      [CrunchThrow, 'crunch_throw'],
+      [CrunchReject, 'crunch_reject'],
+    ] as const) {
+      const result = await invoke(tool);
+      expect(result).toMatchObject({ outcome: 'failure', error: `${name} took longer than 30 ms` });
+      expect(result.exception).toBeInstanceOf(ToolTimeoutError);
+    }
+    expect(reported).toEqual([]);
+  });
+
+  it('an async tool that blocks after its first await, and resolves late, is the timeout', async () => {
+    @Tool({ name: 'crunch_async', timeoutMs: 30 }) @Expects({}) class CrunchAsync {
+      async call(_input: unknown, { signal }: { signal: AbortSignal }) {
+        lastSignal = signal;
+        await Promise.resolve();
+        busy(90);
+        return 'done, late';
+      }
+    }
+    const result = await invoke(CrunchAsync);
+    expect(result).toMatchObject({ outcome: 'failure', error: 'crunch_async took longer than 30 ms' });
+    expect(lastSignal?.reason).toBe(result.exception);
+  });
+
+  it('the time a tool blocked counts: the timer waits only for what is left of the limit', async () => {
+    // Blocks 150 of its 200 ms, then waits 100 ms more: the deadline (50 ms on) comes before its own timer.
+    let abortedFirst: boolean | undefined;
+    @Tool({ name: 'block_then_wait', timeoutMs: 200 }) @Expects({}) class BlockThenWait {
+      call(_input: unknown, { signal }: { signal: AbortSignal }) {
+        busy(150);
+        return new Promise((resolve) =>
+          setTimeout(() => {
+            abortedFirst = signal.aborted;
+            resolve('waited');
+          }, 100),
+        );
+      }
+    }
+    const result = await invoke(BlockThenWait);
+    expect(result.exception).toBeInstanceOf(ToolTimeoutError);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(abortedFirst).toBe(true);
+  });
+
+  it('a tool that finishes inside its deadline keeps its value, whether it blocked or not', async () => {
+    @Tool({ name: 'crunch_in_time', timeoutMs: 1_000 }) @Expects({}) class CrunchInTime {
+      call() {
+        busy(100);
+        return 'in time';
+      }
+    }
+    @Tool({ name: 'crunch_in_time_async', timeoutMs: 1_000 }) @Expects({}) class CrunchInTimeAsync {
+      async call() {
+        await Promise.resolve();
+        busy(100);
+        return 'in time';
+      }
+    }
+    expect(await invoke(CrunchInTime)).toMatchObject({ ok: true, value: 'in time' });
+    expect(await invoke(CrunchInTimeAsync)).toMatchObject({ ok: true, value: 'in time' });
+  });
+
+  it('through a transport (the Toolbox), the blocked call fails with the same words', async () => {
+    const [record] = await new Toolbox([Crunch]).invokeAll([{ id: 'a', name: 'crunch', arguments: '{}' }]);
+    expect(record).toMatchObject({ status: 'failed', output: 'Could not crunch: crunch took longer than 40 ms' });
+  });
+});

@@ -105,7 +105,7 @@ describe('invoke()', () => {
   it('runs the tool with the handlers in the call options, and an in-process identity', async () => {
     const { seen, handlers } = recorder();
     const result = await invoke(BookTable, { restaurant: 'Chez Nous' }, { context: handlers });
-    expect(result.value).toEqual({ restaurant: 'Chez Nous', size: 4, note: 'window seat', transport: 'in-process', requestId: '', sessionId: '' });
+    expect(result.value).toEqual({ restaurant: 'Chez Nous', size: 4, note: 'window seat', transport: 'inprocess', requestId: '', sessionId: '' });
     expect(seen).toEqual(EXPECTED_SEEN);
   });
 
@@ -125,11 +125,11 @@ describe('invoke()', () => {
     expect(result.ok).toBe(false);
     expect(result.exception).toBeInstanceOf(ToolContextUnavailableError);
     expect((result.exception as Error).message).toBe(
-      'ask_always (AskAlways) called context.elicit(), and this transport (in-process) cannot ask the user: pass an `elicit` handler in the call options (invoke(tool, args, { context: { elicit } })) or configure({ toolContext: { elicit } }).',
+      'ask_always (AskAlways) called context.elicit(), and this transport (inprocess) cannot ask the user: pass an `elicit` handler in the call options (invoke(tool, args, { context: { elicit } })) or configure({ toolContext: { elicit } }).',
     );
     expect(reports).toHaveLength(1);
     const plain = await invoke(BookTable, { restaurant: 'Chez Nous' });
-    expect(plain.value).toMatchObject({ size: 2, note: '', transport: 'in-process' });
+    expect(plain.value).toMatchObject({ size: 2, note: '', transport: 'inprocess' });
   });
 
   it('a handler that throws does not fail the call for progress and logs, but does for elicit', async () => {

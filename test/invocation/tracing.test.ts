@@ -10,7 +10,23 @@ import { AggregationTemporality, MeterProvider, MetricReader } from '@openteleme
 import { BasicTracerProvider, InMemorySpanExporter, ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { AmbientContext, configure, Description, Expects, fail, Field, invoke, Invoker, Tool, ToolVersion, Tracing } from 'toolwright';
+import {
+  AmbientContext,
+  audit,
+  AuditRecord,
+  configure,
+  Description,
+  Expects,
+  fail,
+  Field,
+  invoke,
+  Invoker,
+  Middleware,
+  Tool,
+  ToolContext,
+  ToolVersion,
+  Tracing,
+} from 'toolwright';
 import { createMcpServer } from 'toolwright/mcp';
 
 class TestReader extends MetricReader {
@@ -154,6 +170,78 @@ describe('tracing', () => {
     expect(Tracing.annotateSpan({ a: 1 })).toBe(false);
     await new Invoker({ tracing: false }).invoke(Crash);
     expect(spans()).toHaveLength(0);
+  });
+});
+
+describe('one name for the transport', () => {
+  @Tool({ name: 'which_transport' })
+  @Expects({})
+  class WhichTransport {
+    call(_input: unknown, context: ToolContext) {
+      return { transport: context.call.transport };
+    }
+  }
+
+  /** What the middleware, the audit record, the tool and the span each said the transport was. */
+  function sayings(middlewareSaw: string[], records: AuditRecord[], toolSaw: unknown[]) {
+    const span = spans().filter((candidate) => candidate.name === 'execute_tool which_transport');
+    return {
+      middleware: middlewareSaw,
+      audit: records.map((record) => record.transport),
+      tool: toolSaw,
+      span: span.map((candidate) => candidate.attributes['toolwright.transport']),
+    };
+  }
+
+  function recorders() {
+    const middlewareSaw: string[] = [];
+    const records: AuditRecord[] = [];
+    const seen: Middleware = (call, next) => (middlewareSaw.push(call.transport), next());
+    return { middlewareSaw, records, middleware: [seen, audit((record) => void records.push(record))] };
+  }
+
+  it('invoke(): middleware, audit, context.call.transport and the span all say inprocess', async () => {
+    const { middlewareSaw, records, middleware } = recorders();
+    const invoker = new Invoker({ middleware });
+    const toolSaw = [
+      ((await invoker.invoke(WhichTransport)).value as { transport: string }).transport,
+      // With a context of handlers but no transport named: still the one name.
+      ((await invoker.invoke(WhichTransport, {}, { context: { log: () => undefined } })).value as { transport: string }).transport,
+    ];
+    expect(sayings(middlewareSaw, records, toolSaw)).toEqual({
+      middleware: ['inprocess', 'inprocess'],
+      audit: ['inprocess', 'inprocess'],
+      tool: ['inprocess', 'inprocess'],
+      span: ['inprocess', 'inprocess'],
+    });
+  });
+
+  it('a transport named in the call options, or only in the context, is the one name everywhere', async () => {
+    const { middlewareSaw, records, middleware } = recorders();
+    const invoker = new Invoker({ middleware });
+    const toolSaw = [
+      ((await invoker.invoke(WhichTransport, {}, { transport: 'queue' })).value as { transport: string }).transport,
+      ((await invoker.invoke(WhichTransport, {}, { context: { transport: 'grpc' } })).value as { transport: string }).transport,
+    ];
+    expect(sayings(middlewareSaw, records, toolSaw)).toEqual({
+      middleware: ['queue', 'grpc'],
+      audit: ['queue', 'grpc'],
+      tool: ['queue', 'grpc'],
+      span: ['queue', 'grpc'],
+    });
+  });
+
+  it('MCP: the SDK Client’s call is mcp to the middleware, the audit, the tool and the span', async () => {
+    const { middlewareSaw, records, middleware } = recorders();
+    const server = createMcpServer({ name: 'which', version: '1.0.0', tools: [WhichTransport], invoker: { middleware } });
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverTransport);
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(clientTransport);
+    const answer = await client.callTool({ name: 'which_transport', arguments: {} });
+    await client.close();
+    const toolSaw = [(JSON.parse((answer.content as Array<{ text: string }>)[0].text) as { transport: string }).transport];
+    expect(sayings(middlewareSaw, records, toolSaw)).toEqual({ middleware: ['mcp'], audit: ['mcp'], tool: ['mcp'], span: ['mcp'] });
   });
 });
 

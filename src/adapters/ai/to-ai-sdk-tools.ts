@@ -20,7 +20,7 @@ export interface AiSdkToolsOptions {
   container?: ToolboxCallOptions['container'];
   /**
    * Tool-context handlers for every call (`progress`, `log`, `elicit`, `sample`); the context's
-   * `call.transport` is `ai-sdk` and its `requestId` the SDK's `toolCallId`.
+   * `call.transport` is `ai` and its `requestId` the SDK's `toolCallId`.
    */
   context?: ToolboxCallOptions['context'];
 }

@@ -4,6 +4,7 @@
  */
 import { JsonSchema, schemaOf, ToolDefinition } from '../../index';
 import { contractOf, TypeNode } from '../../adapter-kit';
+import { setOwn } from '../../adapter-kit/internal';
 
 type Direction = 'input' | 'output';
 
@@ -112,8 +113,7 @@ export class SchemaComponents {
       const out: JsonSchema = {};
       for (const [key, child] of Object.entries(node)) {
         if (key === '$defs' && top) continue;
-        out[key] =
-          key === 'properties' || key === '$defs' ? mapValues(child as JsonSchema, (c) => rewrite(c, false)) : rewrite(child, false);
+        setOwn(out, key, key === 'properties' || key === '$defs' ? mapValues(child as JsonSchema, (c) => rewrite(c, false)) : rewrite(child, false));
       }
       return out;
     };

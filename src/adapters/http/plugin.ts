@@ -5,6 +5,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { AmbientSource, Invoker, Result, ToolDefinition } from '../../index';
 import { DEFAULT_ERROR, describeValue, guardToolResponse, MAPPING_FAILURE } from '../../adapter-kit';
+import { setOwn } from '../../adapter-kit/internal';
 import { failureStatusOf, HttpConfig } from './config';
 import { registerDocs } from './docs';
 import { httpApiDocument } from './openapi';
@@ -25,7 +26,7 @@ function pathOf(request: FastifyRequest): string {
 function queryInput(query: unknown, listFields: ReadonlySet<string>): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   for (const [key, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
-    input[key] = listFields.has(key) && !Array.isArray(value) ? [value] : value;
+    setOwn(input, key, listFields.has(key) && !Array.isArray(value) ? [value] : value);
   }
   return input;
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { InsufficientScopeError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
@@ -54,7 +55,7 @@ export interface HttpAuthGate {
   authenticate(req: IncomingMessage, res: ServerResponse): Promise<AuthInfo | null>;
   /** Records the identity that opened a session. */
   claim(session: object, authInfo: AuthInfo): void;
-  /** Whether a request with this AuthInfo may use the session (same client and subject). */
+  /** Whether a request with this AuthInfo may use the session (same client, subject and issuer, compared exactly). */
   owns(session: object, authInfo: AuthInfo | undefined): boolean;
 }
 
@@ -152,12 +153,12 @@ export function httpAuthGate(auth: McpHttpAuth, servedUrl: () => string): HttpAu
     },
 
     claim(session, authInfo) {
-      owners.set(session, identity(authInfo));
+      owners.set(session, ownerIdentity(authInfo));
     },
 
     owns(session, authInfo) {
       const owner = owners.get(session);
-      return owner === undefined || (authInfo !== undefined && owner === identity(authInfo));
+      return owner === undefined || (authInfo !== undefined && owner === ownerIdentity(authInfo));
     },
   };
 }
@@ -189,9 +190,23 @@ export function warnIfExposed(host: string, options: { auth?: McpHttpAuth; allow
   );
 }
 
-function identity(authInfo: AuthInfo): string {
-  const subject = authInfo.extra?.sub;
-  return JSON.stringify([authInfo.clientId, typeof subject === 'string' ? subject : null]);
+/**
+ * Who holds a session: the client, and the token's subject and issuer (`extra.sub`, `extra.iss`)
+ * whatever their JSON type, compared exactly: 101 is not "101", and a missing subject is not any
+ * present one. An identity that cannot be written down (a cycle, say) matches nothing, not even
+ * itself, so such a session serves no second request rather than anybody's.
+ */
+export function ownerIdentity(authInfo: AuthInfo): string {
+  const extra: Record<string, unknown> = authInfo.extra ?? {};
+  // [] for a claim that is absent, [value] for one that is there (null included).
+  const claim = (key: string) => (extra[key] === undefined ? [] : [extra[key]]);
+  try {
+    return JSON.stringify([authInfo.clientId, claim('sub'), claim('iss')], (_key, value: unknown) =>
+      typeof value === 'bigint' ? { bigint: String(value) } : value,
+    );
+  } catch {
+    return `unmatchable:${randomUUID()}`;
+  }
 }
 
 /** A thrown SDK OAuthError (recognised by shape: the ESM and CommonJS copies are different classes). */

@@ -4,7 +4,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { describeValue } from '../../adapter-kit';
-import { httpAuthGate, McpHttpAuth, warnIfExposed } from './auth';
+import { httpAuthGate, McpHttpAuth, ownerIdentity, warnIfExposed } from './auth';
 import { hostGuard } from './hosts';
 import { jsonRpcError, readJsonBody } from './http-body';
 import { DEFAULT_LIMITS, positiveInteger } from './limits';
@@ -33,8 +33,9 @@ export interface HttpServeOptions {
   stateless?: boolean;
   /**
    * Session mode: makes SSE streams resumable. A client that lost a stream reconnects with
-   * `Last-Event-ID` and is sent what it missed. `new InMemoryEventStore()` for development and one
-   * process; a shared store (the SDK's `EventStore` interface) for several. Default none.
+   * `Last-Event-ID` and is sent what it missed (only its own session's events). `new
+   * InMemoryEventStore()` for development and one process; a shared store (`EventStore`) for
+   * several. A session's events are forgotten when it ends. Default none.
    */
   eventStore?: EventStore;
   /** Largest request body accepted, in bytes (default 4 MiB); a larger one gets 413. */
@@ -135,7 +136,8 @@ export async function hostHttp(makeServer: () => Server, http: HttpServeOptions 
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return jsonRpcError(res, 400, -32000, 'Bad Request: no valid session id; start a session with an initialize request.');
     }
-    await sessions.open(req, res, body, gate && authInfo ? (transport) => gate.claim(transport, authInfo) : undefined);
+    if (gate && authInfo) await sessions.open(req, res, body, (transport) => gate.claim(transport, authInfo), ownerIdentity(authInfo));
+    else await sessions.open(req, res, body);
   };
 
   // Headers get requestTimeoutMs; readJsonBody gives the body as long again. Node's own whole-request

@@ -22,7 +22,7 @@ import { MCP_ADAPTER, McpConfig } from './config';
 import { mcpApprover } from './approval';
 import { McpRequestContext, withMcpRequest } from './request-context';
 import { McpServedTools, ServableTool, ServedTool } from './served-tools';
-import { checkTasksOptions, createdTask, McpTasksOptions, queueTaskStore } from './tasks';
+import { checkTasksOptions, createdTask, enqueueTaskCall, McpTasksOptions, queueTaskStore } from './tasks';
 import { mapResult, McpAdapter } from './wrap';
 import { DeclarationError } from '../../index';
 
@@ -248,15 +248,24 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
         return failedContext(entry.definition, error);
       }
     }
+    // Approval, call id and trace context: the pipeline's view of this request.
+    const approve = mcpApprover(server, extra, entry.tool.name, options.trustClientConfirmation === true, approvalTimeoutMs);
     if (asTask) {
-      // The call leaves this process: it is validated here and runs on a worker; the request's own
-      // container and signal do not travel (cancel with tasks/cancel).
-      const job = await tasks!.queue.enqueue(entry.definition, args ?? {}, { ambientContext, invalidInputAsJob: true });
+      // Admitted here, through the pipeline (checks, middleware, approval), and run on a worker with the
+      // approved input; the request's own container and signal do not travel (cancel with tasks/cancel).
+      const job = await withMcpRequest(request, () =>
+        enqueueTaskCall(invoker, tasks!.queue, entry.definition, args ?? {}, {
+          ambientContext,
+          container: child,
+          signal: extra.signal,
+          transport: 'mcp',
+          approve,
+          callId: String(extra.requestId),
+        }),
+      );
       return createdTask(job, tasks!, tasks!.queue.keepFinishedMs ?? null);
     }
     const context = mcpCallContext(server, state, request, name);
-    // Approval, call id and trace context: the pipeline's view of this request.
-    const approve = mcpApprover(server, extra, entry.tool.name, options.trustClientConfirmation === true, approvalTimeoutMs);
     const trace = new McpCallTrace(extra, entry.tool.name);
     return withMcpRequest(request, () =>
       entry.handler(args, {

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { type EventStore, StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { EventStore } from './event-store';
 import { jsonRpcError } from './http-body';
+import { sessionEventStore, sessionScope } from './session-events';
 
 /** A server at its session limit logs at most one line a minute. */
 const REPORT_EVERY_MS = 60_000;
@@ -69,13 +71,15 @@ export class SessionTable {
 
   /**
    * Starts a session with an initialize request, or answers 503 when the table is full. `claim`
-   * sees the new session's transport before it answers (authentication binds it to its caller).
+   * sees the new session's transport before it answers (authentication binds it to its caller);
+   * `owner` is that caller's identity, which scopes the session's events in the event store.
    */
   async open(
     req: IncomingMessage,
     res: ServerResponse,
     body: unknown,
     claim?: (transport: StreamableHTTPServerTransport) => void,
+    owner = '',
   ): Promise<void> {
     const { maxSessions } = this.limits;
     if (this.sessions.size + this.opening >= maxSessions) {
@@ -98,9 +102,13 @@ export class SessionTable {
     }
     const server = this.makeServer();
     let session: Session | undefined;
+    const sessionId = randomUUID();
+    // Its events are stored under its own scope, and dropped when it ends.
+    const scope = sessionScope(sessionId, owner);
+    const store = this.eventStore;
     const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      ...(this.eventStore ? { eventStore: this.eventStore } : {}),
+      sessionIdGenerator: () => sessionId,
+      ...(store ? { eventStore: sessionEventStore(store, scope) } : {}),
       onsessioninitialized: (id) => {
         if (this.closed) return void transport.close();
         session = { transport, server, open: 0, idleSince: Date.now() };
@@ -117,6 +125,7 @@ export class SessionTable {
       const id = transport.sessionId;
       if (id && this.sessions.get(id) === session) this.sessions.delete(id);
       void server.close();
+      if (store?.forgetSession) void forget(store, scope);
     };
     this.opening++;
     try {
@@ -160,6 +169,15 @@ export class SessionTable {
     const oldest = this.sessions.values().next().value as Session | undefined;
     const ms = oldest && oldest.open === 0 ? oldest.idleSince + sessionIdleTimeoutMs - Date.now() : sessionIdleTimeoutMs;
     return Math.max(1, Math.ceil(ms / 1000));
+  }
+}
+
+/** Drops an ended session's events; a store that fails to is reported, not thrown into the close. */
+async function forget(store: EventStore, scope: string): Promise<void> {
+  try {
+    await store.forgetSession!(scope);
+  } catch (error) {
+    console.error(`toolwright/mcp: the event store's forgetSession failed: ${(error as Error)?.message ?? String(error)}`);
   }
 }
 

@@ -1,12 +1,13 @@
 /**
  * MCP tasks (spec 2025-11-25, the SDK's experimental support) backed by a job queue: a task-augmented
- * `tools/call` enqueues the call and answers at once; `tasks/get`, `tasks/result` and `tasks/cancel`
+ * `tools/call` passes the server's pipeline (checks, middleware, approval), enqueues the approved call
+ * and answers at once; `tasks/get`, `tasks/result` and `tasks/cancel`
  * read the job from the queue, so any server process sharing it can answer them, and a restart of
  * the process that took the call loses nothing.
  */
 import type { CreateTaskOptions, TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
 import { ErrorCode, McpError, type CallToolResult, type Task } from '@modelcontextprotocol/sdk/types.js';
-import type { AmbientSource, Result, ToolDefinition } from '../../index';
+import { AmbientSource, CallOptions, Invoker, Result, ToolDefinition } from '../../index';
 import { describeValue } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
 import { DeclarationError } from '../../index';
@@ -22,11 +23,11 @@ export interface McpTaskJob {
 
 /** Where task calls run; `toolwright/queue`'s `ToolQueue` is one (`createToolQueue({ connection })`). */
 export interface McpTaskQueue {
-  enqueue(
-    tool: ToolDefinition,
-    args: unknown,
-    options: { ambientContext?: AmbientSource; invalidInputAsJob?: boolean },
-  ): Promise<McpTaskJob>;
+  /**
+   * Enqueues a call the server admitted (`approved`: a person approved it), or (`outcome`) a job that
+   * ends with the answer the server gave instead, without running the tool.
+   */
+  enqueue(tool: ToolDefinition, args: unknown, options: { ambientContext?: AmbientSource; approved?: boolean; outcome?: Result }): Promise<McpTaskJob>;
   job(id: string, options: { tools: readonly ToolDefinition[] }): Promise<McpTaskJob | undefined>;
   /** How long finished jobs stay readable, in milliseconds (null: until removed). */
   readonly keepFinishedMs?: number | null;
@@ -131,6 +132,34 @@ export function queueTaskStore(
       throw new McpError(ErrorCode.MethodNotFound, 'tasks/list is not offered by this server: ask for a task by its id.');
     },
   };
+}
+
+/**
+ * A task-augmented tools/call goes through the server's pipeline exactly as a direct call does (input
+ * checks, middleware, approval) before anything is enqueued; the worker then runs the approved,
+ * validated input. A call the pipeline answers (a refusal, a denied approval, invalid input) becomes
+ * a task that ends with that answer: the tool never runs.
+ */
+export async function enqueueTaskCall(
+  invoker: Invoker,
+  queue: McpTaskQueue,
+  tool: ToolDefinition,
+  args: unknown,
+  call: CallOptions & { ambientContext: AmbientSource },
+): Promise<McpTaskJob> {
+  let job: McpTaskJob | undefined;
+  const answer = await invoker.admit(tool, args, call, async ({ wire, approved }) => {
+    job = await queue.enqueue(tool, wire, { ambientContext: call.ambientContext, approved });
+    // Enqueued: the middleware sees the call admitted (the audit record of a task is its admission).
+    return job.id === undefined ? job.result() : Result.success(tool, undefined);
+  });
+  const enqueued = job as McpTaskJob | undefined;
+  if (enqueued?.id !== undefined) {
+    if (answer.ok) return enqueued;
+    // Failed on the way out after it was enqueued (an audit hook that threw): it must not run.
+    await enqueued.cancel();
+  }
+  return queue.enqueue(tool, {}, { outcome: answer });
 }
 
 /** The task a call created, as `tools/call` answers it. */

@@ -58,6 +58,18 @@ export interface EnqueueOptions {
    * false: the failure comes back at once and nothing is enqueued.
    */
   invalidInputAsJob?: boolean;
+  /**
+   * A person approved this call before it was enqueued (an MCP task asks as a direct call does): the
+   * worker runs it without asking again. A job without it never runs a tool that needs approval under
+   * the worker's own rules (`@Tool({ approval })`, its `requireApprovalForDestructive`).
+   */
+  approved?: boolean;
+  /**
+   * A call answered before it was enqueued (refused by middleware, an approval or its input, or
+   * answered by a middleware): enqueued as a job that ends with this outcome without running the
+   * tool, so every process finds it by id (MCP tasks do this). The arguments are not read.
+   */
+  outcome?: Result;
 }
 
 /** Where a queued call is, with its times. */
@@ -110,6 +122,8 @@ const ENQUEUE_KEYS = new Set([
   'priority',
   'nullMeansAbsent',
   'invalidInputAsJob',
+  'approved',
+  'outcome',
 ]);
 
 function positiveInteger(value: unknown, name: string, where: string, min = 1): number | undefined {
@@ -194,13 +208,21 @@ export class ToolQueue {
     }
     const ambient = ambientToJson(options.ambientContext, where);
 
-    const checked = await this.invoker.validate(definition, args, { nullMeansAbsent: options.nullMeansAbsent });
-    if (!checked.ok && !options.invalidInputAsJob) return this.rejected<T>(definition, checked.result);
+    const { outcome } = options;
+    if (outcome !== undefined && !(outcome instanceof Result)) {
+      throw new DeclarationError(`${where}: outcome must be the Result the call was answered with; got ${describeValue(outcome)}.`);
+    }
+    const checked = outcome
+      ? { ok: false as const, result: outcome as Result<never> }
+      : await this.invoker.validate(definition, args, { nullMeansAbsent: options.nullMeansAbsent });
+    if (!checked.ok && !options.invalidInputAsJob && !outcome) return this.rejected<T>(definition, checked.result);
 
     const data: ToolJobData = {
       tool: definition.toolName('queue'),
       version: definition.version,
-      ...(checked.ok ? { input: checked.input, ambient } : { input: {}, ambient: {}, rejected: toWire(checked.result) }),
+      ...(checked.ok
+        ? { input: checked.input, ambient, ...(options.approved === true ? { approved: true as const } : {}) }
+        : { input: {}, ambient: {}, rejected: toWire(checked.result) }),
     };
     const job = await this.bullQueue.add(data.tool, data, {
       jobId: options.jobId ?? randomUUID(),

@@ -13,7 +13,7 @@ import {
   ToolwrightError,
 } from '../../index';
 import { describeValue } from '../../adapter-kit';
-import { isPlainObject } from '../../adapter-kit/internal';
+import { isPlainObject, setOwn } from '../../adapter-kit/internal';
 import { QueueConfig } from './config';
 
 export interface ToolJobData {
@@ -24,7 +24,9 @@ export interface ToolJobData {
   readonly input: Record<string, unknown>;
   /** Ambient values from the enqueuing process (JSON). Redis must be trusted infrastructure. */
   readonly ambient: Record<string, unknown>;
-  /** Set when the input was invalid and the caller asked for a job anyway: the outcome, the tool never runs. */
+  /** A person approved the call where it was enqueued: the worker does not ask again. */
+  readonly approved?: true;
+  /** Set when the call was answered before it was enqueued (invalid input, refused by the enqueuer's pipeline): the outcome; the tool never runs. */
   readonly rejected?: WireResult;
 }
 
@@ -106,7 +108,7 @@ export function ambientToJson(source: unknown, where: string): Record<string, un
         `${where}: the ambient value '${key}' cannot travel through Redis as JSON (${describeValue(value)}). Pass a JSON value, or derive it on the worker with startToolWorker({ ambientContext }).`,
       );
     }
-    out[key] = JSON.parse(json);
+    setOwn(out, key, JSON.parse(json));
   }
   return out;
 }

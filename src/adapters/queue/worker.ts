@@ -145,7 +145,14 @@ export function startToolWorker(options: ToolWorkerOptions): ToolWorker {
       ambientContext = (await options.ambientContext({ jobId: job.id!, tool, enqueued: ambientContext as Record<string, unknown> })) ?? {};
     }
     const child = (options.container ?? undefined)?.createChildContainer();
-    const result = await invoker.invoke(tool, data.input, { ambientContext, signal, ...(child ? { container: child } : {}) });
+    // Approved where it was enqueued: run as approved. Any other job of a tool that needs approval is refused.
+    const result = await invoker.invoke(tool, data.input, {
+      ambientContext,
+      signal,
+      transport: 'queue',
+      ...(data.approved === true ? { approve: () => true } : {}),
+      ...(child ? { container: child } : {}),
+    });
     if (!result.ok && result.outcome === 'exception' && retryable && job.attemptsMade + 1 < (job.opts.attempts ?? 1)) {
       // Thrown so BullMQ retries it with backoff; the detail was reported by the invoker already.
       throw new Error(`${tool.toolName('queue')} ended in an exception (attempt ${job.attemptsMade + 1}); retrying.`);

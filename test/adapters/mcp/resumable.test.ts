@@ -4,6 +4,8 @@
  */
 import 'reflect-metadata';
 import { IncomingMessage, request } from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { Tool, ToolContext, Expects } from 'toolwright';
 import { InMemoryEventStore, serveHttp } from 'toolwright/mcp';
@@ -20,6 +22,23 @@ class SlowJob {
     await released;
     return 'finished';
   }
+}
+
+const KIB_240 = 'x'.repeat(240 * 1024);
+
+@Tool({ description: 'Answers 240 KiB' })
+@Expects({})
+class BigAnswer {
+  call() {
+    return KIB_240;
+  }
+}
+
+async function connect(url: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const transport = new StreamableHTTPClientTransport(new URL(url));
+  const client = new Client({ name: 'test', version: '1' });
+  await client.connect(transport);
+  return { client, transport };
 }
 
 /** POSTs (or GETs) and hands back the response as it arrives. */
@@ -96,6 +115,83 @@ it('the in-memory store is bounded, and an unknown or dropped event id is refuse
   expect(store.size).toBe(2);
   await expect(store.replayEventsAfter(first, { send: async () => undefined })).rejects.toThrow('Unknown event id (expired or never stored)');
   expect(() => new InMemoryEventStore({ maxEvents: 0 })).toThrow('InMemoryEventStore: maxEvents must be a whole number of at least 1; got 0.');
+});
+
+describe('the in-memory store is bounded in bytes and forgets ended sessions', () => {
+  it('keeps at most maxBytes of events, oldest dropped first, while answers of 240 KiB keep coming', async () => {
+    const store = new InMemoryEventStore({ maxBytes: 1024 * 1024 });
+    const handle = await serveHttp({ name: 'big', version: '1', tools: [BigAnswer] }, { port: 0, eventStore: store });
+    const { client } = await connect(handle.url);
+    try {
+      for (let i = 0; i < 12; i++) {
+        const result = await client.callTool({ name: 'big_answer', arguments: {} });
+        expect((result.content as Array<{ text: string }>)[0].text).toHaveLength(KIB_240.length);
+        expect(store.bytes).toBeLessThanOrEqual(1024 * 1024);
+      }
+      // 12 answers of 240 KiB were stored (2.9 MiB); four fit, the oldest went first.
+      expect(store.bytes).toBeGreaterThan(3 * 240 * 1024);
+      expect(store.size).toBeLessThan(12);
+    } finally {
+      await client.close();
+      await handle.close();
+    }
+  });
+
+  it('keeps no event larger than maxBytes by itself, and refuses a resume from it cleanly', async () => {
+    const store = new InMemoryEventStore({ maxBytes: 1000 });
+    const small = await store.storeEvent('s/a', { jsonrpc: '2.0', method: 'small' });
+    const big = await store.storeEvent('s/a', { jsonrpc: '2.0', method: 'big', params: { text: 'x'.repeat(2000) } });
+    expect(store.size).toBe(1);
+    expect(await store.getStreamIdForEventId(small)).toBe('s/a');
+    await expect(store.replayEventsAfter(big, { send: async () => undefined })).rejects.toThrow('Unknown event id (expired or never stored)');
+    expect(() => new InMemoryEventStore({ maxBytes: 0.5 })).toThrow('InMemoryEventStore: maxBytes must be a whole number of at least 1; got 0.5.');
+  });
+
+  it('drops a session’s events when it ends: DELETE and server close; a resume after DELETE is refused', async () => {
+    const store = new InMemoryEventStore();
+    const handle = await serveHttp({ name: 'big', version: '1', tools: [BigAnswer] }, { port: 0, eventStore: store });
+    try {
+      // DELETE: the ending session's events go, the other session's stay.
+      const kept = await connect(handle.url);
+      await kept.client.callTool({ name: 'big_answer', arguments: {} });
+      const keptBytes = store.bytes;
+      const ended = await connect(handle.url);
+      await ended.client.callTool({ name: 'big_answer', arguments: {} });
+      await ended.client.callTool({ name: 'big_answer', arguments: {} });
+      expect(store.bytes).toBeGreaterThan(keptBytes + 2 * 240 * 1024);
+      const sessionId = ended.transport.sessionId!;
+      await ended.transport.terminateSession();
+      expect(store.bytes).toBe(keptBytes);
+
+      const resumed = await send(handle.url, 'GET', { 'mcp-session-id': sessionId, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION, 'last-event-id': 'any' });
+      expect(resumed.res.statusCode).toBe(404);
+      resumed.res.resume();
+      await ended.client.close();
+
+      // Server close: every session ends, and its events with it.
+      await handle.close();
+      expect(store.size).toBe(0);
+      expect(store.bytes).toBe(0);
+      await kept.client.close();
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('drops a session’s events when it expires idle', async () => {
+    const store = new InMemoryEventStore();
+    const handle = await serveHttp({ name: 'big', version: '1', tools: [BigAnswer] }, { port: 0, eventStore: store, sessionIdleTimeoutMs: 50 });
+    try {
+      const quiet = await connect(handle.url);
+      await quiet.client.callTool({ name: 'big_answer', arguments: {} });
+      expect(store.bytes).toBeGreaterThan(240 * 1024);
+      await quiet.client.close(); // no DELETE: the session ends by idle expiry
+      while (handle.sessions() > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(store.size).toBe(0);
+    } finally {
+      await handle.close();
+    }
+  });
 });
 
 it('checks the option: an event store needs sessions', async () => {
