@@ -4,6 +4,9 @@
  * server started as a child process. Its ledger tool shows what the server actually ran.
  */
 import * as path from 'node:path';
+import { context, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { audit, AuditRecord, Invoker, Middleware, rateLimit, ToolCall } from 'toolwright';
 import { toAiSdkTools } from 'toolwright/ai';
 import { McpSecurityPolicy } from 'toolwright/mcp-client';
@@ -165,6 +168,36 @@ describe('the time limit and cancellation', () => {
       controller.abort();
       expect(await cancelled).toMatchObject({ status: 'failed', output: 'The call was cancelled.' });
       expect((await toolbox.invoke({ name: 'mcp__fx__pid', arguments: {} })).status).toBe('completed');
+    } finally {
+      await toolbox.close();
+    }
+  });
+});
+
+describe('tracing', () => {
+  const exporter = new InMemorySpanExporter();
+  beforeAll(() => {
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+  });
+
+  it('a remote call is an execute_tool span like a local one, with its outcome', async () => {
+    const toolbox = new Toolbox();
+    try {
+      await toolbox.addMcpServer('fx', { command: 'node', args: [fixture] }, { security });
+      await toolbox.invoke({ id: 's1', name: 'mcp__fx__echo', arguments: { text: 'hi' } });
+      await toolbox.invoke({ id: 's2', name: 'mcp__fx__refuse', arguments: {} });
+      const [echo, refuse] = exporter.getFinishedSpans().filter((span) => span.name.startsWith('execute_tool'));
+      expect([echo.name, refuse.name]).toEqual(['execute_tool mcp__fx__echo', 'execute_tool mcp__fx__refuse']);
+      expect(echo.attributes).toMatchObject({
+        'gen_ai.tool.name': 'mcp__fx__echo',
+        'gen_ai.tool.call.id': 's1',
+        'gen_ai.tool.description': 'Echoes a text',
+        'toolwright.tool.id': 'mcp:fx/echo',
+        'toolwright.transport': 'openai',
+        'toolwright.outcome': 'success',
+      });
+      expect(refuse.attributes).toMatchObject({ 'toolwright.outcome': 'failure', 'error.type': 'ToolFailure' });
     } finally {
       await toolbox.close();
     }
