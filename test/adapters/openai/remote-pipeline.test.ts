@@ -157,6 +157,28 @@ describe('middleware around remote calls', () => {
   });
 });
 
+describe('the input a remote call carries', () => {
+  it('is the arguments as JSON, within the depth limit: deeper or non-JSON arguments never reach the server', async () => {
+    const { toolbox, ledger, records } = await mounted({ destructiveApproval: false });
+    try {
+      let deep: Record<string, unknown> = { note: 'bottom' };
+      for (let i = 0; i < 70; i++) deep = { memo: deep };
+      expect(await toolbox.invoke({ name: 'mcp__fx__transfer', arguments: { cents: 1, to: 'x', memo: deep } })).toMatchObject({
+        status: 'failed',
+        output: 'Invalid tool arguments: the input is nested deeper than 64 levels',
+      });
+      const notJson = await toolbox.invoke({ name: 'mcp__fx__transfer', arguments: { cents: 10n, to: 'x' } });
+      expect(notJson.status).toBe('failed');
+      expect(notJson.output).toMatch(/^Invalid tool arguments: the arguments are not JSON \(.*BigInt.*\)$/);
+      expect(await toolbox.invoke({ name: 'mcp__fx__transfer', arguments: '[1]' })).toMatchObject({ output: 'Invalid tool arguments: arguments must be an object' });
+      expect(await ledger()).toEqual([]);
+      expect(records).toEqual([]); // refused input never reaches middleware, as for a local tool
+    } finally {
+      await toolbox.close();
+    }
+  });
+});
+
 describe('the time limit and cancellation', () => {
   it("a remote call past the invoker's time limit, or cancelled by the caller, ends as a failure; the connection stays usable", async () => {
     const toolbox = new Toolbox([], { invoker: new Invoker({ defaultTimeoutMs: 200 }) });
