@@ -7,3 +7,6 @@
  */
 export { isPlainObject, joinWords } from '../util/describe-value';
 export { setOwn } from '../util/own-property';
+export { deepFreeze } from '../util/deep-freeze';
+export { foreignTool } from '../invocation/foreign-tool';
+export type { ForeignToolSpec } from '../invocation/foreign-tool';

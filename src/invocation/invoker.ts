@@ -34,6 +34,7 @@ import { contractInstantiator, fieldPreparer, FieldPreparer } from './prepare';
 import { hasResidual, residualErrors } from './residual';
 import { resolveTool } from './resolve-tool';
 import { checkOutput } from './rendering';
+import { foreignCallee, foreignInput } from './foreign-tool';
 import { failureMessage, Result, SettledResult } from './result';
 import { checkMiddleware, Middleware, PipelineCall, runPipeline } from './pipeline';
 import { TransportName, transportOf } from './transport';
@@ -369,6 +370,7 @@ export class Invoker {
     // Steps 1–5.
     const checked = this.checkInput(definition, plan, args, call.nullMeansAbsent === true, report);
     if (checked instanceof Result) return checked;
+    if (foreignCallee(definition)) return { input: checked, ambient: currentAmbient(call.ambientContext), wire: checked };
     const prepared = checked;
 
     // Ambient values come from trusted context only; problems there are the server's, not the caller's.
@@ -430,7 +432,7 @@ export class Invoker {
     if (caller?.aborted) return this.cancelled(definition, caller.reason);
     let instance: Record<string, (input: unknown, context: ToolContext) => unknown>;
     try {
-      instance = resolveTool(definition, call.container ?? this.options.container) as typeof instance;
+      instance = (foreignCallee(definition) ?? resolveTool(definition, call.container ?? this.options.container)) as typeof instance;
     } catch (error) {
       return this.fromThrown(definition, error, undefined, args);
     }
@@ -523,6 +525,9 @@ export class Invoker {
     // Bounded depth and valid Unicode, checked without recursion before any step that recurses.
     const shape = inputShapeProblem(args, this.options.maxInputDepth);
     if (shape) return this.inputFailure(definition, [shape], args, undefined, report);
+    // A foreign tool (a remote one) checks the rest itself: its input is the arguments, as JSON.
+    const foreign = foreignInput(definition, args);
+    if (foreign) return foreign.problem ? this.inputFailure(definition, [foreign.problem], args, undefined, report) : foreign.input;
 
     // 2–3. Ambient keys a caller sent are dropped; undeclared keys are refused (or dropped).
     // Gathered only when there is a problem: a valid call allocates nothing for them.

@@ -9,6 +9,7 @@ import type { ToolDefinition } from '../registry/tool-definition';
 import { describeValue } from '../util/describe-value';
 import { AmbientSource, readAmbient } from './ambient';
 import { FailOptions, ToolFailure } from './failure';
+import { foreignRedactedInput } from './foreign-tool';
 import { redact } from './redact';
 import { failureMessage, Result } from './result';
 import { isInstance } from './thrown';
@@ -81,6 +82,8 @@ export class PipelineCall implements ToolCall {
   }
 
   redactedInput(): Readonly<Record<string, unknown>> {
+    const foreign = foreignRedactedInput(this.tool, this.input);
+    if (foreign) return foreign;
     const contract = this.tool.inputContract;
     const copy = redact(contract, this.input) as Record<string, unknown>;
     for (const field of contract.ambientFields) delete copy[field.name];

@@ -6,6 +6,7 @@ import { jsonSchema, JSONSchema7, tool, Tool } from 'ai';
 import { contentAsText, ContentPart, ToolLike, ToolwrightError } from '../../index';
 import { checkCallOptions, checkKnownKeys, describeValue } from '../../adapter-kit';
 import { Toolbox, ToolboxCallOptions, ToolCallRecord } from '../openai/index';
+import { AskedApprovals } from './asked-approvals';
 import { DeclarationError } from '../../index';
 
 export interface AiSdkToolsOptions {
@@ -89,7 +90,9 @@ const KNOWN_OPTIONS = ['only', 'strict', 'ambientContext', 'container', 'context
  * Each runs through the toolbox: a success returns the rendered JSON value (the text of the success
  * message for a tool that exposes nothing); a failure, including invalid arguments, throws a
  * `ToolCallFailedError` whose message the SDK hands the model as the tool's error text. The SDK's
- * abort signal reaches the tool.
+ * abort signal reaches the tool. A call whose approval was asked here runs only with the input that
+ * was shown for approval (see AskedApprovals); across processes, the SDK's
+ * `experimental_toolApprovalSecret` binds the approval to the input.
  */
 export function toAiSdkTools(source: Toolbox | Iterable<ToolLike>, options: AiSdkToolsOptions = {}): AiSdkTools {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
@@ -100,6 +103,7 @@ export function toAiSdkTools(source: Toolbox | Iterable<ToolLike>, options: AiSd
   checkCallOptions('toAiSdkTools', options as Readonly<Record<string, unknown>>);
   const { only, strict, ambientContext, container, context } = options;
   const toolbox = source instanceof Toolbox ? source : new Toolbox(source);
+  const asked = new AskedApprovals();
   const tools: AiSdkTools = {};
   const scope = { ...(ambientContext !== undefined ? { ambientContext } : {}), ...(container !== undefined ? { container } : {}) };
   for (const schema of toolbox.schemas({ only, strict })) {
@@ -110,8 +114,14 @@ export function toAiSdkTools(source: Toolbox | Iterable<ToolLike>, options: AiSd
       inputSchema: jsonSchema<Record<string, unknown>>(parameters as JSONSchema7),
       ...(schema.function.strict ? { strict: true } : {}),
       // Approvals declared on the tool become the SDK's own approval flow; the SDK runs execute only once approved.
-      needsApproval: (input, { toolCallId }) => toolbox.needsApproval({ id: toolCallId, name, arguments: input }, scope),
+      async needsApproval(input, { toolCallId }) {
+        const needed = await toolbox.needsApproval({ id: toolCallId, name, arguments: input }, scope);
+        if (needed) asked.remember(name, toolCallId, input);
+        return needed;
+      },
       async execute(input, { toolCallId, abortSignal }) {
+        const changed = asked.changed(name, toolCallId, input);
+        if (changed) throw new ToolCallFailedError(changed);
         const record = await toolbox.invokeAs(
           'ai',
           { id: toolCallId, name, arguments: input },

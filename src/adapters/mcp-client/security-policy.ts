@@ -9,7 +9,7 @@ import { ToolwrightError } from '../../index';
 import { checkKnownKeys, describeValue, isLoopbackHost } from '../../adapter-kit';
 import { isPlainObject, joinWords } from '../../adapter-kit/internal';
 import { isBareCommand } from './command-path';
-import { REFUSED_ENV_VARIABLES, refusedEnvEntry } from './refused-env';
+import { checkEnvKeys, envNameProblem, REFUSED_ENV_VARIABLES, refusedEnvEntry, shownName } from './refused-env';
 import { loadSdk } from './sdk';
 import type { McpServerConfig } from './server-config';
 import { DeclarationError } from '../../index';
@@ -102,14 +102,20 @@ function allowedHost(entry: string): string {
 
 function envNames(value: unknown, name: 'allowEnv' | 'passEnv'): readonly string[] | undefined {
   const names = stringList(value, name);
-  // allowEnv also takes a pattern exactly as REFUSED_ENV_VARIABLES lists it ('GIT_*').
-  const bad = names?.find(
-    (item) => /[=\0]/.test(item) || (item.includes('*') && (name === 'passEnv' || !REFUSED_ENV_VARIABLES.includes(item.toUpperCase()))),
-  );
-  if (bad !== undefined) {
-    throw new DeclarationError(
-      `McpSecurityPolicy: '${name}' takes environment variable names${name === 'allowEnv' ? " (or a pattern of REFUSED_ENV_VARIABLES, such as 'GIT_*')" : ''}; '${bad}' is not one.`,
-    );
+  for (const item of names ?? []) {
+    // allowEnv also takes a pattern exactly as REFUSED_ENV_VARIABLES lists it ('GIT_*').
+    if (name === 'allowEnv' && item.endsWith('*') && REFUSED_ENV_VARIABLES.includes(item.toUpperCase())) continue;
+    const problem = item.includes('*')
+      ? name === 'allowEnv'
+        ? 'it is a pattern REFUSED_ENV_VARIABLES does not list'
+        : 'it is a pattern (passEnv takes exact names)'
+      : envNameProblem(item);
+    if (problem !== undefined) {
+      throw new DeclarationError(
+        `McpSecurityPolicy: '${name}' takes environment variable names${name === 'allowEnv' ? " (or a pattern of REFUSED_ENV_VARIABLES, such as 'GIT_*')" : ''}; ` +
+          `${shownName(item)} is not one: ${problem}.`,
+      );
+    }
   }
   if (name === 'allowEnv') {
     const needless = names?.find((item) => refusedEnvEntry(item) === undefined);
@@ -189,7 +195,10 @@ export class McpSecurityPolicy {
     return new McpSecurityPolicy();
   }
 
-  /** Throws McpSecurityError when the policy refuses the server; returns quietly otherwise. */
+  /**
+   * Throws McpSecurityError when the policy refuses the server, and a TypeError for an env key that
+   * is not a plain variable name (no policy allows one); returns quietly otherwise.
+   */
   check(server: string, config: McpServerConfig): void {
     if ('command' in config) this.checkCommand(server, config);
     else this.checkUrl(server, config.url);
@@ -213,13 +222,23 @@ export class McpSecurityPolicy {
         );
       }
     }
+    // Before trust: a key that is not a plain name is not the variable it looks like, under any policy.
+    checkEnvKeys(`MCP server '${server}'`, config.env);
     if (this.trustsEverything) return;
     for (const name of Object.keys(config.env ?? {})) {
       const entry = refusedEnvEntry(name);
-      if (entry !== undefined && !this.allowEnv.includes(name.toUpperCase()) && !this.allowEnv.includes(entry)) {
+      const upper = name.toUpperCase();
+      if (entry !== undefined && !this.allowEnv.includes(upper) && !this.allowEnv.includes(entry)) {
+        // Compared without case on every platform (see REFUSED_ENV_VARIABLES), and the message says so.
+        const like =
+          entry !== upper
+            ? ` (like every ${entry})`
+            : name !== upper
+              ? ` (as ${upper}: names are compared without case, as Windows reads them)`
+              : '';
         deny(
           'allowEnv',
-          `its env sets ${name}, which ${entry === name.toUpperCase() ? 'can' : `(like every ${entry}) can`} change what runs or what it trusts. ` +
+          `its env sets ${name}, which${like} can change what runs or what it trusts. ` +
             `Remove it from the config, or allow it by name with allowEnv: ['${name}'].`,
         );
       }
@@ -262,6 +281,7 @@ export class McpSecurityPolicy {
    * `check` has admitted). Never anything else of this process's environment.
    */
   async environment(own: Readonly<Record<string, string>> = {}): Promise<Record<string, string>> {
+    checkEnvKeys('McpSecurityPolicy.environment', own);
     const { getDefaultEnvironment } = await loadSdk();
     const passed: Record<string, string> = {};
     for (const name of this.passEnv) {

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { checkKnownKeys, describeValue } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
 import { DeclarationError } from '../../index';
+import { checkEnvKeys } from './refused-env';
 
 export interface McpCommandConfig {
   /**
@@ -14,7 +15,10 @@ export interface McpCommandConfig {
    */
   command: string;
   args?: string[];
-  /** Variables set for the server's process; those of REFUSED_ENV_VARIABLES only with the policy's allowEnv. */
+  /**
+   * Variables set for the server's process, by plain name (letters, digits, `_`; never `=`,
+   * whitespace or NUL); those of REFUSED_ENV_VARIABLES, in any case, only with the policy's allowEnv.
+   */
   env?: Record<string, string>;
   /** The server's working directory; only with the policy's allowCwd. */
   cwd?: string;
@@ -88,7 +92,9 @@ export function checkServerConfig(alias: string, config: unknown): McpServerConf
     }
     if (cwd !== undefined && typeof cwd !== 'string')
       throw new DeclarationError(`${where}: 'cwd' must be a string; got ${describeValue(cwd)}.`);
-    return { command, args: args as string[] | undefined, env: stringRecord(env, `${where}: 'env'`), cwd: cwd as string | undefined };
+    const checkedEnv = stringRecord(env, `${where}: 'env'`);
+    checkEnvKeys(where, checkedEnv);
+    return { command, args: args as string[] | undefined, env: checkedEnv, cwd: cwd as string | undefined };
   }
   const { url, headers } = rest;
   if (typeof url !== 'string') throw new DeclarationError(`${where}: 'url' must be a string; got ${describeValue(url)}.`);

@@ -6,6 +6,7 @@ import { ApprovalDecision, Invoker, ToolDefinition, ToolLike, Tools } from '../.
 import { defaultInvoker, describeValue } from '../../adapter-kit';
 import { joinWords } from '../../adapter-kit/internal';
 import { EntryCallOptions, EntryOutcome, localEntry, ToolboxCallOptions, ToolboxEntry } from './entry';
+import { PendingApprovals } from './pending-approvals';
 import { ChatFunctionTool, FunctionApi, formatFunction, readSchemaOptions, ResponsesFunctionTool } from './function-schema';
 import {
   InvokeAllOptions,
@@ -32,16 +33,6 @@ export interface SchemasOptions {
   /** `chat` (default): Chat Completions tools; `responses`: Responses API function tools. */
   api?: FunctionApi;
 }
-
-/** A call waiting for a person's approval: what `approve` / `deny` run it with. */
-interface PendingApproval {
-  readonly match: ToolCallMatch;
-  readonly options: ToolboxCallOptions;
-  readonly transport: string;
-}
-
-/** The text an `approval_required` record carries (it is never meant for the model). */
-export const APPROVAL_REQUIRED = 'This call is waiting for a person to approve it.';
 
 /** Where each match came from, so that `invoke` reads it against its own toolbox. */
 const matchSources = new WeakMap<object, ReadCall>();
@@ -82,7 +73,7 @@ export class Toolbox {
   private readonly settings: ToolboxOptions;
   private readonly invoker: Invoker;
   /** Records waiting for approval, each answerable once. */
-  private readonly pending = new WeakMap<object, PendingApproval>();
+  private readonly pending = new PendingApprovals();
   /** @internal Remote MCP servers mounted here, by alias. */
   readonly servers = new Map<string, MountedServer>();
 
@@ -171,7 +162,9 @@ export class Toolbox {
 
   /**
    * Runs a call that waited for approval (an `approval_required` record from this toolbox), as
-   * approved. Each record is answered once; the returned record is the one to send to the model.
+   * approved, with exactly the arguments the record showed: they were copied and frozen when the
+   * approval was requested (the record is frozen too), and that copy is what runs. Each record is
+   * answered once; the returned record is the one to send to the model.
    */
   approve<A extends FunctionApi>(record: ToolCallRecord<A>): Promise<ToolCallRecord<A>> {
     return this.answer(record, true, 'Toolbox.approve') as Promise<ToolCallRecord<A>>;
@@ -189,13 +182,7 @@ export class Toolbox {
   }
 
   private answer(record: ToolCallRecord, decision: ApprovalDecision, where: string): Promise<ToolCallRecord> {
-    const pending = typeof record === 'object' && record !== null ? this.pending.get(record) : undefined;
-    if (!pending) {
-      throw new TypeError(
-        `${where}: expected an 'approval_required' record from this toolbox's invoke or invokeAll, not yet answered; got ${describeValue(record)}.`,
-      );
-    }
-    this.pending.delete(record);
+    const pending = this.pending.take(record, where);
     // Through the invoker again: the arguments are checked anew, and middleware sees the answer.
     return this.run(pending.match, { ...pending.options, approve: () => decision }, pending.transport);
   }
@@ -205,7 +192,7 @@ export class Toolbox {
     return this.run(this.matchRead(this.read(call, 'Toolbox.invoke')), readCallOptions(options, 'Toolbox.invoke'), transport);
   }
 
-  /** @internal Does this call need a person's approval (false for unknown names and remote tools)? */
+  /** @internal Does this call need a person's approval (false for unknown names and calls that cannot run)? */
   async needsApproval(call: ToolCallInput, options: ToolboxCallOptions = {}): Promise<boolean> {
     const match = this.matchRead(this.read(call, 'Toolbox.invoke'));
     const entry = this.entries.get(match.name);
@@ -377,21 +364,16 @@ export class Toolbox {
       const entryOptions = this.entryOptions(entry, match, options, transport);
       if (options.approve === undefined && entry.needsApproval && (await entry.needsApproval(match.arguments, entryOptions))) {
         // Nothing runs yet: the application asks a person, then answers with approve() or deny().
-        const record: ToolCallRecord = {
-          id: match.id,
-          name: match.name,
-          api: match.api,
-          status: 'approval_required',
-          durationMs: performance.now() - started,
-          arguments: match.arguments,
-          result: undefined,
-          output: APPROVAL_REQUIRED,
-        };
-        this.pending.set(record, { match, options, transport });
-        return record;
+        const held = this.pending.hold(match, options, transport, performance.now() - started);
+        if ('id' in held) return held;
+        return this.record(match, held, started);
       }
       outcome = await entry.call(match.arguments, entryOptions);
     }
+    return this.record(match, outcome, started);
+  }
+
+  private record(match: ToolCallMatch, outcome: EntryOutcome, started: number): ToolCallRecord {
     return {
       id: match.id,
       name: match.name,

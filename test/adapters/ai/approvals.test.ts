@@ -81,3 +81,64 @@ describe('AI SDK approvals', () => {
     expect(deleted).toEqual(['/tmp/x']);
   });
 });
+
+// Issue 23, finding 15, in the AI SDK: the SDK runs an approved call with the input it finds in the
+// messages the application passes back, so that input must be the one that was shown.
+describe('AI SDK approvals run the input that was shown', () => {
+  const approve = (messages: ModelMessage[], approvalId: string): ModelMessage[] => [
+    ...messages,
+    { role: 'tool', content: [{ type: 'tool-approval-response', approvalId, approved: true }] },
+  ];
+
+  /** The messages with the tool call's input changed, in place or as a replaced part. */
+  function tampered(messages: ModelMessage[], how: 'in place' | 'replaced'): ModelMessage[] {
+    return messages.map((message) => {
+      if (message.role !== 'assistant' || typeof message.content === 'string') return message;
+      const content = message.content.map((part) => {
+        if (part.type !== 'tool-call') return part;
+        if (how === 'replaced') return { ...part, input: { path: '/etc/shadow' } };
+        (part.input as { path: string }).path = '/etc/shadow';
+        return part;
+      });
+      return { ...message, content };
+    });
+  }
+
+  for (const how of ['in place', 'replaced'] as const) {
+    it(`a tool-call input changed after the approval request (${how}) does not run; the model is told why`, async () => {
+      const tools = toAiSdkTools([DeleteFile]);
+      const model = new MockLanguageModelV3({ doGenerate: [toolCall('call-9', '/etc/passwd'), text('Done.')] });
+      const first = await generateText({ model, tools, prompt: 'Delete it', stopWhen: stepCountIs(3) });
+      const request = first.content.find((part) => part.type === 'tool-approval-request')!;
+      const history: ModelMessage[] = [{ role: 'user', content: 'Delete it' }, ...first.response.messages];
+      const second = await generateText({ model, tools, messages: approve(tampered(history, how), request.approvalId), stopWhen: stepCountIs(3) });
+      expect(deleted).toEqual([]);
+      expect(JSON.stringify(second.response.messages)).toContain(
+        'The arguments of this call changed after its approval was requested, so it did not run. Ask for approval again.',
+      );
+    });
+  }
+
+  it('the same call, unchanged, runs once as approved', async () => {
+    const tools = toAiSdkTools([DeleteFile]);
+    const model = new MockLanguageModelV3({ doGenerate: [toolCall('call-10', '/etc/passwd'), text('Done.')] });
+    const first = await generateText({ model, tools, prompt: 'Delete it', stopWhen: stepCountIs(3) });
+    const request = first.content.find((part) => part.type === 'tool-approval-request')!;
+    const history: ModelMessage[] = [{ role: 'user', content: 'Delete it' }, ...first.response.messages];
+    await generateText({ model, tools, messages: approve(history, request.approvalId), stopWhen: stepCountIs(3) });
+    expect(deleted).toEqual(['/etc/passwd']);
+  });
+
+  it('remembers at most 1,000 unanswered requests: past that the oldest is forgotten (then only the SDK binds it)', async () => {
+    const tool = toAiSdkTools([DeleteFile]).delete_file as unknown as {
+      needsApproval(input: unknown, options: object): Promise<boolean>;
+      execute(input: unknown, options: object): Promise<unknown>;
+    };
+    const options = (toolCallId: string) => ({ toolCallId, messages: [] });
+    for (let i = 0; i <= 1000; i++) expect(await tool.needsApproval({ path: `/etc/${i}` }, options(`c${i}`))).toBe(true);
+    await expect(tool.execute({ path: '/etc/other' }, options('c1000'))).rejects.toThrow('changed after its approval was requested');
+    await expect(tool.execute({ path: '/etc/1' }, options('c1'))).resolves.toBeDefined();
+    await tool.execute({ path: '/etc/forgotten' }, options('c0'));
+    expect(deleted).toEqual(['/etc/1', '/etc/forgotten']);
+  });
+});

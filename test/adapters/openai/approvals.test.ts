@@ -80,3 +80,94 @@ describe('Toolbox approvals', () => {
     );
   });
 });
+
+// Issue 23, finding 15: approve() ran with the record's live arguments.
+class Memo {
+  @Field() note!: string;
+}
+
+class PayInput {
+  @Field() cents!: number;
+  @Field() to!: string;
+  @Field({ type: () => Memo, optional: true }) memo?: Memo;
+}
+
+const paid: PayInput[] = [];
+
+@Tool('openai', { name: 'pay', approval: 'required' })
+@Expects(PayInput)
+class Pay {
+  call(input: PayInput) {
+    paid.push(JSON.parse(JSON.stringify(input)));
+    return undefined;
+  }
+}
+
+/** Tries a change; a frozen record or value refuses it (a TypeError in strict code, silently elsewhere). */
+function tamper(change: () => void): void {
+  try {
+    change();
+  } catch (error) {
+    expect(error).toBeInstanceOf(TypeError);
+  }
+}
+
+describe('what approve() runs', () => {
+  beforeEach(() => (paid.length = 0));
+  const shown = { cents: 500, to: 'alice', memo: { note: 'rent' } };
+
+  it('exactly the arguments the record showed: a change to them, nested or not, changes nothing', async () => {
+    const toolbox = new Toolbox([Pay]);
+    const pending = await toolbox.invoke({ id: 'p1', name: 'pay', arguments: JSON.stringify(shown) });
+    expect(pending).toMatchObject({ status: 'approval_required', arguments: shown });
+    const args = pending.arguments as PayInput;
+    tamper(() => (args.cents = 99999));
+    tamper(() => (args.to = 'mallory'));
+    tamper(() => (args.memo!.note = 'stolen'));
+    tamper(() => delete (args as Partial<PayInput>).to);
+    expect(Object.isFrozen(args) && Object.isFrozen(args.memo)).toBe(true);
+    expect(pending.arguments).toEqual(shown);
+    expect(await toolbox.approve(pending)).toMatchObject({ status: 'completed', arguments: shown });
+    expect(paid).toEqual([shown]);
+  });
+
+  it("a change to the caller's own arguments object, or a replaced arguments object on the record, changes nothing", async () => {
+    const toolbox = new Toolbox([Pay]);
+    const mine: Record<string, any> = structuredClone(shown);
+    const pending = await toolbox.invoke({ id: 'p2', name: 'pay', arguments: mine });
+    mine.cents = 99999;
+    mine.to = 'mallory';
+    mine.memo.note = 'stolen';
+    tamper(() => ((pending as { arguments: unknown }).arguments = { cents: 99999, to: 'mallory' }));
+    tamper(() => Object.defineProperty(pending, 'arguments', { value: { cents: 99999, to: 'mallory' } }));
+    expect(Object.isFrozen(pending)).toBe(true);
+    expect(pending.arguments).toEqual(shown);
+    await toolbox.approve(pending);
+    expect(paid).toEqual([shown]);
+  });
+
+  it('a forged record, one never pending, or a copy with other arguments, is refused and nothing runs', async () => {
+    const toolbox = new Toolbox([Pay]);
+    const pending = await toolbox.invoke({ id: 'p3', name: 'pay', arguments: shown });
+    const forged = { ...pending, arguments: { cents: 99999, to: 'mallory' } };
+    const never = { id: 'p4', name: 'pay', api: 'chat' as const, status: 'approval_required' as const, durationMs: 0, arguments: { cents: 1, to: 'x' }, result: undefined, output: '' };
+    const completed = await toolbox.invoke({ id: 'p5', name: 'pay', arguments: shown }, { approve: () => true });
+    for (const record of [forged, never, completed]) {
+      expect(() => toolbox.approve(record)).toThrow(
+        "Toolbox.approve: expected an 'approval_required' record from this toolbox's invoke or invokeAll, not yet answered; got ",
+      );
+    }
+    expect(() => toolbox.approve(forged)).toThrow('Pass the record itself (not a copy); approve() runs the arguments it showed when the approval was requested.');
+    expect(paid).toEqual([shown]); // the call approved at once, only
+    await toolbox.approve(pending);
+    expect(paid).toEqual([shown, shown]);
+  });
+
+  it('arguments that cannot be copied to be shown are a failed record, never a pending one', async () => {
+    const toolbox = new Toolbox([Pay]);
+    const record = await toolbox.invoke({ name: 'pay', arguments: { cents: 1, to: 'x', memo: { note: () => 'code' } } });
+    expect(record.status).toBe('failed');
+    expect(record.output).toMatch(/^Invalid tool arguments: they cannot be copied to be shown for approval \(.+\)\.$/);
+    expect(paid).toEqual([]);
+  });
+});

@@ -178,10 +178,10 @@ describe('environment options', () => {
         "To pass this process's own value on to servers, use passEnv: ['HTTPS_PROXY'].",
     );
     expect(() => new McpSecurityPolicy({ allowEnv: ['LD_PRE*'] })).toThrow(
-      "McpSecurityPolicy: 'allowEnv' takes environment variable names (or a pattern of REFUSED_ENV_VARIABLES, such as 'GIT_*'); 'LD_PRE*' is not one.",
+      "McpSecurityPolicy: 'allowEnv' takes environment variable names (or a pattern of REFUSED_ENV_VARIABLES, such as 'GIT_*'); 'LD_PRE*' is not one: it is a pattern REFUSED_ENV_VARIABLES does not list.",
     );
-    expect(() => new McpSecurityPolicy({ passEnv: ['AWS_*'] })).toThrow("McpSecurityPolicy: 'passEnv' takes environment variable names; 'AWS_*' is not one.");
-    expect(() => new McpSecurityPolicy({ passEnv: ['A=B'] })).toThrow("'A=B' is not one.");
+    expect(() => new McpSecurityPolicy({ passEnv: ['AWS_*'] })).toThrow("McpSecurityPolicy: 'passEnv' takes environment variable names; 'AWS_*' is not one: it is a pattern (passEnv takes exact names).");
+    expect(() => new McpSecurityPolicy({ passEnv: ['A=B'] })).toThrow("'A=B' is not one: it has '=', so the process would receive the variable 'A' with the rest of the key in its value.");
     expect(() => new McpSecurityPolicy({ passEnv: 'HTTPS_PROXY' as never })).toThrow("McpSecurityPolicy: 'passEnv' must be a list of non-empty strings; got 'HTTPS_PROXY'.");
     expect(new McpSecurityPolicy({ allowEnv: ['node_options', 'LD_*'] }).allowEnv).toEqual(['NODE_OPTIONS', 'LD_*']);
   });

@@ -1,11 +1,11 @@
 /**
  * A remote MCP server's tools as toolbox entries: qualified names, copied schemas, calls through
- * the connection, results mapped to what the model reads.
+ * the toolbox's invoker (its pipeline) to the connection, results mapped to what the model reads.
  */
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import { JsonSchema } from '../../../index';
-import { isPlainObject } from '../../../adapter-kit/internal';
-import { EntryOutcome, INVALID_ARGUMENTS, ToolboxEntry, toolboxEntry } from '../entry';
+import { fail, JsonSchema, Result } from '../../../index';
+import { foreignTool, isPlainObject } from '../../../adapter-kit/internal';
+import { EntryOutcome, INVALID_ARGUMENTS, outcomeOf, ToolboxEntry, toolboxEntry } from '../entry';
 import { FUNCTION_NAME_PATTERN } from '../function-schema';
 import type { McpServerConnection } from '../../mcp-client/index';
 
@@ -41,25 +41,71 @@ function texts(result: CallToolResult): string[] {
   return result.content.filter((block): block is { type: 'text'; text: string } => block.type === 'text').map((block) => block.text);
 }
 
-/** What the model reads for a remote result. */
-function outcomeOf(result: CallToolResult): EntryOutcome {
-  if (result.isError) {
-    const message = texts(result).join('\n');
-    return { status: 'failed', output: message || 'The remote tool failed without saying why.' };
-  }
-  if (result.structuredContent !== undefined) {
-    return { status: 'completed', output: JSON.stringify(result.structuredContent), data: result.structuredContent };
-  }
+/** The value of a remote result: its structured content, its one text block, or its content blocks; fail() for isError. */
+function valueOf(result: CallToolResult): unknown {
+  if (result.isError) fail(texts(result).join('\n') || 'The remote tool failed without saying why.', { standalone: true });
+  if (result.structuredContent !== undefined) return result.structuredContent;
   const content = result.content;
-  if (content.length === 1 && content[0].type === 'text') return { status: 'completed', output: content[0].text, data: content[0].text };
-  return { status: 'completed', output: JSON.stringify(content), data: content };
+  return content.length === 1 && content[0].type === 'text' ? content[0].text : content;
 }
 
-/** @internal An entry that calls `tool` on the server behind `connection`, by its wire name. */
+/** What the model reads for a remote call's Result: the value's text (a string as is, else JSON), or the failure. */
+function remoteOutcome(result: Result): EntryOutcome {
+  if (!result.ok) return outcomeOf(result);
+  const data = result.value;
+  return { status: 'completed', output: typeof data === 'string' ? data : JSON.stringify(data), data, result };
+}
+
+/**
+ * The semantic hints of a remote tool's annotations, with the MCP defaults: a tool that does not
+ * say it is read-only may be destructive unless it says it is not (`destructiveHint` defaults to
+ * true), so under `requireApprovalForDestructive` an unannotated remote tool needs approval.
+ */
+export function hintsOf(annotations: McpTool['annotations']): string[] {
+  const hints: string[] = [];
+  if (annotations?.readOnlyHint === true) hints.push('readOnly');
+  else if (annotations?.destructiveHint !== false) hints.push('destructive');
+  if (annotations?.idempotentHint === true) hints.push('idempotent');
+  if (annotations?.openWorldHint === true) hints.push('openWorld');
+  if (annotations?.openWorldHint === false) hints.push('closedWorld');
+  return hints;
+}
+
+/**
+ * @internal An entry that calls `tool` on the server behind `connection`, by its wire name. The
+ * call runs through the toolbox's invoker like a local tool's: middleware, approvals (the tool's
+ * annotations are its hints), rate limits, audit, the time limit and tracing.
+ */
 export function remoteEntry(alias: string, tool: McpTool, name: string, connection: McpServerConnection): ToolboxEntry {
   const description = tool.description ?? tool.annotations?.title ?? tool.title;
   const parameters = parametersOf(tool);
   const retryable = tool.annotations?.readOnlyHint === true || tool.annotations?.idempotentHint === true;
+  const definition = foreignTool({
+    name,
+    id: `mcp:${alias}/${tool.name}`,
+    description,
+    hints: hintsOf(tool.annotations),
+    async call(input, { signal }) {
+      // The call's own signal, following the invoker's: the SDK never removes the abort listener it
+      // adds, so a signal shared between calls (the invoker's never-aborted one) must not receive it.
+      const own = new AbortController();
+      const forward = () => own.abort(signal.reason);
+      if (signal.aborted) forward();
+      else signal.addEventListener('abort', forward, { once: true });
+      let result: CallToolResult;
+      try {
+        result = await connection.callTool(tool.name, input, { signal: own.signal, retryable });
+      } catch (error) {
+        if (signal.aborted) throw error; // the invoker reports the cancellation or the time limit
+        const code = (error as { code?: number }).code;
+        if (code === -32602) fail(`${INVALID_ARGUMENTS}${(error as Error).message}`, { standalone: true });
+        fail(`The tool '${tool.name}' on MCP server '${alias}' could not be reached: ${(error as Error).message}`, { standalone: true });
+      } finally {
+        signal.removeEventListener('abort', forward);
+      }
+      return valueOf(result);
+    },
+  });
   return toolboxEntry({
     name,
     origin: 'remote',
@@ -67,18 +113,11 @@ export function remoteEntry(alias: string, tool: McpTool, name: string, connecti
     owner: `the tool '${tool.name}' of MCP server '${alias}'`,
     // A foreign schema has no strict projection: remote functions are always offered non-strict.
     toFunction: () => ({ name, ...(description ? { description } : {}), parameters: structuredClone(parameters), strict: false }),
-    async call(args, { signal }) {
-      if (!isPlainObject(args)) return { status: 'failed', output: `${INVALID_ARGUMENTS}arguments must be an object` };
-      try {
-        return outcomeOf(await connection.callTool(tool.name, args, { signal, retryable }));
-      } catch (error) {
-        const code = (error as { code?: number }).code;
-        if (code === -32602) return { status: 'failed', output: `${INVALID_ARGUMENTS}${(error as Error).message}` };
-        return {
-          status: 'failed',
-          output: `The tool '${tool.name}' on MCP server '${alias}' could not be reached: ${(error as Error).message}`,
-        };
-      }
+    async call(args, { invoker, ...call }) {
+      return remoteOutcome(await invoker.invoke(definition, args, call));
+    },
+    needsApproval(args, { invoker, ambientContext, container }) {
+      return invoker.approvalNeeded(definition, args, { ambientContext, container });
     },
   });
 }

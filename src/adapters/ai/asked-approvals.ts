@@ -1,0 +1,64 @@
+/**
+ * The inputs the AI SDK was told need approval, so that the call it later runs as approved runs
+ * with that input and no other. The SDK takes the input to run from the messages the application
+ * passes back; a tool-call part changed between the approval request and its answer would
+ * otherwise run with the approval given for another input. Bounded: a request never answered is
+ * forgotten once `MAX_ASKED` newer ones wait. A call asked in another process (or forgotten) is not
+ * known here; the SDK's `experimental_toolApprovalSecret` binds those.
+ */
+import type { ToolCallRecord } from '../openai/index';
+
+const MAX_ASKED = 1_000;
+
+/** What the model reads when the input changed after its approval was asked. */
+export const CHANGED_AFTER_APPROVAL =
+  'The arguments of this call changed after its approval was requested, so it did not run. Ask for approval again.';
+
+/** JSON with every object's keys in order, so equal inputs give equal text; undefined when it cannot be written. */
+function canonicalJson(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value, (_key, item: unknown) =>
+      typeof item === 'object' && item !== null && !Array.isArray(item)
+        ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+        : item,
+    );
+  } catch {
+    return undefined;
+  }
+}
+
+export class AskedApprovals {
+  /** The input shown for each call, as canonical JSON (tool-call input is JSON: the SDK parsed it). */
+  private readonly asked = new Map<string, string | undefined>();
+
+  /** Keeps the input shown for approval; the first one asked for a call is the one kept. */
+  remember(name: string, toolCallId: string, input: unknown): void {
+    const key = `${name}\0${toolCallId}`;
+    if (this.asked.has(key)) return; // the SDK asks again when the answer comes: the input first shown stands
+    this.asked.set(key, canonicalJson(input));
+    if (this.asked.size > MAX_ASKED) this.asked.delete(this.asked.keys().next().value!);
+  }
+
+  /**
+   * For a call whose approval was asked here with another input: the failed record that refuses
+   * it. Undefined when it was asked with this input (it is forgotten now) or not asked here.
+   */
+  changed(name: string, toolCallId: string, input: unknown): ToolCallRecord | undefined {
+    const key = `${name}\0${toolCallId}`;
+    if (!this.asked.has(key)) return undefined;
+    const shown = this.asked.get(key);
+    this.asked.delete(key);
+    // An input that cannot be written as JSON (undefined here) equals nothing: such a call never runs as approved.
+    if (shown !== undefined && shown === canonicalJson(input)) return undefined;
+    return {
+      id: toolCallId,
+      name,
+      api: 'chat',
+      status: 'failed',
+      durationMs: 0,
+      arguments: input,
+      result: undefined,
+      output: CHANGED_AFTER_APPROVAL,
+    };
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * A tool that is not a local class (a remote MCP server's, mounted in a Toolbox) as a definition
+ * the invoker runs like any other: through its middleware, its approvals (the tool's hints stand
+ * for its declaration, so `requireApprovalForDestructive` applies), the time limit, tracing and the
+ * last guard. What differs is small and lives here: the input is the caller's arguments as JSON
+ * (the tool's own server checks them against its schema), and the call is the spec's `call`
+ * instead of a method resolved through DI. Internal: first-party adapters reach it through
+ * adapter-kit/internal.
+ */
+import { contractOf } from '../contract/build-contract';
+import type { Contract } from '../contract/field-model';
+import type { FieldError } from '../errors/errors';
+import { DefinitionHost, ToolDefinition } from '../registry/tool-definition';
+import { deepFreeze } from '../util/deep-freeze';
+import type { ToolContext } from './tool-context';
+
+export interface ForeignToolSpec {
+  /** Its name, for every adapter and in every message: the name the caller uses (`mcp__files__read`). */
+  readonly name: string;
+  /** Who it is, in messages and audit records (`mcp:files/read`). */
+  readonly id: string;
+  readonly description?: string;
+  /** Its semantic hints (`readOnly`, `destructive`, `idempotent`, …), as a local tool's `@SemanticHints`. */
+  readonly hints: readonly string[];
+  /**
+   * Makes the call with the checked input (frozen JSON). What it returns is the call's value; what
+   * it throws is judged like a local tool's throw (`fail()` is a user-facing failure).
+   */
+  call(input: Readonly<Record<string, unknown>>, context: ToolContext): unknown;
+}
+
+/** A foreign tool takes its arguments as they are: its contract declares nothing. */
+class ForeignInput {}
+
+const NO_HOST: DefinitionHost = { nameSuffixes: [], isMember: () => false, adapters: () => [] };
+const NO_MESSAGES = Object.freeze({});
+
+class ForeignDefinition extends ToolDefinition {
+  constructor(readonly spec: ForeignToolSpec) {
+    // A function of its own per tool: per-tool middleware state (concurrencyLimit) is kept by class.
+    const target = { [spec.id]: function () {} }[spec.id];
+    super(NO_HOST, target, 'call', 'class');
+  }
+  override get id(): string {
+    return this.spec.id;
+  }
+  override get declaration(): undefined {
+    return undefined;
+  }
+  override get version(): number {
+    return 1;
+  }
+  override get ownVersion(): undefined {
+    return undefined;
+  }
+  override get declaresVersion(): boolean {
+    return false;
+  }
+  override get description(): string | undefined {
+    return this.spec.description;
+  }
+  override get title(): undefined {
+    return undefined;
+  }
+  override get hints(): readonly string[] {
+    return this.spec.hints;
+  }
+  override get messages(): { readonly error?: string; readonly success?: string } {
+    return NO_MESSAGES;
+  }
+  override get timeoutMs(): undefined {
+    return undefined;
+  }
+  override get approval(): undefined {
+    return undefined;
+  }
+  override get failsOn(): [] {
+    return [];
+  }
+  override get adapters(): readonly string[] {
+    return [];
+  }
+  override isMemberOf(): boolean {
+    return false;
+  }
+  override toolName(): string {
+    return this.spec.name;
+  }
+  override hasExplicitName(): boolean {
+    return true;
+  }
+  override adapterBags(): readonly Readonly<Record<string, unknown>>[] {
+    return [];
+  }
+  override get inputContract(): Contract {
+    return contractOf(ForeignInput);
+  }
+  override get outputContract(): undefined {
+    return undefined;
+  }
+  override outputSchema(): undefined {
+    return undefined;
+  }
+}
+
+/** @internal A definition for a tool that is not a local class; make it once per tool and keep it. */
+export function foreignTool(spec: ForeignToolSpec): ToolDefinition {
+  return new ForeignDefinition({ ...spec, hints: Object.freeze([...spec.hints]) });
+}
+
+/**
+ * For a foreign tool, the input its call carries: the arguments (an object of bounded depth, which
+ * the invoker has checked) as JSON, deeply frozen, so what middleware and an approver see is what
+ * is sent; or the problem when they are not JSON. Undefined for a local tool.
+ */
+export function foreignInput(
+  tool: ToolDefinition,
+  args: object,
+): { input: Record<string, unknown>; problem?: undefined } | { problem: FieldError } | undefined {
+  if (!(tool instanceof ForeignDefinition)) return undefined;
+  try {
+    return { input: deepFreeze(JSON.parse(JSON.stringify(args)) as Record<string, unknown>) };
+  } catch (error) {
+    const message = `the arguments are not JSON (${(error as Error)?.message ?? 'they cannot be written as JSON'})`;
+    return { problem: { field: 'base', message, keyword: 'type', params: { type: 'object' } } };
+  }
+}
+
+/** For a foreign tool, what the invoker calls instead of resolving a class: `{ call }`. */
+export function foreignCallee(tool: ToolDefinition): { call: ForeignToolSpec['call'] } | undefined {
+  return tool instanceof ForeignDefinition ? { call: tool.spec.call } : undefined;
+}
+
+/** For a foreign tool, the input a person or a log sees: all of it (it declares nothing sensitive), as a copy. */
+export function foreignRedactedInput(tool: ToolDefinition, input: Readonly<Record<string, unknown>>): Record<string, unknown> | undefined {
+  return tool instanceof ForeignDefinition ? structuredClone(input) : undefined;
+}
