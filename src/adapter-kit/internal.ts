@@ -6,3 +6,4 @@
  * `toolwright/kit`.
  */
 export { isPlainObject, joinWords } from '../util/describe-value';
+export { DEFAULT_REQUEST_TIMEOUT_MS, isTimeoutMs, TIMEOUT_RULE } from '../util/limits';
