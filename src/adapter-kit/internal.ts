@@ -7,3 +7,4 @@
  */
 export { isPlainObject, joinWords } from '../util/describe-value';
 export { DEFAULT_REQUEST_TIMEOUT_MS, isTimeoutMs, TIMEOUT_RULE } from '../util/limits';
+export { redact, REDACTED } from '../invocation/redact';
