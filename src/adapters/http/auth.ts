@@ -104,7 +104,12 @@ export class CallerDocuments {
     let document = this.cache.get(key);
     if (!document) {
       if (this.cache.size >= CACHED_DOCUMENTS) this.cache.delete(this.cache.keys().next().value!);
-      document = key.includes('0') ? httpApiDocument(this.options, this.routes.filter((_, index) => callable[index])) : this.full;
+      document = key.includes('0')
+        ? httpApiDocument(
+            this.options,
+            this.routes.filter((_, index) => callable[index]),
+          )
+        : this.full;
       this.cache.set(key, document);
     }
     return document;

@@ -120,9 +120,7 @@ export async function toolwrightHttp(fastify: FastifyInstance, options: HttpApiO
   fastify.setNotFoundHandler((request, reply) => sendProblem(reply, notFound(request, fastify.prefix)));
 
   // In auth mode each caller is sent the document of what it may call.
-  fastify.get('/openapi.json', async (request, reply) =>
-    reply.type('application/json; charset=utf-8').send(await documents.of(request)),
-  );
+  fastify.get('/openapi.json', async (request, reply) => reply.type('application/json; charset=utf-8').send(await documents.of(request)));
   const preParsing = bodyDeadline(requestTimeoutMs);
 
   for (const route of routes) {

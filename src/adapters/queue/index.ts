@@ -12,3 +12,4 @@ export { startToolWorker } from './worker';
 export type { QueuedCall, ToolWorker, ToolWorkerOptions } from './worker';
 export { QueueConfig } from './config';
 export { RemoteToolException, ToolJobError } from './wire';
+export { RedisUnreachableError } from './reachability';

@@ -38,6 +38,8 @@ export async function scrubJobData(job: Job<ToolJobData, WireResult>, tool: Tool
   try {
     await job.updateData(scrubbed);
   } catch (error) {
-    console.error(`toolwright/queue: could not remove the input of ended job ${job.id} from Redis: ${(error as Error)?.message ?? String(error)}`);
+    console.error(
+      `toolwright/queue: could not remove the input of ended job ${job.id} from Redis: ${(error as Error)?.message ?? String(error)}`,
+    );
   }
 }

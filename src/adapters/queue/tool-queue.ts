@@ -15,6 +15,8 @@ import {
   isRetryable,
 } from './delivery';
 import { ambientToJson, fromWire, toWire, ToolJobData, ToolJobError } from './wire';
+import { DEFAULT_REDIS_TIMEOUT_MS, describeRedis, failFast, RedisGate } from './reachability';
+import { isTimeoutMs, TIMEOUT_RULE } from '../../adapter-kit/internal';
 import { DeclarationError } from '../../index';
 
 export interface ToolQueueOptions {
@@ -31,6 +33,13 @@ export interface ToolQueueOptions {
    * most 10 000 of each; `false` keeps them all).
    */
   keepFinished?: false | { ageSeconds?: number; count?: number };
+  /**
+   * How long a call (`enqueue`, `job`, and a handle's `status`, `info`, `result`, `cancel`) waits
+   * for an unreachable Redis before it fails with a `RedisUnreachableError` (default 10 000 ms); also
+   * the `commandTimeout` of the queue's own connection. `result({ timeoutMs })` waits no longer than
+   * its timeout.
+   */
+  redisTimeoutMs?: number;
 }
 
 export interface EnqueueOptions {
@@ -100,7 +109,7 @@ interface Waiter {
   resolve: (completed?: { returnvalue: unknown }) => void;
 }
 
-const OPTION_KEYS = new Set(['connection', 'name', 'prefix', 'invoker', 'keepFinished']);
+const OPTION_KEYS = new Set(['connection', 'name', 'prefix', 'invoker', 'keepFinished', 'redisTimeoutMs']);
 const ENQUEUE_KEYS = new Set([
   'ambientContext',
   'jobId',
@@ -135,6 +144,9 @@ export class ToolQueue {
   private eventsReady: Promise<unknown> | undefined;
   private readonly waiters = new Map<string, Set<Waiter>>();
   private closed = false;
+  /** The connection as given: QueueEvents blocks on it, so it gets no command timeout. */
+  private readonly connection: ConnectionOptions;
+  private readonly redis: RedisGate;
 
   constructor(options: ToolQueueOptions) {
     checkOptionsObject('createToolQueue', options, OPTION_KEYS, { heading: 'Known' });
@@ -151,7 +163,15 @@ export class ToolQueue {
     this.invoker = new Invoker(options.invoker);
     const keep = options.keepFinished;
     this.keep = keep === false ? false : { age: keep?.ageSeconds ?? 3600, count: keep?.count ?? 10_000 };
-    this.bullQueue = new Queue<ToolJobData>(this.name, { connection: options.connection, prefix: this.prefix });
+    const redisTimeoutMs = options.redisTimeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS;
+    if (!isTimeoutMs(redisTimeoutMs)) {
+      throw new DeclarationError(
+        `createToolQueue: redisTimeoutMs must be ${TIMEOUT_RULE}; got ${describeValue(options.redisTimeoutMs)}. Leave it out for the default (${DEFAULT_REDIS_TIMEOUT_MS}).`,
+      );
+    }
+    this.connection = options.connection;
+    this.bullQueue = new Queue<ToolJobData>(this.name, { connection: failFast(options.connection, redisTimeoutMs), prefix: this.prefix });
+    this.redis = new RedisGate(() => this.bullQueue.client, describeRedis(options.connection), redisTimeoutMs);
     this.bullQueue.on('error', this.connectionError);
   }
 
@@ -160,6 +180,7 @@ export class ToolQueue {
    * listener would crash the process), and the ones a close causes are expected.
    */
   private readonly connectionError = (error: Error): void => {
+    if (this.redis) this.redis.lastError = error?.message;
     if (!this.closed) console.error(`toolwright/queue: queue '${this.name}': Redis connection error: ${error?.message ?? String(error)}`);
   };
 
@@ -202,15 +223,21 @@ export class ToolQueue {
       version: definition.version,
       ...(checked.ok ? { input: checked.input, ambient } : { input: {}, ambient: {}, rejected: toWire(checked.result) }),
     };
-    const job = await this.bullQueue.add(data.tool, data, {
-      jobId: options.jobId ?? randomUUID(),
-      attempts,
-      ...(attempts > 1 ? { backoff: { type: 'exponential', delay: backoffMs } } : {}),
-      ...(delay ? { delay } : {}),
-      ...(priority ? { priority } : {}),
-      removeOnComplete: this.keep,
-      removeOnFail: this.keep,
-    });
+    const jobId = options.jobId ?? randomUUID();
+    const added = `enqueue(${data.tool}) of job ${jobId}`;
+    const retry =
+      'The call may not have been enqueued: enqueue it again with this jobId (an id that exists returns that job, never a second one).';
+    const job = await this.redis.run(added, retry, () =>
+      this.bullQueue.add(data.tool, data, {
+        jobId,
+        attempts,
+        ...(attempts > 1 ? { backoff: { type: 'exponential', delay: backoffMs } } : {}),
+        ...(delay ? { delay } : {}),
+        ...(priority ? { priority } : {}),
+        removeOnComplete: this.keep,
+        removeOnFail: this.keep,
+      }),
+    );
     return this.handle<T>(definition, job.id!);
   }
 
@@ -220,8 +247,10 @@ export class ToolQueue {
    */
   async job<T = unknown>(id: string, options: { tools?: readonly ToolLike[] } = {}): Promise<ToolJob<T> | undefined> {
     if (typeof id !== 'string' || id === '') throw new TypeError(`ToolQueue.job: id must be a job id string; got ${describeValue(id)}.`);
-    const job = await Job.fromId<ToolJobData>(this.bullQueue, id);
-    const data = job?.data ?? (await this.cancelledData(id));
+    const data = await this.redis.run(`job(${id})`, 'Whether the job exists is unknown.', async () => {
+      const job = await Job.fromId<ToolJobData>(this.bullQueue, id);
+      return job?.data ?? (await this.cancelledData(id));
+    });
     if (!data) return undefined;
     const candidates = options.tools ? options.tools.map((tool) => Tools.resolve(tool)) : Tools.forAdapter('queue', { allVersions: true });
     const definition = candidates.find((tool) => tool.toolName('queue') === data.tool && tool.version === data.version);
@@ -271,10 +300,10 @@ export class ToolQueue {
       id,
       tool,
       accepted: true,
-      status: async () => (await this.info(id)).status,
-      info: () => this.info(id),
+      status: async () => (await this.redis.run(`status() of job ${id}`, 'The job is where it was.', () => this.info(id))).status,
+      info: () => this.redis.run(`info() of job ${id}`, 'The job is where it was.', () => this.info(id)),
       result: (options) => this.result(tool, id, options?.timeoutMs) as Promise<Result<T>>,
-      cancel: () => this.cancel(id),
+      cancel: () => this.redis.run(`cancel() of job ${id}`, 'The job may not have been cancelled: cancel it again.', () => this.cancel(id)),
     };
   }
 
@@ -284,9 +313,12 @@ export class ToolQueue {
   }
 
   private async info(id: string): Promise<ToolJobInfo> {
-    const job = await Job.fromId<ToolJobData>(this.bullQueue, id);
+    let job = await Job.fromId<ToolJobData>(this.bullQueue, id);
     if (!job) return { status: (await this.isCancelled(id)) ? 'cancelled' : 'unknown' };
     const state = await job.getState();
+    // Finished between the two reads: read it again for its outcome and times.
+    if ((state === 'completed' || state === 'failed') && job.finishedOn === undefined)
+      job = (await Job.fromId<ToolJobData>(this.bullQueue, id)) ?? job;
     const enqueuedAt = new Date(job.timestamp);
     const updatedAt = new Date(Math.max(job.timestamp, job.processedOn ?? 0, job.finishedOn ?? 0));
     const times = { enqueuedAt, updatedAt };
@@ -327,7 +359,11 @@ export class ToolQueue {
 
   private async result(tool: ToolDefinition, id: string, timeoutMs?: number): Promise<Result> {
     const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
-    await this.listen();
+    // Redis is waited for at most redisTimeoutMs at a time, and never past the caller's timeout.
+    const budget = () => Math.max(1, Math.min(this.redis.timeoutMs, deadline === undefined ? Infinity : deadline - Date.now()));
+    const operation = `result() of job ${id}`;
+    const then = 'The call may still run: ask again with result().';
+    await this.redis.wait(operation, then, this.listen(), budget());
     for (;;) {
       // Listen before looking, so a job that finishes in between still wakes us.
       let waiter!: Waiter;
@@ -336,7 +372,7 @@ export class ToolQueue {
       if (!set) this.waiters.set(id, (set = new Set()));
       set.add(waiter);
       try {
-        const finished = await this.finished(tool, id);
+        const finished = await this.redis.run(operation, then, () => this.finished(tool, id), budget());
         if (finished) return finished;
         if (this.closed) return Result.exception(tool, new ToolJobError(`The queue was closed before job ${id} finished.`, id));
         const left = deadline === undefined ? undefined : deadline - Date.now();

@@ -171,7 +171,8 @@ export function startToolWorker(options: ToolWorkerOptions): ToolWorker {
       await scrubJobData(job, toolOf(job.data));
       return outcome;
     } catch (error) {
-      if (error instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) await scrubJobData(job, toolOf(job.data));
+      if (error instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1))
+        await scrubJobData(job, toolOf(job.data));
       throw error;
     }
   };
