@@ -88,6 +88,12 @@ export class CallerDocuments {
     this.full = httpApiDocument(options, routes);
   }
 
+  /** The document of no operations: what a request no hook has judged is sent. */
+  get none(): OpenApiDocument {
+    return (this.empty ??= httpApiDocument(this.options, []));
+  }
+  private empty: OpenApiDocument | undefined;
+
   async of(request: FastifyRequest): Promise<OpenApiDocument> {
     const { auth } = this.options;
     if (!auth) return this.full;

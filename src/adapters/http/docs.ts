@@ -36,11 +36,12 @@ export async function registerDocs(fastify: FastifyInstance, documents: CallerDo
       routePrefix: '/docs',
       uiHooks: {
         preHandler: async (request) => {
-          perRequest.set(request, await documents.of(request));
+          // Only the document routes need it; any other request the transform sees gets no operations.
+          if (/\/(json|yaml)$/.test(request.routeOptions.url ?? '')) perRequest.set(request, await documents.of(request));
         },
       },
       // Fail-closed: a request the hook did not see gets no operations.
-      transformSpecification: (_full, request) => perRequest.get(request) ?? { ...documents.full, paths: {} },
+      transformSpecification: (_full, request) => perRequest.get(request) ?? documents.none,
       transformSpecificationClone: false,
       // The page's asset URLs are absolute: they need the prefix the API is mounted under.
       indexPrefix: fastify.prefix,
