@@ -15,7 +15,7 @@ import {
   isRetryable,
 } from './delivery';
 import { ambientToJson, fromWire, toWire, ToolJobData, ToolJobError } from './wire';
-import { DEFAULT_REDIS_TIMEOUT_MS, describeRedis, failFast, RedisGate } from './reachability';
+import { DEFAULT_REDIS_TIMEOUT_MS, describeRedis, failFast, isConnectionError, RedisGate, within } from './reachability';
 import { isTimeoutMs, TIMEOUT_RULE } from '../../adapter-kit/internal';
 import { DeclarationError } from '../../index';
 
@@ -268,7 +268,14 @@ export class ToolQueue {
     this.closed = true;
     for (const set of this.waiters.values()) for (const waiter of set) waiter.resolve();
     this.waiters.clear();
-    await Promise.all([this.bullQueue.close(), this.events?.close()]);
+    await Promise.all([
+      this.bullQueue.close().catch(async (error: unknown) => {
+        if (!isConnectionError(error)) throw error;
+        // Redis is down and BullMQ's QUIT cannot be sent: drop the connection, or it would reconnect forever.
+        ((await this.bullQueue.client) as unknown as IORedis).disconnect();
+      }),
+      this.events?.close(),
+    ]);
   }
 
   /** The tool of a waiting job that was cancelled (and so removed), from its cancellation mark. */
@@ -363,7 +370,8 @@ export class ToolQueue {
     const budget = () => Math.max(1, Math.min(this.redis.timeoutMs, deadline === undefined ? Infinity : deadline - Date.now()));
     const operation = `result() of job ${id}`;
     const then = 'The call may still run: ask again with result().';
-    await this.redis.wait(operation, then, this.listen(), budget());
+    // Listening makes result() prompt; events that are not up within the budget still leave the polls below.
+    await within(this.listen(), budget()).catch(() => undefined);
     for (;;) {
       // Listen before looking, so a job that finishes in between still wakes us.
       let waiter!: Waiter;

@@ -74,7 +74,13 @@ describe('Redis unreachable', () => {
       const later: ToolJob = await queue.enqueue(Echo, { text: 'later' }, { delay: 600_000 });
       expect(await later.status()).toBe('delayed');
 
+      // A queue closed while Redis is down closes at once, its event listener too.
+      const closing = createToolQueue({ connection, name: 'down', redisTimeoutMs: 1500 });
+      const listened = await closing.job(later.id!);
+      expect(await listened!.result({ timeoutMs: 1 })).toMatchObject({ outcome: 'exception' });
+
       await redis.stop();
+      await closing.close();
       const calls: Array<[Promise<unknown>, RegExp]> = [
         [queue.enqueue(Echo, { text: 'while down' }, { jobId: 'while-down' }), /^enqueue\(echo\) of job while-down$/],
         [queue.job(later.id!), /^job\(/],
