@@ -45,9 +45,10 @@ function ready(child: ChildProcess): Promise<void> {
   });
 }
 
-export async function startRedis(): Promise<TestRedis> {
+/** A redis-server on a free port, or on `port` (to start one again where a stopped one was). */
+export async function startRedis(options: { port?: number } = {}): Promise<TestRedis> {
   for (let attempt = 0; ; attempt++) {
-    const port = await freePort();
+    const port = options.port ?? (await freePort());
     const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
       stdio: ['ignore', 'pipe', 'ignore'],
     });
@@ -56,7 +57,7 @@ export async function startRedis(): Promise<TestRedis> {
     } catch (error) {
       child.kill('SIGKILL');
       child.stdout?.destroy();
-      if (attempt < 3 && !String(error).includes('PATH')) continue; // the port was taken meanwhile
+      if (attempt < 3 && options.port === undefined && !String(error).includes('PATH')) continue; // the port was taken meanwhile
       throw error;
     }
     child.stdout?.resume();

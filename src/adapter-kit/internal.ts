@@ -10,3 +10,5 @@ export { setOwn } from '../util/own-property';
 export { deepFreeze } from '../util/deep-freeze';
 export { foreignTool } from '../invocation/foreign-tool';
 export type { ForeignToolSpec } from '../invocation/foreign-tool';
+export { DEFAULT_REQUEST_TIMEOUT_MS, isTimeoutMs, TIMEOUT_RULE } from '../util/limits';
+export { redact, REDACTED } from '../invocation/redact';

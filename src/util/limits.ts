@@ -45,3 +45,9 @@ export function shorten(text: string, max = QUOTED_TEXT_LENGTH): string {
 export function formatCount(count: number): string {
   return count.toLocaleString('en-US');
 }
+
+/**
+ * How long a server gives a request's headers, and then its body, to arrive (30 s each): the
+ * default of `serveHttp`'s and `serveHttpApi`'s `requestTimeoutMs`.
+ */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;

@@ -297,7 +297,7 @@ describe('the loan desk with signed tokens (npm start -- --auth)', () => {
     }
   });
 
-  it('guards the HTTP API at /api with the same tokens: 401 without one, 403 for a reader writing', async () => {
+  it('guards the HTTP API at /api with the same tokens: 401 without one; a reader neither sees nor reaches the write tools', async () => {
     const api = url.replace(/\/mcp$/, '/api');
     const none = await fetch(`${api}/check_credit/v1?applicant=Ada`);
     expect([none.status, none.headers.get('www-authenticate')]).toEqual([401, 'Bearer']);
@@ -308,7 +308,14 @@ describe('the loan desk with signed tokens (npm start -- --auth)', () => {
       headers: { authorization: `Bearer ${tokens.reader}`, 'content-type': 'application/json' },
       body: JSON.stringify({ loanId: alan }),
     });
-    expect([write.status, ((await write.json()) as { detail: string }).detail]).toEqual([403, 'This call needs the scope loans:write.']);
+    expect([write.status, ((await write.json()) as { detail: string }).detail]).toEqual([
+      404,
+      'No such endpoint: POST /api/cancel_loan/v1. The API is described at /api/openapi.json.',
+    ]);
+    const document = (await (await fetch(`${api}/openapi.json`, { headers: { authorization: `Bearer ${tokens.reader}` } })).json()) as {
+      paths: Record<string, unknown>;
+    };
+    expect(Object.keys(document.paths)).toEqual(['/api/check_credit/v1', '/api/list_loans/v1', '/api/loan_status/v1']);
     const read = await fetch(`${api}/loan_status/v1?loanId=${alan}`, { headers: { authorization: `Bearer ${tokens.reader}` } });
     expect([read.status, ((await read.json()) as { state: string }).state]).toEqual([200, 'pending']);
   });

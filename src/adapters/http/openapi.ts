@@ -23,13 +23,20 @@ export interface OpenApiDocument {
 /** The statuses the adapter itself answers for a request it refuses before the tool runs. */
 const REQUEST_PROBLEMS: Record<number, string> = {
   400: 'The body is not JSON.',
+  408: 'The body did not arrive within the time limit (`requestTimeoutMs`); the connection is closed.',
   413: 'The body is larger than the server accepts.',
   415: 'The body is not `application/json`.',
 };
 
-function problemResponse(description: string): JsonSchema {
-  return { description, content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } } };
+function problemResponse(description: string, headers?: JsonSchema): JsonSchema {
+  return {
+    description,
+    ...(headers ? { headers } : {}),
+    content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } },
+  };
 }
+
+const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before calling again.', schema: { type: 'integer', minimum: 1 } } };
 
 function normalizePrefix(prefix: string | undefined): string {
   if (!prefix || prefix === '/') return '';
@@ -49,7 +56,6 @@ function responses(route: HttpRoute, output: JsonSchema | undefined, options: Ht
   else out['204'] = { description: 'Done; the tool exposes nothing.' };
   if (options.auth) {
     out['401'] = problemResponse('No valid credentials.');
-    out['403'] = problemResponse('The credentials do not allow this call.');
   }
   const failures = failureStatuses(route.failureStatus);
   out['422'] = problemResponse(
@@ -60,7 +66,9 @@ function responses(route: HttpRoute, output: JsonSchema | undefined, options: Ht
   for (const status of failures) {
     if (status !== 422) out[String(status)] = problemResponse(`The tool refused the call (${STATUS_CODES[status] ?? status}).`);
   }
+  out['429'] = problemResponse('Too many calls: a rate limit (`rateLimit` middleware) refused this one.', RETRY_AFTER);
   out['500'] = problemResponse('The tool failed; the detail is generic and nothing internal is shown.');
+  out['503'] = problemResponse('The tool is busy: its concurrency limit (`concurrencyLimit` middleware) refused this call.', RETRY_AFTER);
   return out;
 }
 

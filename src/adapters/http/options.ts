@@ -3,16 +3,19 @@ import type { DependencyContainer } from 'tsyringe';
 import type { AmbientSource, InvokerOptions, ToolDefinition, ToolLike } from '../../index';
 
 /**
- * How `auth.verify` answers: `true` lets the call through; `false` refuses with 401; a status with a
- * detail refuses with that status (401: who are you; 403: not allowed). Anything else is a bug in
+ * How `auth.verify` answers: `true` lets the call through; `false` refuses with 401; `{ status: 401,
+ * detail }` refuses with 401 and that detail (who are you?); `{ status: 403 }` (not allowed) hides
+ * the tool from the caller: the call answers the 404 of an unknown path. Anything else is a bug in
  * the hook, answered 500 (fail-closed).
  */
 export type HttpAuthVerdict = boolean | { readonly status: 401 | 403; readonly detail?: string };
 
 export interface HttpAuth {
   /**
-   * Runs before every tool call, before the body is read. Read the credentials from the request
-   * (and attach who the caller is to it, for `ambientContext`); never trust the body for this.
+   * Runs before every tool call, before the body is read, and for each tool when a caller asks for
+   * the OpenAPI document or the docs page (only the tools it answers `true` for are listed). Read
+   * the credentials from the request (and attach who the caller is to it, for `ambientContext`);
+   * never trust the body for this. A 403 verdict hides the tool: it answers like an unknown path.
    */
   verify(request: FastifyRequest, tool: ToolDefinition): HttpAuthVerdict | Promise<HttpAuthVerdict>;
   /**
@@ -47,7 +50,11 @@ export interface HttpApiOptions {
   ambientContext?: (request: FastifyRequest, tool: ToolDefinition) => AmbientSource | undefined | Promise<AmbientSource | undefined>;
   /** The container tools resolve from (default: tsyringe's root container). */
   container?: DependencyContainer;
-  /** Refuses a call with 401 or 403 before the tool runs; documented as a security scheme in OpenAPI. */
+  /**
+   * Refuses a call with 401 (or, for a 403 verdict, the 404 of an unknown path) before the tool
+   * runs; documented as a security scheme in OpenAPI. It also decides what each caller sees: the
+   * OpenAPI document and the docs page list only the tool versions `verify` lets the caller call.
+   */
   auth?: HttpAuth;
   /** Invoker options: `rejectUndeclaredInputs`, `userFacingInputErrors`, `onException`. */
   invoker?: Omit<InvokerOptions, 'container'>;
@@ -58,6 +65,12 @@ export interface HttpApiOptions {
   abortOnDisconnect?: boolean;
   /** Largest request body accepted, in bytes (default 1 MiB); larger answers 413. */
   bodyLimit?: number;
+  /**
+   * Time for the request headers, and then for the body, to arrive (default 30 s, as `serveHttp`'s);
+   * a late body answers 408 and its connection is closed. The plugin bounds the body in any Fastify
+   * app; `serveHttpApi` and `httpApiApp` also bound the headers and the whole request (twice this).
+   */
+  requestTimeoutMs?: number;
   /** OpenAPI `info`. */
   info?: HttpApiInfo;
   /** Serve the interactive docs page at `{prefix}/docs` (default true; needs `@fastify/swagger-ui`). */

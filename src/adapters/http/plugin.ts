@@ -3,24 +3,20 @@
  * tools), RFC 9457 problems for every error, `{prefix}/openapi.json` and the docs page.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { AmbientSource, Invoker, Result, ToolDefinition } from '../../index';
+import { AmbientSource, Invoker, Result } from '../../index';
 import { DEFAULT_ERROR, describeValue, guardToolResponse, MAPPING_FAILURE } from '../../adapter-kit';
 import { setOwn } from '../../adapter-kit/internal';
-import { failureStatusOf, HttpConfig } from './config';
+import { authHook, CallerDocuments, reportServerFault } from './auth';
+import { failureStatusOf, HTTP_ADAPTER, HttpConfig } from './config';
 import { registerDocs } from './docs';
-import { httpApiDocument } from './openapi';
-import type { HttpApiOptions, HttpAuth } from './options';
-import { problem, sendProblem } from './problem';
+import type { HttpApiOptions } from './options';
+import { limitRefusal, notFound, pathOf, problem, sendProblem } from './problem';
 import { httpRoutes, HttpRoute } from './routes';
+import { bodyDeadline, checkRequestTimeout } from './timeouts';
 import { DeclarationError } from '../../index';
 
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const OTHER_METHODS = ['PUT', 'DELETE', 'PATCH'] as const;
-
-function pathOf(request: FastifyRequest): string {
-  const query = request.url.indexOf('?');
-  return query < 0 ? request.url : request.url.slice(0, query);
-}
 
 /** The query string as the tool's input: a single value for a list field becomes a list of one. */
 function queryInput(query: unknown, listFields: ReadonlySet<string>): Record<string, unknown> {
@@ -41,73 +37,15 @@ function checkBodyLimit(value: unknown): number {
   return value as number;
 }
 
-function challengeOf(auth: HttpAuth): string | undefined {
-  if (auth.challenge !== undefined) return auth.challenge;
-  const { type, scheme } = auth.securityScheme;
-  if (type !== 'http' || typeof scheme !== 'string') return undefined;
-  return scheme.toLowerCase() === 'bearer' ? 'Bearer' : scheme.toLowerCase() === 'basic' ? 'Basic' : undefined;
-}
-
-/**
- * Reports a failure of the server's own code (an ambientContext or auth function) once, through
- * `configure({ onException })`, as the adapter kit's guard does. In development the guard re-throws:
- * the caller answers 500 either way.
- */
-function reportServerFault(tool: ToolDefinition, message: string, cause?: unknown): void {
-  const fault = new Error(`toolwright/http: ${message}`, cause === undefined ? undefined : { cause });
-  try {
-    guardToolResponse(
-      tool,
-      () => {
-        throw fault;
-      },
-      () => undefined,
-    );
-  } catch {
-    // Reported; the request still gets its generic 500.
-  }
-}
-
-/** An onRequest hook refusing with 401/403 before the body is read; anything unexpected is a 500 (fail-closed). */
-function authHook(auth: HttpAuth, tool: ToolDefinition) {
-  const challenge = challengeOf(auth);
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
-    let verdict: unknown;
-    try {
-      verdict = await auth.verify(request, tool);
-    } catch (error) {
-      reportServerFault(tool, `auth.verify threw for ${tool.id}: ${(error as Error)?.message ?? String(error)}`, error);
-      return sendProblem(reply, problem(500, DEFAULT_ERROR, pathOf(request)));
-    }
-    if (verdict === true) return undefined;
-    const refusal = verdict === false ? { status: 401 } : (verdict as { status?: unknown; detail?: unknown } | null);
-    if (refusal && (refusal.status === 401 || refusal.status === 403)) {
-      const status = refusal.status;
-      const detail =
-        typeof refusal.detail === 'string' && refusal.detail !== ''
-          ? refusal.detail
-          : status === 401
-            ? 'This call needs valid credentials.'
-            : 'The credentials do not allow this call.';
-      return sendProblem(
-        reply,
-        problem(status, detail, pathOf(request)),
-        status === 401 && challenge ? { 'www-authenticate': challenge } : {},
-      );
-    }
-    reportServerFault(
-      tool,
-      `auth.verify must return true, false or { status: 401 | 403, detail? }; got ${describeValue(verdict)} for ${tool.id}. Refused.`,
-    );
-    return sendProblem(reply, problem(500, DEFAULT_ERROR, pathOf(request)));
-  };
-}
-
 /** What the request's error means for the caller: the request's own problems name the fix; the rest is generic. */
 function errorHandler(bodyLimit: number) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const instance = pathOf(request);
     const status = error.statusCode ?? 500;
+    if (status === 408) {
+      // The body stream was cut at its deadline (timeouts.ts); the connection closes once answered.
+      return sendProblem(reply, problem(408, error.message, instance), { connection: 'close' });
+    }
     if (status === 413) return sendProblem(reply, problem(413, `The request body is larger than ${bodyLimit} bytes.`, instance));
     if (status === 415) {
       const type = request.headers['content-type'];
@@ -144,6 +82,8 @@ function respond(route: HttpRoute, result: Result, request: FastifyRequest, repl
   }
   if (result.outcome === 'exception') return sendProblem(reply, problem(500, result.message, instance));
   if (Invoker.inputInvalid(result)) return sendProblem(reply, problem(422, result.message, instance, result.fieldErrors));
+  const limited = limitRefusal(result);
+  if (limited) return sendProblem(reply, problem(limited.status, result.message, instance), { 'retry-after': String(limited.retryAfter) });
   return sendProblem(reply, problem(failureStatusOf(route.failureStatus, result.exception), result.message, instance));
 }
 
@@ -154,6 +94,7 @@ function respond(route: HttpRoute, result: Result, request: FastifyRequest, repl
 export async function toolwrightHttp(fastify: FastifyInstance, options: HttpApiOptions = {}): Promise<void> {
   const routes = httpRoutes(options);
   const bodyLimit = checkBodyLimit(options.bodyLimit);
+  const requestTimeoutMs = checkRequestTimeout(options.requestTimeoutMs);
   if (options.ambientContext !== undefined && typeof options.ambientContext !== 'function') {
     throw new DeclarationError(
       `toolwright/http: ambientContext must be a function (request, tool) => values; got ${describeValue(options.ambientContext)}.`,
@@ -164,9 +105,10 @@ export async function toolwrightHttp(fastify: FastifyInstance, options: HttpApiO
       "toolwright/http: auth needs verify(request, tool) and securityScheme (e.g. { type: 'http', scheme: 'bearer' }).",
     );
   }
-  const document = httpApiDocument({ ...options, prefix: fastify.prefix }, routes);
+  const documents = new CallerDocuments({ ...options, prefix: fastify.prefix }, routes);
   const invoker = new Invoker(options.invoker);
   const { ambientContext, container, auth, abortOnDisconnect = false } = options;
+  const transport = HTTP_ADAPTER;
 
   // JSON only; an empty body is no input at all.
   fastify.removeAllContentTypeParsers();
@@ -176,18 +118,11 @@ export async function toolwrightHttp(fastify: FastifyInstance, options: HttpApiO
     json(request, body as string, done);
   });
   fastify.setErrorHandler(errorHandler(bodyLimit));
-  fastify.setNotFoundHandler((request, reply) => {
-    sendProblem(
-      reply,
-      problem(
-        404,
-        `No such endpoint: ${request.method} ${pathOf(request)}. The API is described at ${fastify.prefix}/openapi.json.`,
-        pathOf(request),
-      ),
-    );
-  });
+  fastify.setNotFoundHandler((request, reply) => sendProblem(reply, notFound(request, fastify.prefix)));
 
-  fastify.get('/openapi.json', (_request, reply) => reply.type('application/json; charset=utf-8').send(document));
+  // In auth mode each caller is sent the document of what it may call.
+  fastify.get('/openapi.json', async (request, reply) => reply.type('application/json; charset=utf-8').send(await documents.of(request)));
+  const preParsing = bodyDeadline(requestTimeoutMs);
 
   for (const route of routes) {
     const { definition } = route;
@@ -210,28 +145,32 @@ export async function toolwrightHttp(fastify: FastifyInstance, options: HttpApiO
         }
       }
       if (!abortOnDisconnect)
-        return respond(route, await invoker.invoke(definition, input, { ambientContext: ambient, container }), request, reply);
+        return respond(route, await invoker.invoke(definition, input, { ambientContext: ambient, container, transport }), request, reply);
       const controller = new AbortController();
       const onClose = () => {
         if (!reply.raw.writableFinished) controller.abort(new Error('The client closed the connection.'));
       };
       reply.raw.once('close', onClose);
-      const result = await invoker.invoke(definition, input, { ambientContext: ambient, container, signal: controller.signal });
+      const result = await invoker.invoke(definition, input, { ambientContext: ambient, container, transport, signal: controller.signal });
       reply.raw.off('close', onClose);
       return respond(route, result, request, reply);
     };
-    const onRequest = auth ? authHook(auth, definition) : undefined;
+    // A route the caller may not call answers like an unknown one, whatever the method.
+    const onRequest = auth ? authHook(auth, definition, fastify.prefix) : undefined;
     const allow = route.get ? 'GET, HEAD, POST' : 'POST';
     fastify.route({
       method: route.get ? ['GET', 'POST'] : 'POST',
       url: route.path,
       bodyLimit,
       handler,
+      preParsing,
       ...(onRequest ? { onRequest } : {}),
     });
     fastify.route({
       method: route.get ? [...OTHER_METHODS] : ['GET', 'HEAD', ...OTHER_METHODS],
       url: route.path,
+      preParsing,
+      ...(onRequest ? { onRequest } : {}),
       handler: (request, reply) =>
         sendProblem(reply, problem(405, `${request.method} is not allowed here; use ${allow.replace(', HEAD', '')}.`, pathOf(request)), {
           allow,
@@ -239,5 +178,5 @@ export async function toolwrightHttp(fastify: FastifyInstance, options: HttpApiO
     });
   }
 
-  if (options.docs !== false) await registerDocs(fastify, document);
+  if (options.docs !== false) await registerDocs(fastify, documents);
 }

@@ -3,8 +3,8 @@
  * `type`, `title`, `status` and `detail`; invalid input adds `errors`, one entry per field.
  */
 import { STATUS_CODES } from 'node:http';
-import type { FastifyReply } from 'fastify';
-import type { FieldError } from '../../index';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { FieldError, Result, ToolBusyError, ToolRateLimitError } from '../../index';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -28,6 +28,38 @@ export interface Problem {
   readonly instance?: string;
   /** Invalid input only: each field's problem. */
   readonly errors?: readonly ProblemFieldError[];
+}
+
+/** The request's path, without its query string: a problem's `instance`. */
+export function pathOf(request: FastifyRequest): string {
+  const query = request.url.indexOf('?');
+  return query < 0 ? request.url : request.url.slice(0, query);
+}
+
+/** The 404 of a path the API does not serve, or serves but not to this caller: the same answer for both. */
+export function notFound(request: FastifyRequest, prefix: string): Problem {
+  return problem(
+    404,
+    `No such endpoint: ${request.method} ${pathOf(request)}. The API is described at ${prefix}/openapi.json.`,
+    pathOf(request),
+  );
+}
+
+/** How long a busy tool asks callers to wait (`Retry-After`, seconds): `concurrencyLimit` frees slots as calls end. */
+export const BUSY_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * A refusal by the call pipeline's own limits, which is no business failure of the tool: 429 with
+ * `Retry-After` for `rateLimit` (a `ToolRateLimitError`, its wait rounded up to seconds), 503 with
+ * `Retry-After` for `concurrencyLimit` (a `ToolBusyError`). Undefined for anything else.
+ */
+export function limitRefusal(result: Result): { status: 429 | 503; retryAfter: number } | undefined {
+  if (result.ok || result.outcome !== 'failure') return undefined;
+  if (result.exception instanceof ToolRateLimitError) {
+    return { status: 429, retryAfter: Math.max(1, Math.ceil(result.exception.retryAfterMs / 1000)) };
+  }
+  if (result.exception instanceof ToolBusyError) return { status: 503, retryAfter: BUSY_RETRY_AFTER_SECONDS };
+  return undefined;
 }
 
 /** RFC 9110's reason phrases where Node's still carry the older ones. */

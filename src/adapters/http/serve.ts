@@ -4,6 +4,7 @@ import { isLoopbackHost } from '../../adapter-kit';
 import { toolwrightHttp } from './plugin';
 import type { HttpApiOptions } from './options';
 import { problem, sendProblem } from './problem';
+import { checkRequestTimeout, serverTimeouts } from './timeouts';
 
 export interface HttpApiServeOptions {
   /** Default 127.0.0.1: only this machine can connect. */
@@ -33,12 +34,14 @@ function hostName(header: string): string {
 /**
  * A Fastify app serving the tools' HTTP API, ready but not listening: for serving it from another
  * server (`app.routing(req, res)`) or testing it with `app.inject()`. A loopback `host` (the
- * default) refuses requests whose Host is not a loopback name or one of `allowedHosts`.
+ * default) refuses requests whose Host is not a loopback name or one of `allowedHosts`. The server
+ * bounds request time (`requestTimeoutMs`, timeouts.ts) when it listens or is given `routing` traffic.
  */
 export async function httpApiApp(options: HttpApiOptions = {}, serve: Omit<HttpApiServeOptions, 'port'> = {}): Promise<FastifyInstance> {
   const { host = '127.0.0.1' } = serve;
   const { fastify: createFastify } = require('fastify') as typeof import('fastify');
-  const app = createFastify({ logger: false });
+  // Headers within requestTimeoutMs, the whole request within twice that (the plugin bounds the body).
+  const app = createFastify({ logger: false, ...serverTimeouts(checkRequestTimeout(options.requestTimeoutMs)) });
   if (isLoopbackHost(host)) {
     const allowed = new Set((serve.allowedHosts ?? []).map((name) => name.toLowerCase()));
     app.addHook('onRequest', async (request, reply) => {

@@ -7,8 +7,9 @@ import { Tools } from '../../index';
 Tools.registerAdapter('queue');
 
 export { createToolQueue, ToolQueue } from './tool-queue';
-export type { EnqueueOptions, ToolJob, ToolJobInfo, ToolJobStatus, ToolQueueOptions } from './tool-queue';
+export type { EnqueueOptions, ToolJob, ToolJobInfo, ToolJobStatus, ToolQueueOptions } from './handles';
 export { startToolWorker } from './worker';
 export type { QueuedCall, ToolWorker, ToolWorkerOptions } from './worker';
 export { QueueConfig } from './config';
 export { RemoteToolException, ToolJobError } from './wire';
+export { RedisUnreachableError } from './reachability';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type IORedis from 'ioredis';
 import { Job, Queue, QueueEvents, type ConnectionOptions, type JobsOptions } from 'bullmq';
-import { AmbientSource, Invoker, InvokerOptions, Result, ToolDefinition, ToolLike, Tools } from '../../index';
+import { Invoker, Result, ToolDefinition, ToolLike, Tools } from '../../index';
 import { checkOptionsObject, describeValue } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
 import {
@@ -15,104 +15,17 @@ import {
   isRetryable,
 } from './delivery';
 import { ambientToJson, fromWire, toWire, ToolJobData, ToolJobError } from './wire';
+import { DEFAULT_REDIS_TIMEOUT_MS, describeRedis, failFast, isConnectionError, RedisGate, within } from './reachability';
+import { isTimeoutMs, TIMEOUT_RULE } from '../../adapter-kit/internal';
 import { DeclarationError } from '../../index';
-
-export interface ToolQueueOptions {
-  /** Where Redis is: ioredis options (`{ host, port }`) or an ioredis instance, as BullMQ takes them. */
-  connection: ConnectionOptions;
-  /** The BullMQ queue's name (default `toolwright`); workers must use the same. */
-  name?: string;
-  /** BullMQ's key prefix (default `bull`). */
-  prefix?: string;
-  /** Invoker options for the validation done before enqueueing (`rejectUndeclaredInputs`, …). */
-  invoker?: InvokerOptions;
-  /**
-   * Finished jobs kept in Redis, so `result()` can still be read later (default: 1 hour and at
-   * most 10 000 of each; `false` keeps them all).
-   */
-  keepFinished?: false | { ageSeconds?: number; count?: number };
-}
-
-export interface EnqueueOptions {
-  /** Trusted values for the tool's `@AmbientContext` fields; they travel in Redis as JSON. */
-  ambientContext?: AmbientSource;
-  /** Your own id for the job (default: a random UUID). Enqueueing an id that exists returns that job. */
-  jobId?: string;
-  /** Milliseconds to wait before the job may start. */
-  delay?: number;
-  /**
-   * Runs in total for an `idempotent` or `readOnly` tool (default 3): an exception, or a worker that
-   * stopped mid-call, is retried with exponential backoff. Any other tool runs at most once: more
-   * than 1 is refused.
-   */
-  attempts?: number;
-  /** The first retry's delay in milliseconds (default 1000), doubled for each next one. */
-  backoffMs?: number;
-  /** BullMQ priority: 1 is the highest; jobs without a priority go first. */
-  priority?: number;
-  /** Treat `null` on a field that is not nullable as absent (OpenAI strict mode). */
-  nullMeansAbsent?: boolean;
-  /**
-   * Enqueue a call whose input is invalid too, as a job that ends with the input failure without
-   * running the tool, so every process finds the same outcome by id (MCP tasks do this). Default
-   * false: the failure comes back at once and nothing is enqueued.
-   */
-  invalidInputAsJob?: boolean;
-  /**
-   * A person approved this call before it was enqueued (an MCP task asks as a direct call does): the
-   * worker runs it without asking again. A job without it never runs a tool that needs approval under
-   * the worker's own rules (`@Tool({ approval })`, its `requireApprovalForDestructive`).
-   */
-  approved?: boolean;
-  /**
-   * A call answered before it was enqueued (refused by middleware, an approval or its input, or
-   * answered by a middleware): enqueued as a job that ends with this outcome without running the
-   * tool, so every process finds it by id (MCP tasks do this). The arguments are not read.
-   */
-  outcome?: Result;
-}
-
-/** Where a queued call is, with its times. */
-export interface ToolJobInfo {
-  readonly status: ToolJobStatus;
-  readonly enqueuedAt?: Date;
-  /** When it last changed: started, finished, or was enqueued. */
-  readonly updatedAt?: Date;
-  /** Why a `failed` job failed. */
-  readonly failedReason?: string;
-}
-
-/** Where a queued call is. `rejected`: its input was invalid and it was never enqueued. */
-export type ToolJobStatus = 'rejected' | 'waiting' | 'delayed' | 'active' | 'completed' | 'failed' | 'cancelled' | 'unknown';
-
-/** A queued call. */
-export interface ToolJob<T = unknown> {
-  /** The job's id, or undefined when the input was invalid and nothing was enqueued. */
-  readonly id: string | undefined;
-  readonly tool: ToolDefinition;
-  /** False when the input was invalid: `result()` is that failure, and nothing runs. */
-  readonly accepted: boolean;
-  status(): Promise<ToolJobStatus>;
-  /** The status with its times, and why a failed job failed. */
-  info(): Promise<ToolJobInfo>;
-  /**
-   * Waits for the call's outcome: the same outcome, message and field errors as an in-process call.
-   * A worker that stopped mid-call, or refused the job, gives an exception Result naming why.
-   */
-  result(options?: { timeoutMs?: number }): Promise<Result<T>>;
-  /**
-   * Cancels the call: a waiting job is removed; a running one has its tool's `signal` aborted and
-   * ends with the cancelled failure. Resolves false when the call had already finished.
-   */
-  cancel(): Promise<boolean>;
-}
+import type { EnqueueOptions, ToolJob, ToolJobInfo, ToolQueueOptions } from './handles';
 
 interface Waiter {
   /** Called with the job's return value when its 'completed' event carried one. */
   resolve: (completed?: { returnvalue: unknown }) => void;
 }
 
-const OPTION_KEYS = new Set(['connection', 'name', 'prefix', 'invoker', 'keepFinished']);
+const OPTION_KEYS = new Set(['connection', 'name', 'prefix', 'invoker', 'keepFinished', 'redisTimeoutMs']);
 const ENQUEUE_KEYS = new Set([
   'ambientContext',
   'jobId',
@@ -149,6 +62,9 @@ export class ToolQueue {
   private eventsReady: Promise<unknown> | undefined;
   private readonly waiters = new Map<string, Set<Waiter>>();
   private closed = false;
+  /** The connection as given: QueueEvents blocks on it, so it gets no command timeout. */
+  private readonly connection: ConnectionOptions;
+  private readonly redis: RedisGate;
 
   constructor(options: ToolQueueOptions) {
     checkOptionsObject('createToolQueue', options, OPTION_KEYS, { heading: 'Known' });
@@ -165,7 +81,15 @@ export class ToolQueue {
     this.invoker = new Invoker(options.invoker);
     const keep = options.keepFinished;
     this.keep = keep === false ? false : { age: keep?.ageSeconds ?? 3600, count: keep?.count ?? 10_000 };
-    this.bullQueue = new Queue<ToolJobData>(this.name, { connection: options.connection, prefix: this.prefix });
+    const redisTimeoutMs = options.redisTimeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS;
+    if (!isTimeoutMs(redisTimeoutMs)) {
+      throw new DeclarationError(
+        `createToolQueue: redisTimeoutMs must be ${TIMEOUT_RULE}; got ${describeValue(options.redisTimeoutMs)}. Leave it out for the default (${DEFAULT_REDIS_TIMEOUT_MS}).`,
+      );
+    }
+    this.connection = options.connection;
+    this.bullQueue = new Queue<ToolJobData>(this.name, { connection: failFast(options.connection, redisTimeoutMs), prefix: this.prefix });
+    this.redis = new RedisGate(() => this.bullQueue.client, describeRedis(options.connection), redisTimeoutMs);
     this.bullQueue.on('error', this.connectionError);
   }
 
@@ -174,6 +98,7 @@ export class ToolQueue {
    * listener would crash the process), and the ones a close causes are expected.
    */
   private readonly connectionError = (error: Error): void => {
+    if (this.redis) this.redis.lastError = error?.message;
     if (!this.closed) console.error(`toolwright/queue: queue '${this.name}': Redis connection error: ${error?.message ?? String(error)}`);
   };
 
@@ -224,15 +149,21 @@ export class ToolQueue {
         ? { input: checked.input, ambient, ...(options.approved === true ? { approved: true as const } : {}) }
         : { input: {}, ambient: {}, rejected: toWire(checked.result) }),
     };
-    const job = await this.bullQueue.add(data.tool, data, {
-      jobId: options.jobId ?? randomUUID(),
-      attempts,
-      ...(attempts > 1 ? { backoff: { type: 'exponential', delay: backoffMs } } : {}),
-      ...(delay ? { delay } : {}),
-      ...(priority ? { priority } : {}),
-      removeOnComplete: this.keep,
-      removeOnFail: this.keep,
-    });
+    const jobId = options.jobId ?? randomUUID();
+    const added = `enqueue(${data.tool}) of job ${jobId}`;
+    const retry =
+      'The call may not have been enqueued: enqueue it again with this jobId (an id that exists returns that job, never a second one).';
+    const job = await this.redis.run(added, retry, () =>
+      this.bullQueue.add(data.tool, data, {
+        jobId,
+        attempts,
+        ...(attempts > 1 ? { backoff: { type: 'exponential', delay: backoffMs } } : {}),
+        ...(delay ? { delay } : {}),
+        ...(priority ? { priority } : {}),
+        removeOnComplete: this.keep,
+        removeOnFail: this.keep,
+      }),
+    );
     return this.handle<T>(definition, job.id!);
   }
 
@@ -242,8 +173,10 @@ export class ToolQueue {
    */
   async job<T = unknown>(id: string, options: { tools?: readonly ToolLike[] } = {}): Promise<ToolJob<T> | undefined> {
     if (typeof id !== 'string' || id === '') throw new TypeError(`ToolQueue.job: id must be a job id string; got ${describeValue(id)}.`);
-    const job = await Job.fromId<ToolJobData>(this.bullQueue, id);
-    const data = job?.data ?? (await this.cancelledData(id));
+    const data = await this.redis.run(`job(${id})`, 'Whether the job exists is unknown.', async () => {
+      const job = await Job.fromId<ToolJobData>(this.bullQueue, id);
+      return job?.data ?? (await this.cancelledData(id));
+    });
     if (!data) return undefined;
     const candidates = options.tools ? options.tools.map((tool) => Tools.resolve(tool)) : Tools.forAdapter('queue', { allVersions: true });
     const definition = candidates.find((tool) => tool.toolName('queue') === data.tool && tool.version === data.version);
@@ -261,7 +194,14 @@ export class ToolQueue {
     this.closed = true;
     for (const set of this.waiters.values()) for (const waiter of set) waiter.resolve();
     this.waiters.clear();
-    await Promise.all([this.bullQueue.close(), this.events?.close()]);
+    await Promise.all([
+      this.bullQueue.close().catch(async (error: unknown) => {
+        if (!isConnectionError(error)) throw error;
+        // Redis is down and BullMQ's QUIT cannot be sent: drop the connection, or it would reconnect forever.
+        ((await this.bullQueue.client) as unknown as IORedis).disconnect();
+      }),
+      this.events?.close(),
+    ]);
   }
 
   /** The tool of a waiting job that was cancelled (and so removed), from its cancellation mark. */
@@ -293,10 +233,10 @@ export class ToolQueue {
       id,
       tool,
       accepted: true,
-      status: async () => (await this.info(id)).status,
-      info: () => this.info(id),
+      status: async () => (await this.redis.run(`status() of job ${id}`, 'The job is where it was.', () => this.info(id))).status,
+      info: () => this.redis.run(`info() of job ${id}`, 'The job is where it was.', () => this.info(id)),
       result: (options) => this.result(tool, id, options?.timeoutMs) as Promise<Result<T>>,
-      cancel: () => this.cancel(id),
+      cancel: () => this.redis.run(`cancel() of job ${id}`, 'The job may not have been cancelled: cancel it again.', () => this.cancel(id)),
     };
   }
 
@@ -306,9 +246,12 @@ export class ToolQueue {
   }
 
   private async info(id: string): Promise<ToolJobInfo> {
-    const job = await Job.fromId<ToolJobData>(this.bullQueue, id);
+    let job = await Job.fromId<ToolJobData>(this.bullQueue, id);
     if (!job) return { status: (await this.isCancelled(id)) ? 'cancelled' : 'unknown' };
     const state = await job.getState();
+    // Finished between the two reads: read it again for its outcome and times.
+    if ((state === 'completed' || state === 'failed') && job.finishedOn === undefined)
+      job = (await Job.fromId<ToolJobData>(this.bullQueue, id)) ?? job;
     const enqueuedAt = new Date(job.timestamp);
     const updatedAt = new Date(Math.max(job.timestamp, job.processedOn ?? 0, job.finishedOn ?? 0));
     const times = { enqueuedAt, updatedAt };
@@ -349,7 +292,12 @@ export class ToolQueue {
 
   private async result(tool: ToolDefinition, id: string, timeoutMs?: number): Promise<Result> {
     const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
-    await this.listen();
+    // Redis is waited for at most redisTimeoutMs at a time, and never past the caller's timeout.
+    const budget = () => Math.max(1, Math.min(this.redis.timeoutMs, deadline === undefined ? Infinity : deadline - Date.now()));
+    const operation = `result() of job ${id}`;
+    const then = 'The call may still run: ask again with result().';
+    // Listening makes result() prompt; events that are not up within the budget still leave the polls below.
+    await within(this.listen(), budget()).catch(() => undefined);
     for (;;) {
       // Listen before looking, so a job that finishes in between still wakes us.
       let waiter!: Waiter;
@@ -358,7 +306,7 @@ export class ToolQueue {
       if (!set) this.waiters.set(id, (set = new Set()));
       set.add(waiter);
       try {
-        const finished = await this.finished(tool, id);
+        const finished = await this.redis.run(operation, then, () => this.finished(tool, id), budget());
         if (finished) return finished;
         if (this.closed) return Result.exception(tool, new ToolJobError(`The queue was closed before job ${id} finished.`, id));
         const left = deadline === undefined ? undefined : deadline - Date.now();
@@ -410,7 +358,7 @@ export class ToolQueue {
 
   private listen(): Promise<unknown> {
     if (!this.eventsReady) {
-      this.events = new QueueEvents(this.name, { connection: this.bullQueue.opts.connection, prefix: this.prefix });
+      this.events = new QueueEvents(this.name, { connection: this.connection, prefix: this.prefix });
       this.events.on('error', this.connectionError);
       this.events.on('completed', ({ jobId, returnvalue }) => this.wake(jobId, { returnvalue }));
       this.events.on('failed', ({ jobId }) => this.wake(jobId));

@@ -5,6 +5,7 @@ import { AmbientSource, Invoker, InvokerOptions, Result, ToolCancelledError, Too
 import { checkKnownKeys, describeValue } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
 import { cancelChannel, DEFAULT_PREFIX, DEFAULT_QUEUE_NAME, isRetryable } from './delivery';
+import { isScrubbed, scrubJobData } from './scrub';
 import { toWire, ToolJobData, WireResult } from './wire';
 import { DeclarationError } from '../../index';
 
@@ -114,9 +115,10 @@ export function startToolWorker(options: ToolWorkerOptions): ToolWorker {
 
   const invoker = new Invoker({ ...options.invoker, ...(options.container ? { container: options.container } : {}) });
 
-  const processor = async (job: Job<ToolJobData, WireResult>, _token?: string, signal?: AbortSignal): Promise<WireResult> => {
+  const toolOf = (data: unknown) => (isPlainObject(data) ? tools.get(toolKey(String(data.tool), Number(data.version))) : undefined);
+  const run = async (job: Job<ToolJobData, WireResult>, signal?: AbortSignal): Promise<WireResult> => {
     const data = job.data;
-    const tool = isPlainObject(data) ? tools.get(toolKey(String(data.tool), Number(data.version))) : undefined;
+    const tool = toolOf(data);
     if (!tool) {
       throw new UnrecoverableError(
         `This worker has no tool '${isPlainObject(data) ? String(data.tool) : '?'}' version ${isPlainObject(data) ? String(data.version) : '?'} (it runs: ${known()}). ` +
@@ -124,6 +126,11 @@ export function startToolWorker(options: ToolWorkerOptions): ToolWorker {
       );
     }
     if (isPlainObject(data.rejected)) return data.rejected;
+    if (isScrubbed(data)) {
+      throw new UnrecoverableError(
+        `The worker running ${tool.toolName('queue')} stopped after the call had ended, before it could report the outcome; the outcome is lost and the input was removed, so it is not run again.`,
+      );
+    }
     const retryable = isRetryable(tool);
     if (job.stalledCounter > 0) {
       // Its worker stopped mid-call. Only a tool that may run twice runs again, and only within its attempts.
@@ -161,6 +168,19 @@ export function startToolWorker(options: ToolWorkerOptions): ToolWorker {
       return toWire(result);
     } catch (error) {
       return toWire(Result.exception(tool, error) as Result);
+    }
+  };
+
+  // A job's input and ambient values leave Redis once it has ended (scrub.ts); not before a retry.
+  const processor = async (job: Job<ToolJobData, WireResult>, _token?: string, signal?: AbortSignal): Promise<WireResult> => {
+    try {
+      const outcome = await run(job, signal);
+      await scrubJobData(job, toolOf(job.data));
+      return outcome;
+    } catch (error) {
+      if (error instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1))
+        await scrubJobData(job, toolOf(job.data));
+      throw error;
     }
   };
 

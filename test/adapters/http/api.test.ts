@@ -373,9 +373,9 @@ describe('the auth hook', () => {
     expect(Greet.runs).toBe(0);
   });
 
-  it('refuses with 403 and the hook’s detail; lets an allowed call through with the caller as ambient value', async () => {
+  it('a 403 verdict hides the route (the 404 of an unknown path); lets an allowed call through with the caller as ambient value', async () => {
     const reader = await call(api.url, 'POST', '/ship_order/v1', '{"orderId":"o"}', { authorization: 'Bearer reader' });
-    expect([reader.status, reader.json.detail]).toEqual([403, 'Readers may only read.']);
+    expect([reader.status, reader.json.detail]).toEqual([404, 'No such endpoint: POST /ship_order/v1. The API is described at /openapi.json.']);
     const read = await call(api.url, 'GET', '/greet/v1?name=Ada', undefined, { authorization: 'Bearer reader' });
     expect([read.status, read.json.by]).toEqual([200, 'reader']);
     expect(seen).toEqual(['ship_order', 'greet']);

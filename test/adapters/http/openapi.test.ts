@@ -167,7 +167,8 @@ describe('the OpenAPI 3.1 document', () => {
   it('lists the problem responses with their schema, and the security scheme when auth is configured', () => {
     const document = httpApiDocument(options);
     const responses = (document.paths['/register_customer/v1'].post as Record<string, any>).responses;
-    expect(Object.keys(responses).sort()).toEqual(['200', '400', '401', '403', '413', '415', '422', '500']);
+    expect(Object.keys(responses).sort()).toEqual(['200', '400', '401', '408', '413', '415', '422', '429', '500', '503']);
+    expect(responses['429'].headers['Retry-After'].schema).toEqual({ type: 'integer', minimum: 1 });
     expect(responses['422'].content['application/problem+json'].schema).toEqual({ $ref: '#/components/schemas/Problem' });
     expect(Object.keys(document.components.schemas.Problem.properties as object)).toEqual(['type', 'title', 'status', 'detail', 'instance', 'errors']);
     expect(document.components.securitySchemes).toEqual({ bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } });
@@ -226,7 +227,7 @@ describe('the OpenAPI 3.1 document', () => {
     }
     const document = httpApiDocument({ tools: [Reserve] });
     const responses = (document.paths['/reserve/v1'].post as Record<string, any>).responses;
-    expect(Object.keys(responses).sort()).toEqual(['204', '400', '410', '413', '415', '422', '500']);
+    expect(Object.keys(responses).sort()).toEqual(['204', '400', '408', '410', '413', '415', '422', '429', '500', '503']);
     expect(document.paths['/reserve/v1'].post.requestBody).toMatchObject({ required: false });
   });
 });

@@ -1,0 +1,102 @@
+/**
+ * The queue's public shapes: its options, a call's options, and the handle of a queued call.
+ */
+import type { ConnectionOptions } from 'bullmq';
+import type { AmbientSource, InvokerOptions, Result, ToolDefinition } from '../../index';
+
+export interface ToolQueueOptions {
+  /** Where Redis is: ioredis options (`{ host, port }`) or an ioredis instance, as BullMQ takes them. */
+  connection: ConnectionOptions;
+  /** The BullMQ queue's name (default `toolwright`); workers must use the same. */
+  name?: string;
+  /** BullMQ's key prefix (default `bull`). */
+  prefix?: string;
+  /** Invoker options for the validation done before enqueueing (`rejectUndeclaredInputs`, …). */
+  invoker?: InvokerOptions;
+  /**
+   * Finished jobs kept in Redis, so `result()` can still be read later (default: 1 hour and at
+   * most 10 000 of each; `false` keeps them all).
+   */
+  keepFinished?: false | { ageSeconds?: number; count?: number };
+  /**
+   * How long a call (`enqueue`, `job`, and a handle's `status`, `info`, `result`, `cancel`) waits
+   * for an unreachable Redis before it fails with a `RedisUnreachableError` (default 10 000 ms); also
+   * the `commandTimeout` of the queue's own connection. `result({ timeoutMs })` waits no longer than
+   * its timeout.
+   */
+  redisTimeoutMs?: number;
+}
+
+export interface EnqueueOptions {
+  /** Trusted values for the tool's `@AmbientContext` fields; they travel in Redis as JSON. */
+  ambientContext?: AmbientSource;
+  /** Your own id for the job (default: a random UUID). Enqueueing an id that exists returns that job. */
+  jobId?: string;
+  /** Milliseconds to wait before the job may start. */
+  delay?: number;
+  /**
+   * Runs in total for an `idempotent` or `readOnly` tool (default 3): an exception, or a worker that
+   * stopped mid-call, is retried with exponential backoff. Any other tool runs at most once: more
+   * than 1 is refused.
+   */
+  attempts?: number;
+  /** The first retry's delay in milliseconds (default 1000), doubled for each next one. */
+  backoffMs?: number;
+  /** BullMQ priority: 1 is the highest; jobs without a priority go first. */
+  priority?: number;
+  /** Treat `null` on a field that is not nullable as absent (OpenAI strict mode). */
+  nullMeansAbsent?: boolean;
+  /**
+   * Enqueue a call whose input is invalid too, as a job that ends with the input failure without
+   * running the tool, so every process finds the same outcome by id (MCP tasks do this). Default
+   * false: the failure comes back at once and nothing is enqueued.
+   */
+  invalidInputAsJob?: boolean;
+  /**
+   * A person approved this call before it was enqueued (an MCP task asks as a direct call does): the
+   * worker runs it without asking again. A job without it never runs a tool that needs approval under
+   * the worker's own rules (`@Tool({ approval })`, its `requireApprovalForDestructive`).
+   */
+  approved?: boolean;
+  /**
+   * A call answered before it was enqueued (refused by middleware, an approval or its input, or
+   * answered by a middleware): enqueued as a job that ends with this outcome without running the
+   * tool, so every process finds it by id (MCP tasks do this). The arguments are not read.
+   */
+  outcome?: Result;
+}
+
+/** Where a queued call is, with its times. */
+export interface ToolJobInfo {
+  readonly status: ToolJobStatus;
+  readonly enqueuedAt?: Date;
+  /** When it last changed: started, finished, or was enqueued. */
+  readonly updatedAt?: Date;
+  /** Why a `failed` job failed. */
+  readonly failedReason?: string;
+}
+
+/** Where a queued call is. `rejected`: its input was invalid and it was never enqueued. */
+export type ToolJobStatus = 'rejected' | 'waiting' | 'delayed' | 'active' | 'completed' | 'failed' | 'cancelled' | 'unknown';
+
+/** A queued call. */
+export interface ToolJob<T = unknown> {
+  /** The job's id, or undefined when the input was invalid and nothing was enqueued. */
+  readonly id: string | undefined;
+  readonly tool: ToolDefinition;
+  /** False when the input was invalid: `result()` is that failure, and nothing runs. */
+  readonly accepted: boolean;
+  status(): Promise<ToolJobStatus>;
+  /** The status with its times, and why a failed job failed. */
+  info(): Promise<ToolJobInfo>;
+  /**
+   * Waits for the call's outcome: the same outcome, message and field errors as an in-process call.
+   * A worker that stopped mid-call, or refused the job, gives an exception Result naming why.
+   */
+  result(options?: { timeoutMs?: number }): Promise<Result<T>>;
+  /**
+   * Cancels the call: a waiting job is removed; a running one has its tool's `signal` aborted and
+   * ends with the cancelled failure. Resolves false when the call had already finished.
+   */
+  cancel(): Promise<boolean>;
+}

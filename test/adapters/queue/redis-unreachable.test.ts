@@ -1,0 +1,135 @@
+/**
+ * A queue handle never hangs on an unreachable Redis (issue 23, finding 9): with the test's
+ * redis-server stopped, or a port nothing listens on, every call settles with a
+ * RedisUnreachableError naming where Redis should be and what to do; once Redis is back on the same
+ * port, the same queue and worker work again.
+ */
+import 'reflect-metadata';
+import * as net from 'node:net';
+import { configure, Expects, Exposes, SemanticHints, Tool } from 'toolwright';
+import { createToolQueue, RedisUnreachableError, startToolWorker, ToolJob } from 'toolwright/queue';
+import { startRedis, TestRedis } from '../../helpers/redis';
+
+@Tool({ adapters: { queue: {} } })
+@SemanticHints('readOnly')
+@Expects({ text: String })
+@Exposes({ echoed: String })
+class Echo {
+  call({ text }: { text: string }) {
+    return { echoed: text };
+  }
+}
+
+let redis: TestRedis;
+let errors: jest.SpyInstance;
+beforeAll(async () => {
+  redis = await startRedis();
+  configure({ onException: () => undefined });
+  // BullMQ's reconnect attempts are logged, one line each: kept out of the test output.
+  errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+afterAll(async () => {
+  errors.mockRestore();
+  configure({ onException: undefined });
+  await redis?.stop();
+});
+
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Settles with the error `call` rejects with (or fails the test when it resolves). */
+async function refusal(call: Promise<unknown>): Promise<RedisUnreachableError> {
+  try {
+    await call;
+  } catch (error) {
+    return error as RedisUnreachableError;
+  }
+  throw new Error('expected the call to fail');
+}
+
+function expectUnreachable(error: RedisUnreachableError, port: number, operation: RegExp) {
+  expect(error).toBeInstanceOf(RedisUnreachableError);
+  expect(error.code).toBe('REDIS_UNREACHABLE');
+  expect(error.operation).toMatch(operation);
+  expect(error.message).toContain(`toolwright/queue: Redis at 127.0.0.1:${port} is unreachable`);
+  expect(error.message).toContain('Check that Redis is running and reachable there');
+  expect(error.message).toContain('call again once it is back');
+}
+
+describe('Redis unreachable', () => {
+  it('every handle call settles with RedisUnreachableError while Redis is down, and works again once it is back', async () => {
+    const port = redis.port;
+    const connection = { host: '127.0.0.1', port };
+    const queue = createToolQueue({ connection, name: 'down', redisTimeoutMs: 1500 });
+    const worker = startToolWorker({ connection, name: 'down', tools: [Echo] });
+    try {
+      const done = await queue.enqueue(Echo, { text: 'before' });
+      expect((await done.result()).value).toEqual({ echoed: 'before' });
+      const later: ToolJob = await queue.enqueue(Echo, { text: 'later' }, { delay: 600_000 });
+      expect(await later.status()).toBe('delayed');
+
+      // A queue closed while Redis is down closes at once, its event listener too.
+      const closing = createToolQueue({ connection, name: 'down', redisTimeoutMs: 1500 });
+      const listened = await closing.job(later.id!);
+      expect(await listened!.result({ timeoutMs: 1 })).toMatchObject({ outcome: 'exception' });
+
+      await redis.stop();
+      await closing.close();
+      const calls: Array<[Promise<unknown>, RegExp]> = [
+        [queue.enqueue(Echo, { text: 'while down' }, { jobId: 'while-down' }), /^enqueue\(echo\) of job while-down$/],
+        [queue.job(later.id!), /^job\(/],
+        [later.status(), /^status\(\) of job /],
+        [later.info(), /^info\(\) of job /],
+        [later.result({ timeoutMs: 500 }), /^result\(\) of job /],
+        [later.result(), /^result\(\) of job /],
+        [later.cancel(), /^cancel\(\) of job /],
+      ];
+      for (const [call, operation] of calls) expectUnreachable(await refusal(call), port, operation);
+      expect((await refusal(queue.enqueue(Echo, { text: 'x' }))).message).toContain('enqueue it again with this jobId');
+      expect((await refusal(later.result())).message).toContain('The call may still run: ask again with result().');
+
+      redis = await startRedis({ port });
+      // The queue and the worker reconnect by themselves; wait until the queue has.
+      for (let attempt = 0; ; attempt++) {
+        const error = await queue.job('nothing-here').then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        if (error === undefined) break;
+        expect(error).toBeInstanceOf(RedisUnreachableError);
+        if (attempt > 60) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      const after = await queue.enqueue(Echo, { text: 'after' });
+      expect(await after.result({ timeoutMs: 60_000 })).toMatchObject({ ok: true, value: { echoed: 'after' } });
+      expect(await after.status()).toBe('completed');
+    } finally {
+      await queue.close();
+      await worker.close();
+    }
+  }, 90_000);
+
+  it('a queue whose Redis was never reachable fails its calls the same way', async () => {
+    const port = await closedPort();
+    const queue = createToolQueue({ connection: { host: '127.0.0.1', port }, name: 'never', redisTimeoutMs: 500 });
+    try {
+      expectUnreachable(await refusal(queue.enqueue(Echo, { text: 'x' })), port, /^enqueue\(echo\)/);
+      expectUnreachable(await refusal(queue.job('some-id')), port, /^job\(some-id\)$/);
+      expect((await refusal(queue.job('some-id'))).message).toContain('ECONNREFUSED');
+    } finally {
+      await queue.close();
+    }
+  });
+
+  it('refuses a bad redisTimeoutMs, naming it and the default', () => {
+    expect(() => createToolQueue({ connection: redis.connection, redisTimeoutMs: -1 })).toThrow(
+      'createToolQueue: redisTimeoutMs must be a whole number of milliseconds from 1 to 2147483647; got -1. Leave it out for the default (10000).',
+    );
+  });
+});
