@@ -1,6 +1,6 @@
 /**
  * The `toolwright` bin, built and run as a child process the way a user runs it: against the loan
- * desk through the repository's toolwright.config.js (TypeScript through the repository's ts-node),
+ * desk through the repository's toolwright.config.js (TypeScript through the repository's @swc/core),
  * and against fixture projects in CommonJS, ES modules and TypeScript (test/fixtures/cli).
  */
 import { ChildProcess, spawn } from 'node:child_process';
@@ -300,19 +300,19 @@ describe('an ES module project (toolwright.config.mjs)', () => {
   });
 });
 
-describe('an ES module project in TypeScript (through tsx)', () => {
-  it('lists and calls its tools', async () => {
+describe('an ES module project in TypeScript (through SWC)', () => {
+  it('lists and calls its tools, whose output fields take their types from the decorator metadata', async () => {
     const cwd = fixture('esm-ts');
     const [listed, called] = await Promise.all([toolwright(['list', '--json'], { cwd }), toolwright(['call', 'count_words', '--args', '{"text":"one two three"}'], { cwd })]);
     expect(listed.stderr).toBe('');
     expect(JSON.parse(listed.stdout)).toEqual([{ name: 'count_words', version: 1, adapters: ['mcp'], hints: [], description: 'Count the words of a sentence', id: 'CountWords' }]);
-    expect([called.code, JSON.parse(called.stdout)]).toEqual([0, { count: 3 }]);
+    expect([called.code, JSON.parse(called.stdout)]).toEqual([0, { count: 3, longest: 'three' }]);
   });
 });
 
 describe('loading a project: the messages', () => {
-  it('names the compiler hook to install for TypeScript, a bad config key, two configs side by side, and the drift peer (exit 2)', async () => {
-    // Outside the build, where neither ts-node nor tsx resolves; toolwright is linked in.
+  it('names the compiler to install for TypeScript, a bad config key, two configs side by side, and the drift peer (exit 2)', async () => {
+    // Outside the build, where @swc/core does not resolve; toolwright is linked in.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-bare-'));
     try {
       fs.mkdirSync(path.join(dir, 'node_modules'));
@@ -323,7 +323,7 @@ describe('loading a project: the messages', () => {
       const typescript = await toolwright(['list'], { cwd: dir });
       expect([typescript.code, typescript.stderr]).toEqual([
         2,
-        'toolwright: tools.ts is TypeScript: install ts-node (npm install --save-dev ts-node) or tsx in the project so the command can load it.\n',
+        'toolwright: tools.ts is TypeScript: install @swc/core in the project (npm install --save-dev @swc/core) so the command can compile it with the decorator metadata toolwright reads (any TypeScript version; ts-node and tsx are not used).\n',
       ]);
       fs.writeFileSync(path.join(dir, 'toolwright.config.json'), '{ "imports": ["./tools.ts"] }');
       const key = await toolwright(['list'], { cwd: dir });
