@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Tools } from '../index';
-import { CliError } from './cli-error';
+import { CliError, oneLine } from './cli-error';
 import { CONFIG_NAMES, findConfig, readConfig, ToolwrightConfig } from './config-file';
 import { importModule, isEsModule, isTypeScript, registerTypeScript, SYNTAX_ERROR_PREFIX } from './typescript-loader';
 
@@ -132,7 +132,11 @@ export async function loadProject(options: ProjectOptions): Promise<Project> {
     } else Tools.registerAdapter(key);
   }
   for (const [key, roots] of Object.entries(config.toolRoots ?? {})) {
-    Tools.registerAdapter(key, { toolRoots: roots.map((root_) => path.resolve(root, root_)) });
+    try {
+      Tools.registerAdapter(key, { toolRoots: roots.map((root_) => path.resolve(root, root_)) });
+    } catch (error) {
+      throw new CliError(`${path.basename(configFile!)}: toolRoots.${key}: ${oneLine(error)}`);
+    }
   }
 
   const before = new Set(Object.keys(require.cache));
