@@ -104,6 +104,35 @@ describe('a project without ts-node, tsx or typescript installed', () => {
   });
 });
 
+describe('an ES module importing a CommonJS TypeScript module', () => {
+  it("sees its named exports (SWC's export annotation for Node's CommonJS lexer)", async () => {
+    const dir = fs.mkdtempSync(path.join(fixture('.'), 'mixed-'));
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'mixed', type: 'commonjs' }));
+    fs.writeFileSync(path.join(dir, 'toolwright.config.json'), JSON.stringify({ import: ['./tools.mts'], adapters: ['mcp'] }));
+    fs.writeFileSync(
+      path.join(dir, 'units.ts'),
+      "import { Field } from 'toolwright';\nexport class Units { @Field() count!: number; @Field() unit!: string }\nexport const DEFAULT_UNIT = 'kg';\n",
+    );
+    fs.writeFileSync(
+      path.join(dir, 'tools.mts'),
+      [
+        "import { Expects, Exposes, Tool } from 'toolwright';",
+        "import { DEFAULT_UNIT, Units } from './units.js';",
+        "@Tool('mcp') @Expects(Units) @Exposes({ label: String })",
+        'export class Weigh { call(input: Units) { return { label: `${input.count} ${input.unit || DEFAULT_UNIT}` }; } }',
+        '',
+      ].join('\n'),
+    );
+    const [schema, called] = await Promise.all([
+      toolwright(['schema', 'weigh'], { cwd: dir }),
+      toolwright(['call', 'weigh', '--args', '{"count": 3, "unit": "g"}'], { cwd: dir }),
+    ]);
+    expect(schema.stderr).toBe('');
+    expect(JSON.parse(schema.stdout).properties).toEqual({ count: { type: 'number' }, unit: { type: 'string', minLength: 1 } });
+    expect([called.code, JSON.parse(called.stdout)]).toEqual([0, { label: '3 g' }]);
+  });
+});
+
 describe('a syntax error', () => {
   it('in a CommonJS module imported by the tool index: file, line, column and message (exit 2)', async () => {
     const dir = isolatedCopy('ts7', ['@swc', 'reflect-metadata', 'tsyringe', 'class-validator', 'class-transformer']);

@@ -55,8 +55,8 @@ export async function load(url: string, context: object, nextLoad: (url: string,
   if (!state || !url.startsWith('file:')) return nextLoad(url, context);
   const file = fileURLToPath(url);
   if (!isTypeScript(file)) return nextLoad(url, context);
-  // No source: Node's CommonJS loader reads the file, through the command's require hook.
-  if (!isEsModule(file)) return { format: 'commonjs', shortCircuit: true };
-  const source = compileTypeScript(state.swc, fs.readFileSync(file, 'utf8'), file, true, state.settings);
-  return { format: 'module', source, shortCircuit: true };
+  // A CommonJS file imported by an ES module: the compiled source lets Node find its export names.
+  const esm = isEsModule(file);
+  const source = compileTypeScript(state.swc, fs.readFileSync(file, 'utf8'), file, esm, state.settings);
+  return { format: esm ? 'module' : 'commonjs', source, shortCircuit: true };
 }

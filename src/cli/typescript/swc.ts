@@ -25,8 +25,8 @@ export function loadSwc(location: string): Swc {
 
 /**
  * SWC's options for one file: TypeScript's legacy decorators with `design:type` metadata (what
- * `experimentalDecorators` + `emitDecoratorMetadata` emit; esbuild, tsx and TypeScript 7's own
- * transpilers emit none), class fields as the project's tsconfig says, and Node 20's syntax.
+ * `experimentalDecorators` + `emitDecoratorMetadata` emit; esbuild and tsx emit none), class
+ * fields as the project's tsconfig says, and Node 20's syntax.
  */
 function optionsFor(file: string, esm: boolean, settings: CompilerSettings): object {
   return {
@@ -34,7 +34,7 @@ function optionsFor(file: string, esm: boolean, settings: CompilerSettings): obj
     sourceMaps: 'inline',
     swcrc: false,
     configFile: false,
-    module: esm ? { type: 'es6' } : { type: 'commonjs', ignoreDynamic: true },
+    module: esm ? { type: 'es6' } : { type: 'commonjs', ignoreDynamic: true, exportInteropAnnotation: true },
     jsc: {
       target: 'es2022',
       keepClassNames: true,
