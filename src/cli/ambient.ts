@@ -16,7 +16,12 @@ export function parseAmbient(text: string | undefined): Record<string, unknown> 
 }
 
 function has(source: AmbientSource | undefined, key: string): boolean {
-  const value = source instanceof Map ? source.get(key) : source && Object.prototype.hasOwnProperty.call(source, key) ? (source as Record<string, unknown>)[key] : undefined;
+  const value =
+    source instanceof Map
+      ? source.get(key)
+      : source && Object.prototype.hasOwnProperty.call(source, key)
+        ? (source as Record<string, unknown>)[key]
+        : undefined;
   return value !== undefined && value !== null;
 }
 

@@ -30,7 +30,8 @@ function registerRequireHook(swcLocation: string, settings: CompilerSettings): v
   const swc = loadSwc(swcLocation);
   const internals = Module as unknown as ModuleInternals;
   for (const ext of ['.ts', '.tsx', '.cts']) {
-    internals._extensions[ext] = (module, file) => module._compile(compileTypeScript(swc, fs.readFileSync(file, 'utf8'), file, false, settings), file);
+    internals._extensions[ext] = (module, file) =>
+      module._compile(compileTypeScript(swc, fs.readFileSync(file, 'utf8'), file, false, settings), file);
   }
   const original = internals._resolveFilename;
   internals._resolveFilename = function (request, parent, isMain, options) {

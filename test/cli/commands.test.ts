@@ -7,7 +7,9 @@
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
-import { buildPackage, removeBuild, repo, startUntil, stop, toolwright } from './harness';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { bin, buildPackage, removeBuild, repo, startUntil, stop, toolwright } from './harness';
 
 let home: string;
 const fixture = (name: string) => path.join(home, 'fixtures', name);
@@ -125,6 +127,37 @@ describe('ambient values on the command line', () => {
       await stop(flagged.child);
     }
   }, 30_000);
+});
+
+describe('serve mcp --ambient', () => {
+  it('gives the tools its values over MCP, and a malformed one is refused before anything loads (exit 2)', async () => {
+    const cwd = fs.mkdtempSync(path.join(fixture('.'), 'mcp-ambient-'));
+    fs.writeFileSync(path.join(cwd, 'package.json'), JSON.stringify({ name: 'mcp-ambient', version: '1.0.0', private: true }));
+    fs.writeFileSync(path.join(cwd, 'toolwright.config.json'), JSON.stringify({ import: ['./tools.js'], adapters: ['mcp'] }));
+    fs.writeFileSync(
+      path.join(cwd, 'tools.js'),
+      [
+        "const { Expects, Exposes, Tool } = require('toolwright');",
+        'class Echo { call(input) { return { text: input.text, by: input.userId }; } }',
+        "Tool('mcp')(Echo);",
+        'Expects({ text: String, userId: { type: String, ambient: true } })(Echo);',
+        'Exposes({ text: String, by: String })(Echo);',
+        'module.exports = { Echo };',
+        '',
+      ].join('\n'),
+    );
+    const client = new Client({ name: 'cli-test', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin(), 'serve', 'mcp', '--stdio', '--ambient', '{"userId": "u9"}'], cwd, stderr: 'pipe' }));
+    try {
+      const result = await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
+      expect(result.structuredContent).toEqual({ text: 'hi', by: 'u9' });
+    } finally {
+      await client.close();
+    }
+    const malformed = await toolwright(['serve', 'mcp', '--stdio', '--ambient', 'u9'], { cwd });
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toMatch(/^toolwright: --ambient is not valid JSON \(.*\): pass an object such as '\{"userId": "u1"\}'\.\n$/);
+  });
 });
 
 describe('dev', () => {

@@ -46,7 +46,11 @@ async function serveHttpApiCommand(options: ServeHttpOptions): Promise<void> {
   const unanswered = new WeakMap<object, string>();
   const ambientContext = async (request: { raw: object }, tool: ToolDefinition): Promise<AmbientSource> => {
     const values = joined ? await joined(request, tool) : {};
-    const missing = missingAmbient(tool, values, `start the server with --ambient '{"KEY": …}', or return it from serve.http.server's ambientContext`);
+    const missing = missingAmbient(
+      tool,
+      values,
+      `start the server with --ambient '{"KEY": …}', or return it from serve.http.server's ambientContext`,
+    );
     if (missing) unanswered.set(request.raw, missing);
     return values;
   };
@@ -80,8 +84,16 @@ function problemBody(status: number, detail: string, url: string) {
   return { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail, instance: url.split('?')[0] };
 }
 
-function problemReply(reply: { code(status: number): { type(type: string): { send(body: string): unknown } } }, status: number, detail: string, url: string) {
-  return reply.code(status).type(httpModule().PROBLEM_CONTENT_TYPE).send(JSON.stringify(problemBody(status, detail, url)));
+function problemReply(
+  reply: { code(status: number): { type(type: string): { send(body: string): unknown } } },
+  status: number,
+  detail: string,
+  url: string,
+) {
+  return reply
+    .code(status)
+    .type(httpModule().PROBLEM_CONTENT_TYPE)
+    .send(JSON.stringify(problemBody(status, detail, url)));
 }
 
 export function serveHttpCommand(): Command {
@@ -90,6 +102,9 @@ export function serveHttpCommand(): Command {
     .option('--host <host>', 'the interface to listen on (default 127.0.0.1, or serve.http.host)')
     .option('--port <port>', 'the port (default 3000, or serve.http.port; 0 picks a free one)', parsePort)
     .option('--prefix <prefix>', 'the path every route starts with (default /api, or serve.http.prefix)')
-    .option('--ambient <json>', "trusted values for @AmbientContext fields, as a JSON object (serve.http.server's ambientContext adds to them per request)")
+    .option(
+      '--ambient <json>',
+      "trusted values for @AmbientContext fields, as a JSON object (serve.http.server's ambientContext adds to them per request)",
+    )
     .action((options: ServeHttpOptions) => serveHttpApiCommand(options));
 }

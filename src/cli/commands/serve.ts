@@ -74,7 +74,10 @@ export function serveCommand(): Command {
       .option('--host <host>', 'the interface to listen on (default 127.0.0.1, or serve.mcp.host)')
       .option('--port <port>', 'the port (default 3000, or serve.mcp.port; 0 picks a free one)', parsePort)
       .option('--path <path>', 'the endpoint path (default /mcp)')
-      .option('--ambient <json>', "trusted values for @AmbientContext fields, as a JSON object (serve.mcp.server's ambientContext adds to them per request)")
+      .option(
+        '--ambient <json>',
+        "trusted values for @AmbientContext fields, as a JSON object (serve.mcp.server's ambientContext adds to them per request)",
+      )
       .action((options: ServeMcpOptions) =>
         serveMcp(options, (project) => reportLoadedFiles(project.loadedFiles(), project.moduleDirectories())),
       ),

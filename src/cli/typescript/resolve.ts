@@ -35,7 +35,9 @@ export function mapPath(specifier: string, paths: readonly PathMapping[]): strin
   let best: { mapping: PathMapping; star: string } | undefined;
   for (const mapping of paths) {
     const matches = mapping.wildcard
-      ? specifier.length >= mapping.prefix.length + mapping.suffix.length && specifier.startsWith(mapping.prefix) && specifier.endsWith(mapping.suffix)
+      ? specifier.length >= mapping.prefix.length + mapping.suffix.length &&
+        specifier.startsWith(mapping.prefix) &&
+        specifier.endsWith(mapping.suffix)
       : specifier === mapping.prefix;
     // The longest prefix wins, as in TypeScript.
     if (matches && (!best || mapping.prefix.length > best.mapping.prefix.length)) {
