@@ -30,6 +30,7 @@ function readmeTsconfig(name: string): { compilerOptions: Record<string, unknown
 }
 
 const README_TS7 = readmeTsconfig('typescript 7');
+const README_TS5 = readmeTsconfig('typescript 5');
 let root: string;
 let project: string;
 
@@ -68,14 +69,14 @@ afterAll(() => {
 
 const tsc = () => path.join(project, 'node_modules', 'typescript', 'bin', 'tsc');
 
-/** Writes `sources` and a tsconfig into `project/dir` and runs TypeScript 7 on it; resolves with its output, rejects with its errors. */
-async function compile7(dir: string, sources: Record<string, string>, compilerOptions: Record<string, unknown>, esm: boolean) {
+/** Writes `sources` and a tsconfig into `project/dir` and runs TypeScript 7 (or `compiler`) on it; rejects with its errors. */
+async function compile7(dir: string, sources: Record<string, string>, compilerOptions: Record<string, unknown>, esm: boolean, compiler = tsc()) {
   const where = path.join(project, dir);
   fs.mkdirSync(where);
   for (const [file, text] of Object.entries(sources)) fs.writeFileSync(path.join(where, file), text);
   fs.writeFileSync(path.join(where, 'package.json'), JSON.stringify({ type: esm ? 'module' : 'commonjs' }));
   fs.writeFileSync(path.join(where, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: Object.keys(sources) }));
-  await run(process.execPath, [tsc(), '-p', 'tsconfig.json'], where);
+  await run(process.execPath, [compiler, '-p', 'tsconfig.json'], where);
   return where;
 }
 
@@ -129,6 +130,13 @@ describe('TypeScript 7', () => {
   it('compiles an ES module consumer with useDefineForClassFields off and runs it', async () => {
     const where = await compile7('esm', { 'consumer.ts': consumer }, { ...README_TS7.compilerOptions, useDefineForClassFields: false }, true);
     expect(fs.readFileSync(path.join(where, 'dist', 'consumer.js'), 'utf8')).toMatch(/^import .* from ['"]toolwright['"];$/m);
+    const { stdout, stderr } = await run(process.execPath, [path.join('dist', 'consumer.js')], where);
+    expect(stderr).toBe('');
+    expect(JSON.parse(stdout)).toEqual(expected([]));
+  }, 120_000);
+
+  it("and the README's TypeScript 5 tsconfig: the same consumer, compiled by this repository's 5.9 as CommonJS (node10 resolution), runs", async () => {
+    const where = await compile7('ts5', { 'consumer.ts': consumer }, README_TS5.compilerOptions, false, path.join(repo, 'node_modules', 'typescript', 'bin', 'tsc'));
     const { stdout, stderr } = await run(process.execPath, [path.join('dist', 'consumer.js')], where);
     expect(stderr).toBe('');
     expect(JSON.parse(stdout)).toEqual(expected([]));
