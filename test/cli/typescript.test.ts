@@ -2,9 +2,10 @@
  * How the command loads a project's TypeScript: through the project's @swc/core, which emits the
  * decorator metadata (`design:type`, `design:paramtypes`) whatever compiler the project has, or
  * none. Real child processes run the built bin against fixture projects (test/fixtures/cli): a
- * CommonJS project set up for TypeScript 7 (ts7: `module: nodenext`, no baseUrl, `paths`,
- * `useDefineForClassFields`), the same project with no ts-node, tsx or typescript at all, and
- * syntax errors in CommonJS and ES modules.
+ * CommonJS project set up for TypeScript 7 (ts7: `module: nodenext`, no baseUrl, `paths` and
+ * `useDefineForClassFields` from the tsconfig it extends), the same project with no ts-node, tsx or
+ * typescript at all, an ES module importing CommonJS TypeScript, and syntax errors in CommonJS and
+ * ES modules.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
