@@ -5,7 +5,7 @@
  *   npx toolwright call check_credit --args '{"applicant": "ada"}'
  *   npx toolwright serve mcp --stdio
  *
- * The TypeScript sources load through the repository's ts-node.
+ * The TypeScript sources load through the repository's @swc/core.
  */
 module.exports = {
   import: ['./examples/loan-desk/tools'],

@@ -18,6 +18,18 @@ export interface ServeMcpConfig {
   path?: string;
 }
 
+/** Options of `toolwright serve http` that a config may set (the command line wins). */
+export interface ServeHttpConfig {
+  /**
+   * The HTTP API options (`serveHttpApi`'s: `ambientContext`, `auth`, `invoker`, …): an object, or a
+   * module and export such as `'./src/http#httpOptions'`, resolved from the config.
+   */
+  server?: string | Record<string, unknown>;
+  host?: string;
+  port?: number;
+  prefix?: string;
+}
+
 /** `toolwright.config.{js,mjs,cjs,json}`: what the command loads and how it serves. */
 export interface ToolwrightConfig {
   /** Modules that declare tools, relative to the config file (a directory loads its index). */
@@ -29,7 +41,7 @@ export interface ToolwrightConfig {
   adapters?: string[];
   /** Directories whose exported action classes join an adapter: `{ mcp: ['./src/tools'] }`. */
   toolRoots?: Record<string, string[]>;
-  serve?: { mcp?: ServeMcpConfig; http?: { host?: string; port?: number } };
+  serve?: { mcp?: ServeMcpConfig; http?: ServeHttpConfig };
 }
 
 export interface FoundConfig {
@@ -97,11 +109,17 @@ function checkConfig(raw: unknown, name: string): ToolwrightConfig {
       }
       if (value.host !== undefined && typeof value.host !== 'string') throw new CliError(`${name}: 'serve.${key}.host' must be a string.`);
     }
-    const server = (raw.serve as { mcp?: { server?: unknown } }).mcp?.server;
-    if (server !== undefined && typeof server !== 'string' && !isPlainObject(server)) {
-      throw new CliError(
-        `${name}: 'serve.mcp.server' must be the server options object or a 'module#export' string; got ${describeValue(server)}.`,
-      );
+    for (const key of ['mcp', 'http'] as const) {
+      const server = (raw.serve as Record<string, { server?: unknown } | undefined>)[key]?.server;
+      if (server !== undefined && typeof server !== 'string' && !isPlainObject(server)) {
+        throw new CliError(
+          `${name}: 'serve.${key}.server' must be the server options object or a 'module#export' string; got ${describeValue(server)}.`,
+        );
+      }
+    }
+    const prefix = (raw.serve as { http?: { prefix?: unknown } }).http?.prefix;
+    if (prefix !== undefined && (typeof prefix !== 'string' || !prefix.startsWith('/'))) {
+      throw new CliError(`${name}: 'serve.http.prefix' must be a path such as '/api'; got ${describeValue(prefix)}.`);
     }
   }
   return raw as ToolwrightConfig;

@@ -126,7 +126,11 @@ export function checkDrift(tools: readonly ToolDefinition[], files: readonly str
     report.skipped.push(...new Set(all.map((dto) => dto.target.name)));
     return report;
   }
-  const ts = loadFrom(root, 'typescript') as Parameters<typeof compilerOptions>[1];
+  // The TypeScript typescript-json-schema itself uses (its own 5.x in a TypeScript 7 project, whose
+  // `typescript` package has no compiler API).
+  const ts = loadFrom(path.dirname(require.resolve('typescript-json-schema', { paths: [root] })), 'typescript') as Parameters<
+    typeof compilerOptions
+  >[1];
   const program = tjs.getProgramFromFiles(sources, compilerOptions(root, ts), root);
   const generator = tjs.buildGenerator(program, { required: true, ignoreErrors: true });
   if (!generator) throw new CliError('typescript-json-schema could not read the project sources: run tsc to see why.');

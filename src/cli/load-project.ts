@@ -2,9 +2,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Tools } from '../index';
-import { CliError } from './cli-error';
+import { CliError, oneLine } from './cli-error';
 import { CONFIG_NAMES, findConfig, readConfig, ToolwrightConfig } from './config-file';
-import { importModule, isTypeScript, registerTypeScript } from './typescript-loader';
+import { importModule, isEsModule, isTypeScript, registerTypeScript, SYNTAX_ERROR_PREFIX } from './typescript-loader';
 
 /** The options every command that loads a project takes. */
 export interface ProjectOptions {
@@ -64,30 +64,13 @@ export function resolveModule(specifier: string, base: string): string {
   }
 }
 
-function isEsm(file: string): boolean {
-  const ext = path.extname(file);
-  if (ext === '.mjs' || ext === '.mts') return true;
-  if (ext === '.cjs' || ext === '.cts' || ext === '.json') return false;
-  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
-    const manifest = path.join(dir, 'package.json');
-    if (isFile(manifest)) {
-      try {
-        return (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { type?: string }).type === 'module';
-      } catch {
-        return false;
-      }
-    }
-    if (path.dirname(dir) === dir) return false;
-  }
-}
-
 /** ES modules loaded so far (Node keeps no list of them). */
 const esmLoaded = new Set<string>();
 
 /** Loads one file as the project's own code: `require` for CommonJS, `import()` for ES modules. */
 async function loadFile(file: string, root: string): Promise<unknown> {
-  const esm = isEsm(file);
-  if (isTypeScript(file)) await registerTypeScript(root, file, esm);
+  const esm = isEsModule(file);
+  if (isTypeScript(file)) registerTypeScript(root, file, esm);
   try {
     if (esm) {
       esmLoaded.add(file);
@@ -97,6 +80,8 @@ async function loadFile(file: string, root: string): Promise<unknown> {
   } catch (error) {
     if (error instanceof CliError) throw error;
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    // From the ES module hooks' thread, where the error's class does not survive.
+    if (reason.startsWith(SYNTAX_ERROR_PREFIX)) throw new CliError(reason);
     const where = path.relative(root, file) || file;
     const wrapped = new CliError(`could not load ${where}: ${reason}`);
     (wrapped as { cause?: unknown }).cause = error;
@@ -147,7 +132,11 @@ export async function loadProject(options: ProjectOptions): Promise<Project> {
     } else Tools.registerAdapter(key);
   }
   for (const [key, roots] of Object.entries(config.toolRoots ?? {})) {
-    Tools.registerAdapter(key, { toolRoots: roots.map((root_) => path.resolve(root, root_)) });
+    try {
+      Tools.registerAdapter(key, { toolRoots: roots.map((root_) => path.resolve(root, root_)) });
+    } catch (error) {
+      throw new CliError(`${path.basename(configFile!)}: toolRoots.${key}: ${oneLine(error)}`);
+    }
   }
 
   const before = new Set(Object.keys(require.cache));

@@ -1,66 +1,71 @@
 import * as fs from 'node:fs';
+import Module, { register } from 'node:module';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CliError } from './cli-error';
+import type { HookData } from './typescript/esm-hooks';
+import { mapPath, typeScriptSource } from './typescript/resolve';
+import { compileTypeScript, loadSwc, locateSwc } from './typescript/swc';
+import { CompilerSettings, readCompilerSettings } from './typescript/tsconfig';
 
-export function isTypeScript(file: string): boolean {
-  return ['.ts', '.tsx', '.mts', '.cts'].includes(path.extname(file)) && !file.endsWith('.d.ts');
-}
-
-function resolveFrom(root: string, request: string): string | undefined {
-  try {
-    return require.resolve(request, { paths: [root] });
-  } catch {
-    return undefined;
-  }
-}
-
-type Hook = 'ts-node' | 'tsx';
-const registered = new Set<Hook>();
-
-function registerTsNode(root: string): boolean {
-  const tsNode = resolveFrom(root, 'ts-node');
-  if (!tsNode) return false;
-  // transpile-only: type checking is the compiler's job (tsc), not the command's; the project's
-  // tsconfig.json (decorators, their metadata) applies.
-  (require(tsNode) as { register(options: object): unknown }).register({ transpileOnly: true, projectSearchDir: root });
-  return true;
-}
+export { isEsModule, isTypeScript } from './typescript/resolve';
+export { SYNTAX_ERROR_PREFIX } from './typescript/swc';
 
 /** A real `import()` (TypeScript would compile `import()` to `require()` for CommonJS output). */
 export const importModule = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<unknown>;
 
-async function registerTsx(root: string): Promise<boolean> {
-  const cjs = resolveFrom(root, 'tsx/cjs/api');
-  const manifest = resolveFrom(root, 'tsx/package.json');
-  if (!cjs || !manifest) return false;
-  (require(cjs) as { register(): unknown }).register();
-  // The ES module API through import(): its CommonJS build resolves its hooks from the wrong directory.
-  const entries = (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports;
-  const esm = path.join(path.dirname(manifest), entries['./esm/api'].import.default);
-  ((await importModule(pathToFileURL(esm).href)) as { register(): unknown }).register();
-  return true;
+/** Node's CommonJS loader internals the `require` hook extends. */
+interface ModuleInternals {
+  _extensions: Record<string, (module: { _compile(code: string, file: string): void }, file: string) => void>;
+  _resolveFilename(request: string, parent: { filename?: string | null } | undefined, isMain: boolean, options?: object): string;
+}
+
+let loader: { swc: string; settings: CompilerSettings; esm: boolean } | undefined;
+
+/**
+ * `require` compiles .ts/.tsx/.cts with SWC; what Node cannot resolve may be a tsconfig `paths`
+ * alias or `./x.js` → `./x.ts`. A specifier Node resolves stays Node's (a `paths` entry for
+ * toolwright, as this repository has, must not load a second copy of it).
+ */
+function registerRequireHook(swcLocation: string, settings: CompilerSettings): void {
+  const swc = loadSwc(swcLocation);
+  const internals = Module as unknown as ModuleInternals;
+  for (const ext of ['.ts', '.tsx', '.cts']) {
+    internals._extensions[ext] = (module, file) =>
+      module._compile(compileTypeScript(swc, fs.readFileSync(file, 'utf8'), file, false, settings), file);
+  }
+  const original = internals._resolveFilename;
+  internals._resolveFilename = function (request, parent, isMain, options) {
+    try {
+      return original.call(this, request, parent, isMain, options);
+    } catch (error) {
+      // What Node cannot resolve: a `paths` alias, or `./x.js` that is `./x.ts` before compilation.
+      const source =
+        mapPath(request, settings.paths) ??
+        (parent?.filename && request.startsWith('.') ? typeScriptSource(path.resolve(path.dirname(parent.filename), request)) : undefined);
+      if (source) return source;
+      throw error;
+    }
+  };
 }
 
 /**
- * Lets Node load the project's TypeScript through the project's own hook. CommonJS: ts-node first
- * (it emits the decorator metadata `@Field()` reads), then tsx. ES modules: tsx (ts-node's ESM
- * loader needs a Node flag), whose esbuild emits no decorator metadata, so fields there declare
- * their `type`. Throws a one-line message naming what to install when neither is there.
+ * Lets Node load the project's TypeScript, whatever TypeScript the project has (5, 7, or none): the
+ * project's `@swc/core` compiles each file as TypeScript's `experimentalDecorators` and
+ * `emitDecoratorMetadata` would, so `@Field()` reads `design:type` (as NestJS's SWC builder does).
+ * CommonJS through a `require` hook, ES modules through Node's module hooks. Throws a one-line
+ * message naming what to install when `@swc/core` is not there.
  */
-export async function registerTypeScript(root: string, file: string, esm: boolean): Promise<Hook> {
-  const order: Hook[] = esm ? ['tsx'] : ['ts-node', 'tsx'];
-  for (const hook of order) if (registered.has(hook)) return hook;
-  for (const hook of order) {
-    if (hook === 'ts-node' ? registerTsNode(root) : await registerTsx(root)) {
-      registered.add(hook);
-      return hook;
-    }
+export function registerTypeScript(root: string, file: string, esm: boolean): void {
+  if (!loader) {
+    const swc = locateSwc(root, file);
+    const settings = readCompilerSettings(root);
+    process.setSourceMapsEnabled(true);
+    registerRequireHook(swc, settings);
+    loader = { swc, settings, esm: false };
   }
-  const name = path.relative(process.cwd(), file) || file;
-  throw new CliError(
-    esm
-      ? `${name} is a TypeScript ES module: install tsx in the project (npm install --save-dev tsx) so the command can load it.`
-      : `${name} is TypeScript: install ts-node (npm install --save-dev ts-node) or tsx in the project so the command can load it.`,
-  );
+  if (esm && !loader.esm) {
+    const data: HookData = { swc: loader.swc, settings: loader.settings };
+    register(pathToFileURL(path.join(__dirname, 'typescript', 'esm-hooks.js')).href, { data });
+    loader.esm = true;
+  }
 }

@@ -1,16 +1,15 @@
 /**
  * The `toolwright` bin, built and run as a child process the way a user runs it: against the loan
- * desk through the repository's toolwright.config.js (TypeScript through the repository's ts-node),
+ * desk through the repository's toolwright.config.js (TypeScript through the repository's @swc/core),
  * and against fixture projects in CommonJS, ES modules and TypeScript (test/fixtures/cli).
  */
-import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { bin, buildPackage, removeBuild, toolwright } from './harness';
+import { bin, buildPackage, removeBuild, restarted, startUntil, stop, toolwright } from './harness';
 
 let home: string;
 const fixture = (name: string) => path.join(home, 'fixtures', name);
@@ -20,44 +19,6 @@ beforeAll(() => {
 }, 120_000);
 
 afterAll(() => removeBuild());
-
-/** Starts a long-running bin command and resolves once a stdout or stderr line matches. */
-function startUntil(args: string[], cwd: string, pattern: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray; output: () => string }> {
-  const child = spawn(process.execPath, [bin(), ...args], { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk;
-      const match = output.match(pattern);
-      if (match) resolve({ child, match, output: () => output });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`exited ${code} before ${pattern}: ${output}`)));
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
-/** Resolves once `dev`'s server has started a second time. */
-function restarted(output: () => string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const timer = setInterval(() => {
-      if ((output().match(/serving .* on http/g) ?? []).length >= 2) {
-        clearInterval(timer);
-        clearTimeout(timeout);
-        resolve();
-      }
-    }, 50);
-    const timeout = setTimeout(() => (clearInterval(timer), reject(new Error(`no restart: ${output()}`))), 15_000);
-  });
-}
 
 async function connectHttp(url: string): Promise<Client> {
   const client = new Client({ name: 'cli-test', version: '1.0.0' });
@@ -244,6 +205,7 @@ describe('a CommonJS project (toolwright.config.cjs, plain JavaScript)', () => {
       fs.writeFileSync(tools, fs.readFileSync(tools, 'utf8').replace("Tool('mcp', { description: 'Always throws' })", "Tool('mcp', { name: 'blow_up', description: 'Always throws' })"));
       await restarted(output);
       expect(output()).toContain('tools.js changed, restarting');
+      expect(output()).not.toMatch(/the server (stopped|exited)/); // a restart is no failure
       client = await connectHttp(url);
       expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['blow_up', 'echo', 'refuse']);
       await client.close();
@@ -300,19 +262,19 @@ describe('an ES module project (toolwright.config.mjs)', () => {
   });
 });
 
-describe('an ES module project in TypeScript (through tsx)', () => {
-  it('lists and calls its tools', async () => {
+describe('an ES module project in TypeScript (through SWC)', () => {
+  it('lists and calls its tools, whose output fields take their types from the decorator metadata', async () => {
     const cwd = fixture('esm-ts');
     const [listed, called] = await Promise.all([toolwright(['list', '--json'], { cwd }), toolwright(['call', 'count_words', '--args', '{"text":"one two three"}'], { cwd })]);
     expect(listed.stderr).toBe('');
     expect(JSON.parse(listed.stdout)).toEqual([{ name: 'count_words', version: 1, adapters: ['mcp'], hints: [], description: 'Count the words of a sentence', id: 'CountWords' }]);
-    expect([called.code, JSON.parse(called.stdout)]).toEqual([0, { count: 3 }]);
+    expect([called.code, JSON.parse(called.stdout)]).toEqual([0, { count: 3, longest: 'three' }]);
   });
 });
 
 describe('loading a project: the messages', () => {
-  it('names the compiler hook to install for TypeScript, a bad config key, two configs side by side, and the drift peer (exit 2)', async () => {
-    // Outside the build, where neither ts-node nor tsx resolves; toolwright is linked in.
+  it('names the compiler to install for TypeScript, a bad config key, two configs side by side, and the drift peer (exit 2)', async () => {
+    // Outside the build, where @swc/core does not resolve; toolwright is linked in.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-bare-'));
     try {
       fs.mkdirSync(path.join(dir, 'node_modules'));
@@ -323,7 +285,7 @@ describe('loading a project: the messages', () => {
       const typescript = await toolwright(['list'], { cwd: dir });
       expect([typescript.code, typescript.stderr]).toEqual([
         2,
-        'toolwright: tools.ts is TypeScript: install ts-node (npm install --save-dev ts-node) or tsx in the project so the command can load it.\n',
+        'toolwright: tools.ts is TypeScript: install @swc/core in the project (npm install --save-dev @swc/core) so the command can compile it with the decorator metadata toolwright reads (any TypeScript version; ts-node and tsx are not used).\n',
       ]);
       fs.writeFileSync(path.join(dir, 'toolwright.config.json'), '{ "imports": ["./tools.ts"] }');
       const key = await toolwright(['list'], { cwd: dir });

@@ -4,7 +4,7 @@
  * and its repository config, and the CLI fixture projects under fixtures/ (where `toolwright`
  * resolves to that build). The tests then run the built bin as a user does: `node dist/cli/bin.js`.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -60,3 +60,41 @@ export function toolwright(args: string[], options: { cwd: string; input?: strin
 }
 
 export const bin = () => path.join(home, 'dist', 'cli', 'bin.js');
+
+/** Starts a long-running bin command and resolves once a stdout or stderr line matches. */
+export function startUntil(args: string[], cwd: string, pattern: RegExp, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; match: RegExpMatchArray; output: () => string }> {
+  const child = spawn(process.execPath, [bin(), ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      const match = output.match(pattern);
+      if (match) resolve({ child, match, output: () => output });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`exited ${code} before ${pattern}: ${output}`)));
+  });
+}
+
+export function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/** Resolves once `dev`'s server has started a second time. */
+export function restarted(output: () => string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const timer = setInterval(() => {
+      if ((output().match(/serving .* on http/g) ?? []).length >= 2) {
+        clearInterval(timer);
+        clearTimeout(timeout);
+        resolve();
+      }
+    }, 50);
+    const timeout = setTimeout(() => (clearInterval(timer), reject(new Error(`no restart: ${output()}`))), 15_000);
+  });
+}

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import { Command } from 'commander';
 import { invoke } from '../../index';
-import { isPlainObject } from '../../adapter-kit/internal';
+import { missingAmbient, parseAmbient } from '../ambient';
 import { CliError, EXIT, oneLine } from '../cli-error';
 import { json, painter } from '../output';
 import { projectFrom, withProjectOptions } from '../project-options';
@@ -65,11 +65,11 @@ export function callCommand(): Command {
     .option('--json', 'print the whole Result as JSON')
     .action(async (name: string, options: CallCommandOptions) => {
       const args = await argumentsOf(options);
-      const ambient = options.ambient === undefined ? undefined : parseJson(options.ambient, '--ambient');
-      if (ambient !== undefined && !isPlainObject(ambient))
-        throw new CliError(`--ambient must be a JSON object such as '{"userId": "u1"}'.`);
+      const ambient = parseAmbient(options.ambient);
       await projectFrom(options);
       const tool = findTool(name, options);
+      const missing = missingAmbient(tool, ambient, `pass it with --ambient '{"KEY": …}'`);
+      if (missing) throw new CliError(missing);
       const result = await invoke(tool, args, { ambientContext: ambient, onException: () => undefined });
       const code = result.outcome === 'success' ? EXIT.ok : result.outcome === 'failure' ? EXIT.failed : EXIT.error;
       if (options.json) {

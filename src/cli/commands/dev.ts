@@ -7,9 +7,10 @@ import { CliError } from '../cli-error';
 import { painter } from '../output';
 import { withProjectOptions } from '../project-options';
 import { DEV_CHILD, DevReport } from './dev-child';
-import { parsePort } from './serve';
+import { parsePort } from './serve-options';
 
 interface DevOptions {
+  ambient?: string;
   host?: string;
   port?: number;
   path?: string;
@@ -46,6 +47,7 @@ async function runDev(options: DevOptions): Promise<void> {
     '--port',
     String(port),
     ...(options.path ? ['--path', options.path] : []),
+    ...(options.ambient !== undefined ? ['--ambient', options.ambient] : []),
     ...(options.config ? ['--config', options.config] : []),
     ...(options.import ?? []).flatMap((module) => ['--import', module]),
   ];
@@ -56,6 +58,8 @@ async function runDev(options: DevOptions): Promise<void> {
   const watchers = new Map<string, fs.FSWatcher>();
   let timer: NodeJS.Timeout | undefined;
   let stopping = false;
+  /** The server processes this command asked to stop. */
+  const stopped = new WeakSet<ChildProcess>();
 
   const SOURCE = /\.(c|m)?(j|t)sx?$|\.json$/;
   const watch = ({ loadedFiles, moduleDirectories }: DevReport) => {
@@ -91,9 +95,12 @@ async function runDev(options: DevOptions): Promise<void> {
     child.on('message', (message: Partial<DevReport>) => {
       if (Array.isArray(message?.loadedFiles) && Array.isArray(message.moduleDirectories)) watch(message as DevReport);
     });
+    const started = child;
     child.on('exit', (code, signal) => {
-      if (stopping || signal === 'SIGTERM') return;
-      say(`the server stopped (${signal ?? `exit ${code}`}); fix the error and save a file to restart`);
+      // Stopped by us (a restart, or Ctrl-C): it exits 0 on SIGTERM, and that is no failure.
+      if (stopping || stopped.has(started)) return;
+      if (code === 0) say('the server exited; save a file to restart it');
+      else say(`the server stopped (${signal ?? `exit ${code}`}); fix the error and save a file to restart`);
     });
   };
 
@@ -101,6 +108,7 @@ async function runDev(options: DevOptions): Promise<void> {
     say(`${path.relative(process.cwd(), file)} changed, restarting`);
     const old = child;
     if (old && old.exitCode === null && old.signalCode === null) {
+      stopped.add(old);
       old.once('exit', start);
       old.kill('SIGTERM');
     } else start();
@@ -132,6 +140,7 @@ export function devCommand(): Command {
     .option('--host <host>', 'the interface to listen on (default 127.0.0.1)')
     .option('--port <port>', 'the port (default: a free one, kept across restarts)', parsePort)
     .option('--path <path>', 'the endpoint path (default /mcp)')
+    .option('--ambient <json>', 'trusted values for @AmbientContext fields, as a JSON object (as serve mcp takes them)')
     .action(async (options: DevOptions) => {
       if (process.env[DEV_CHILD]) throw new CliError('toolwright dev is already running this process.');
       await runDev(options);
