@@ -42,7 +42,7 @@ import { hasSensitive, redact } from './redact';
 import { deliberateFailure, isAbortError, isInstance } from './thrown';
 import { contentOf } from '../content/content';
 import { CallContext, ToolContext, toolContext } from './tool-context';
-import { CallTrace, traced, tracingAvailable } from './tracing';
+import { CallTrace, telemetryNow, traced } from './tracing';
 import type { InvokeOutput } from './tool-output';
 import { ContractValidator, contractValidator } from './validation';
 import { DeclarationError } from '../errors/declaration-errors';
@@ -251,9 +251,12 @@ export class Invoker {
   ): Promise<SettledResult<InvokeOutput<T, Tool>>>;
   async invoke(tool: ToolLike, args?: unknown, call: CallOptions = {}): Promise<Result<unknown>> {
     const definition = Tools.resolve(tool);
-    if (this.options.tracing === false || !tracingAvailable()) return this.guarded(definition, args, call, call.callId);
+    const telemetry = this.options.tracing === false ? undefined : telemetryNow();
+    if (telemetry === undefined) return this.guarded(definition, args, call, call.callId);
     const id = call.callId ?? randomUUID();
-    return traced({ tool: definition, transport: transportOf(call), id, trace: call.trace }, () => this.guarded(definition, args, call, id));
+    return traced(telemetry, { tool: definition, transport: transportOf(call), id, trace: call.trace }, () =>
+      this.guarded(definition, args, call, id),
+    );
   }
 
   /**

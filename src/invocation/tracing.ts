@@ -2,14 +2,18 @@
  * OpenTelemetry, when the application has `@opentelemetry/api` (an optional peer): one span per
  * call after the GenAI semantic conventions for tool execution, and two metrics. Nothing here is
  * imported at load time and no OpenTelemetry type reaches the published declarations: without the
- * package a call pays one cached lookup, and with it but no tracer or meter provider registered, two
- * more (a call then opens no span and records nothing: no provider would read them).
+ * package a call pays one cached lookup, and with it but no tracer or meter provider registered, a
+ * few property reads (a call then opens no span and records nothing: no provider would read them).
+ * With a provider, a call costs what one span made by hand costs (bench/tracing): the span's
+ * attributes and name and the metric attribute sets are built once per tool and transport, the
+ * tracer and the instruments once per provider, and the call's context is made active once.
  */
 import type { ToolDefinition } from '../registry/tool-definition';
 import type { Result } from './result';
 import { setOwn } from '../util/own-property';
 import { VERSION } from '../util/package-info';
 import { IN_PROCESS } from './transport';
+import { loadedOtelApi, OtelApi, OtelInstrument, otelApi, OtelTracer, parentContext } from './otel-api';
 
 /** A span attribute value, as OpenTelemetry accepts it. */
 export type SpanAttributeValue = string | number | boolean | readonly string[] | readonly number[] | readonly boolean[];
@@ -35,74 +39,8 @@ export interface CallTrace {
   readonly attributes?: SpanAttributes;
 }
 
-/* Minimal structural views of @opentelemetry/api: this file's own, so consumers never need it. */
-interface OtelContext {
-  getValue(key: symbol): unknown;
-  setValue(key: symbol, value: unknown): OtelContext;
-}
-interface OtelSpan extends TracingSpan {
-  setStatus(status: { code: number; message?: string }): unknown;
-  end(): void;
-}
-interface OtelSpanContext {
-  traceId: string;
-  spanId: string;
-  traceFlags: number;
-  isRemote?: boolean;
-  traceState?: unknown;
-}
-interface OtelInstrument {
-  record?(value: number, attributes?: SpanAttributes): void;
-  add?(value: number, attributes?: SpanAttributes): void;
-}
-interface OtelMeter {
-  createHistogram(name: string, options: { description: string; unit: string; advice?: unknown }): OtelInstrument;
-  createCounter(name: string, options: { description: string; unit?: string }): OtelInstrument;
-}
-interface OtelApi {
-  ROOT_CONTEXT: OtelContext;
-  /** Deprecated in 1.x (to be removed in 2.0): only used to find the no-op delegate, when present. */
-  ProxyTracerProvider?: new () => { getDelegate(): unknown };
-  createNoopMeter?(): object;
-  SpanKind: { INTERNAL: number; SERVER: number };
-  SpanStatusCode: { ERROR: number };
-  createContextKey(description: string): symbol;
-  createTraceState?(raw: string): unknown;
-  isSpanContextValid(context: OtelSpanContext): boolean;
-  context: { active(): OtelContext; with<T>(context: OtelContext, fn: () => T): T };
-  propagation: { extract(context: OtelContext, carrier: Record<string, string>): OtelContext };
-  trace: {
-    getTracerProvider(): unknown;
-    getTracer(
-      name: string,
-      version?: string,
-    ): {
-      startSpan(name: string, options: { kind: number; attributes: Record<string, SpanAttributeValue> }, context: OtelContext): OtelSpan;
-    };
-    setSpan(context: OtelContext, span: OtelSpan): OtelContext;
-    setSpanContext(context: OtelContext, spanContext: OtelSpanContext): OtelContext;
-    getSpanContext(context: OtelContext): OtelSpanContext | undefined;
-  };
-  metrics: { getMeterProvider(): unknown; getMeter(name: string, version?: string): OtelMeter };
-}
-
 const NAME = 'toolwright';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-
-let api: OtelApi | null | undefined;
-
-/** @opentelemetry/api when the application has it; looked for once. */
-function otel(): OtelApi | undefined {
-  if (api === undefined) {
-    try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      api = require('@opentelemetry/api') as OtelApi;
-    } catch {
-      api = null;
-    }
-  }
-  return api ?? undefined;
-}
+const CALL_ID = 'gen_ai.tool.call.id';
 
 let callSpanKey: symbol | undefined;
 
@@ -115,29 +53,44 @@ interface Metered {
   readonly provider: unknown;
   readonly instruments: Instruments | undefined;
 }
+/** The tracer of one tracer provider; undefined for the no-op one. */
+interface Tracer {
+  readonly provider: unknown;
+  readonly tracer: OtelTracer | undefined;
+}
 /** The last meter provider seen, and its instruments. */
 let metered: Metered | undefined;
+/** The last tracer provider seen, and toolwright's tracer from it. */
+let tracing: Tracer | undefined;
 /** The API's own no-op tracer provider: the delegate of its proxy until a provider is registered. */
 let noopTracerProvider: unknown;
 /** The API's no-op meter class: what a meter provider hands out until one is registered. */
 let noopMeterClass: Function | undefined;
 
 /**
- * Is a tracer provider registered? Until one is, the API's global provider is a proxy whose
- * delegate is the no-op provider, and a span would be a non-recording one nobody reads. Asked per
- * call (two property reads), so a provider registered later (or `trace.disable()`) takes effect at
- * the next call. Should the API stop offering the proxy, every call is traced, as before.
+ * toolwright's tracer from the registered tracer provider, or undefined while none is registered.
+ * Until one is, the API's global provider is a proxy whose delegate is the no-op provider, and a
+ * span would be a non-recording one nobody reads. Asked per call (two property reads and one
+ * comparison), so a provider registered later (or `trace.disable()`) takes effect at the next call;
+ * the tracer is asked of a provider once. Should the API stop offering the proxy, every call is
+ * traced, as before.
  */
-function tracerRegistered(otel: OtelApi): boolean {
-  const provider = otel.trace.getTracerProvider() as { getDelegate?: () => unknown } | undefined;
-  if (typeof provider?.getDelegate !== 'function') return true;
-  noopTracerProvider ??= otel.ProxyTracerProvider ? new otel.ProxyTracerProvider().getDelegate() : null;
-  return provider.getDelegate() !== noopTracerProvider;
+function tracerOf(otel: OtelApi): OtelTracer | undefined {
+  const global = otel.trace.getTracerProvider() as { getDelegate?: () => unknown } | undefined;
+  const proxied = typeof global?.getDelegate === 'function';
+  const provider = proxied ? global!.getDelegate!() : global;
+  let current = tracing;
+  if (current === undefined || current.provider !== provider) {
+    noopTracerProvider ??= otel.ProxyTracerProvider ? new otel.ProxyTracerProvider().getDelegate() : null;
+    const noop = proxied && provider === noopTracerProvider;
+    current = tracing = { provider, tracer: noop ? undefined : otel.trace.getTracer(NAME, VERSION) };
+  }
+  return current.tracer;
 }
 
 /**
- * The metric instruments of the current global meter provider (re-made when the application
- * installs another), or undefined when that provider is the no-op one.
+ * The metric instruments of the current global meter provider (made once per provider, re-made
+ * when the application installs another), or undefined when that provider is the no-op one.
  */
 function metricsOf(otel: OtelApi): Instruments | undefined {
   const provider = otel.metrics.getMeterProvider();
@@ -163,35 +116,28 @@ function metricsOf(otel: OtelApi): Instruments | undefined {
   return current.instruments;
 }
 
-const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(?:-[0-9a-f-]*)?$/;
-const MAX_TRACESTATE = 512;
+/** @internal What a call records now: the tracer and the instruments of the registered providers. */
+export interface Telemetry {
+  readonly tracer: OtelTracer | undefined;
+  readonly instruments: Instruments | undefined;
+}
+let telemetry: Telemetry | undefined;
 
-/** The caller's trace context from an untrusted carrier: only well-formed W3C strings are read. */
-function parentContext(otel: OtelApi, carrier: Readonly<Record<string, unknown>>): OtelContext | undefined {
-  let traceparent: unknown;
-  let tracestate: unknown;
-  try {
-    traceparent = Object.prototype.hasOwnProperty.call(carrier, 'traceparent') ? carrier.traceparent : undefined;
-    tracestate = Object.prototype.hasOwnProperty.call(carrier, 'tracestate') ? carrier.tracestate : undefined;
-  } catch {
-    return undefined; // a hostile carrier is no trace context
-  }
-  if (typeof traceparent !== 'string' || traceparent.length > 128) return undefined;
-  const clean: Record<string, string> = { traceparent };
-  if (typeof tracestate === 'string' && tracestate.length <= MAX_TRACESTATE) clean.tracestate = tracestate;
-  // The application's propagator first (it may read more than W3C); W3C by hand when it read nothing.
-  const extracted = otel.propagation.extract(otel.ROOT_CONTEXT, clean);
-  if (otel.trace.getSpanContext(extracted)) return extracted;
-  const match = TRACEPARENT.exec(traceparent);
-  if (!match || match[1] === 'ff') return undefined;
-  const spanContext: OtelSpanContext = {
-    traceId: match[2],
-    spanId: match[3],
-    traceFlags: parseInt(match[4], 16) & 1,
-    isRemote: true,
-    ...(clean.tracestate && otel.createTraceState ? { traceState: otel.createTraceState(clean.tracestate) } : {}),
-  };
-  return otel.isSpanContextValid(spanContext) ? otel.trace.setSpanContext(otel.ROOT_CONTEXT, spanContext) : undefined;
+/**
+ * @internal What a call would record now, or undefined for nothing: only when `@opentelemetry/api`
+ * is there and a tracer or a meter provider is registered; otherwise a call does no telemetry work
+ * at all. Read once per call, so a provider registered or removed takes effect at the next call.
+ */
+export function telemetryNow(): Telemetry | undefined {
+  const otel = otelApi();
+  if (otel === undefined) return undefined;
+  const tracer = tracerOf(otel);
+  const instruments = metricsOf(otel);
+  if (tracer === undefined && instruments === undefined) return undefined;
+  let current = telemetry;
+  if (current === undefined || current.tracer !== tracer || current.instruments !== instruments)
+    current = telemetry = { tracer, instruments };
+  return current;
 }
 
 /** The adapter whose tool name a transport shows (the AI SDK adapter shows the OpenAI names). */
@@ -218,34 +164,32 @@ export interface TracedCall {
   readonly trace?: CallTrace;
 }
 
-/**
- * @internal Would a call record anything now? Only when `@opentelemetry/api` is there and a
- * tracer or a meter provider is registered: otherwise a call does no telemetry work at all.
- */
-export function tracingAvailable(): boolean {
-  const otel = otelApi();
-  return otel !== undefined && (tracerRegistered(otel) || metricsOf(otel) !== undefined);
+/** What the telemetry of one tool over one transport keeps from call to call. */
+interface ToolTelemetry {
+  readonly name: string;
+  readonly spanName: string;
+  readonly server: boolean;
+  /** The span's attributes, the call id a placeholder (a copy of this object keeps its shape). */
+  readonly attributes: Readonly<Record<string, SpanAttributeValue>>;
+  /** The metric attributes, by outcome and error type. */
+  readonly measured: Map<string, Readonly<Record<string, SpanAttributeValue>>>;
 }
 
-function otelApi(): OtelApi | undefined {
-  return api === undefined ? otel() : (api ?? undefined);
-}
+/** Transports kept per tool, and metric attribute sets per tool and transport: past these, built per call. */
+const MAX_TRANSPORTS = 32;
+const MAX_MEASURED = 64;
+const byTool = new WeakMap<ToolDefinition, Map<string, ToolTelemetry>>();
 
-/**
- * @internal Runs `run` inside the call's span (active, so the tool's own spans are its children),
- * then records the outcome on the span and the metrics: each only when its provider is registered.
- * `run` never rejects.
- */
-export function traced(call: TracedCall, run: () => Promise<Result>): Promise<Result> {
-  const otel = api!;
-  const instruments = metricsOf(otel);
-  if (!tracerRegistered(otel)) return instruments ? measuredOnly(call, instruments, run) : run();
-  const { tool, transport, id } = call;
+/** The per-tool part of a call's telemetry, built at the tool's first traced call over a transport. */
+function toolTelemetry(tool: ToolDefinition, transport: string): ToolTelemetry {
+  let byTransport = byTool.get(tool);
+  const known = byTransport?.get(transport);
+  if (known !== undefined) return known;
   const name = tool.toolName(adapterOf(transport));
   const attributes: Record<string, SpanAttributeValue> = {
     'gen_ai.operation.name': 'execute_tool',
     'gen_ai.tool.name': name,
-    'gen_ai.tool.call.id': id,
+    [CALL_ID]: '',
     'gen_ai.tool.type': 'function',
     'toolwright.tool.id': tool.id,
     'toolwright.tool.version': tool.version,
@@ -254,17 +198,35 @@ export function traced(call: TracedCall, run: () => Promise<Result>): Promise<Re
   };
   const description = tool.description;
   if (description !== undefined) attributes['gen_ai.tool.description'] = description;
+  const made: ToolTelemetry = { name, spanName: `execute_tool ${name}`, server: transport === 'mcp', attributes, measured: new Map() };
+  if (byTransport === undefined) byTool.set(tool, (byTransport = new Map()));
+  if (byTransport.size < MAX_TRANSPORTS) byTransport.set(transport, made);
+  return made;
+}
+
+/**
+ * @internal Runs `run` inside the call's span (active, so the tool's own spans are its children),
+ * then records the outcome on the span and the metrics: each only when its provider is registered
+ * (`telemetry`, from `telemetryNow()` at the start of the call). `run` never rejects.
+ */
+export function traced(telemetry: Telemetry, call: TracedCall, run: () => Promise<Result>): Promise<Result> {
+  const { tracer, instruments } = telemetry;
+  const tool = toolTelemetry(call.tool, call.transport);
+  if (tracer === undefined) return measuredOnly(tool, call, instruments!, run);
+  const otel = loadedOtelApi()!;
+  const attributes = { ...tool.attributes };
+  attributes[CALL_ID] = call.id;
   const extra = call.trace?.attributes;
   if (extra) for (const key of Object.keys(extra)) setOwn(attributes, key, extra[key]);
   const parent = (call.trace?.parent && parentContext(otel, call.trace.parent)) || otel.context.active();
-  const span = otel.trace
-    .getTracer(NAME, VERSION)
-    .startSpan(`execute_tool ${name}`, { kind: transport === 'mcp' ? otel.SpanKind.SERVER : otel.SpanKind.INTERNAL, attributes }, parent);
+  const span = tracer.startSpan(tool.spanName, { kind: tool.server ? otel.SpanKind.SERVER : otel.SpanKind.INTERNAL, attributes }, parent);
   const key = (callSpanKey ??= otel.createContextKey('toolwright call span'));
+  // One context for the call, made active once: the tool, the middleware and the seam below read it.
   const context = otel.trace.setSpan(parent, span).setValue(key, span);
-  const started = performance.now();
-  const finish = (result: Result | undefined): void => {
-    const { outcome, type } = outcomeOf(result);
+  const started = instruments ? performance.now() : 0;
+  return settle(otel.context.with(context, run), (result) => {
+    const outcome = result?.outcome ?? 'exception';
+    const type = outcome === 'success' ? undefined : result ? errorType(result) : '_OTHER';
     span.setAttribute('toolwright.outcome', outcome);
     if (type !== undefined) {
       span.setAttribute('error.type', type);
@@ -272,18 +234,16 @@ export function traced(call: TracedCall, run: () => Promise<Result>): Promise<Re
       span.setStatus({ code: otel.SpanStatusCode.ERROR });
     }
     span.end();
-    if (instruments) record(instruments, call, name, started, outcome, type);
-  };
-  return settle(otel.context.with(context, run), finish);
+    if (instruments) record(instruments, tool, call.transport, started, outcome, type);
+  });
 }
 
 /** A call measured without a span: a meter provider is registered, a tracer provider is not. */
-function measuredOnly(call: TracedCall, instruments: Instruments, run: () => Promise<Result>): Promise<Result> {
+function measuredOnly(tool: ToolTelemetry, call: TracedCall, instruments: Instruments, run: () => Promise<Result>): Promise<Result> {
   const started = performance.now();
-  const name = call.tool.toolName(adapterOf(call.transport));
   return settle(run(), (result) => {
-    const { outcome, type } = outcomeOf(result);
-    record(instruments, call, name, started, outcome, type);
+    const outcome = result?.outcome ?? 'exception';
+    record(instruments, tool, call.transport, started, outcome, outcome === 'success' ? undefined : result ? errorType(result) : '_OTHER');
   });
 }
 
@@ -301,27 +261,29 @@ function settle(running: Promise<Result>, finish: (result: Result | undefined) =
   );
 }
 
-function outcomeOf(result: Result | undefined): { outcome: string; type: string | undefined } {
-  const outcome = result?.outcome ?? 'exception';
-  return { outcome, type: outcome === 'success' ? undefined : result ? errorType(result) : '_OTHER' };
-}
-
+/** Records one call on both instruments, with the tool's attribute set for this outcome (made once). */
 function record(
   instruments: Instruments,
-  { tool, transport }: TracedCall,
-  name: string,
+  tool: ToolTelemetry,
+  transport: string,
   started: number,
   outcome: string,
   type: string | undefined,
 ): void {
-  const measured: Record<string, SpanAttributeValue> = {
-    'gen_ai.operation.name': 'execute_tool',
-    'gen_ai.tool.name': name,
-    'toolwright.tool.version': tool.version,
-    'toolwright.transport': transport,
-    'toolwright.outcome': outcome,
-  };
-  if (type !== undefined) measured['error.type'] = type;
+  const key = type === undefined ? outcome : `${outcome}\u0000${type}`;
+  let measured = tool.measured.get(key);
+  if (measured === undefined) {
+    const made: Record<string, SpanAttributeValue> = {
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': tool.name,
+      'toolwright.tool.version': tool.attributes['toolwright.tool.version'],
+      'toolwright.transport': transport,
+      'toolwright.outcome': outcome,
+    };
+    if (type !== undefined) made['error.type'] = type;
+    measured = Object.freeze(made);
+    if (tool.measured.size < MAX_MEASURED) tool.measured.set(key, measured);
+  }
   instruments.duration.record!((performance.now() - started) / 1000, measured);
   instruments.calls.add!(1, measured);
 }
@@ -333,7 +295,7 @@ function record(
 export const Tracing = {
   /** The span of the tool call running now, or undefined (outside a call, or without `@opentelemetry/api`). */
   currentSpan(): TracingSpan | undefined {
-    const otel = api;
+    const otel = loadedOtelApi();
     if (!otel || callSpanKey === undefined) return undefined;
     return otel.context.active().getValue(callSpanKey) as TracingSpan | undefined;
   },
