@@ -79,31 +79,52 @@ function constraintCheck(
   if (metadata.type !== ValidationTypes.CUSTOM_VALIDATION || !metadata.constraintCls) return () => undefined;
   const constraintCls = metadata.constraintCls;
   const each = metadata.each;
-  return (object, value, path, problems) => {
-    const constraint = getFromContainer(constraintCls) as ValidatorConstraint;
-    const values = each && Array.isArray(value) ? (value as unknown[]) : [value];
-    const args = { value, constraints: metadata.constraints, targetName: owner.name, object, property: path };
-    const from = (start: number): void | Promise<void> => {
-      for (let i = start; i < values.length; i++) {
-        const item = values[i];
-        let passed: unknown;
-        try {
-          passed = constraint.validate(item, { ...args, value: item });
-          if (isThenable(passed)) {
-            return Promise.resolve(passed).then(
-              (answer) => (answer ? from(i + 1) : fail(value, path, problems)),
-              () => fail(value, path, problems),
-            );
-          }
-        } catch {
-          // A check that throws on some text (isEmail's decodeURIComponent) refuses it; it never ends the call.
-          passed = false;
+  /** Checks `items[start…]` (the value itself when `items` is undefined); asynchronous from the first check that answers with a promise. */
+  const from = (
+    constraint: ValidatorConstraint,
+    object: object,
+    value: unknown,
+    items: readonly unknown[] | undefined,
+    start: number,
+    path: string,
+    problems: InputProblems,
+  ): void | Promise<void> => {
+    const count = items === undefined ? 1 : items.length;
+    for (let i = start; i < count; i++) {
+      const item = items === undefined ? value : items[i];
+      let passed: unknown;
+      try {
+        // The arguments ./residual.ts gives it: the same properties, in the same order.
+        passed = constraint.validate(item, {
+          value: item,
+          constraints: metadata.constraints,
+          targetName: owner.name,
+          object,
+          property: path,
+        });
+        if (isThenable(passed)) {
+          return Promise.resolve(passed).then(
+            (answer) => (answer ? from(constraint, object, value, items, i + 1, path, problems) : fail(value, path, problems)),
+            () => fail(value, path, problems),
+          );
         }
-        if (!passed) return fail(value, path, problems);
+      } catch {
+        // A check that throws on some text (isEmail's decodeURIComponent) refuses it; it never ends the call.
+        passed = false;
       }
-    };
-    return from(0);
+      if (!passed) return fail(value, path, problems);
+    }
   };
+  return (object, value, path, problems) =>
+    from(
+      getFromContainer(constraintCls) as ValidatorConstraint,
+      object,
+      value,
+      each && Array.isArray(value) ? (value as unknown[]) : undefined,
+      0,
+      path,
+      problems,
+    );
 }
 
 function fieldCheck(field: FieldModel): Check | undefined {
