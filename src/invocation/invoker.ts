@@ -7,6 +7,7 @@ import type { DependencyContainer } from 'tsyringe';
 import { mismatchOf } from '../contract/conforms';
 import type { Contract, FieldModel } from '../contract/field-model';
 import {
+  configuredCompiled,
   configuredDestructiveApproval,
   configuredMiddleware,
   configuredTimeoutMs,
@@ -88,7 +89,7 @@ export interface InvokerOptions {
   /**
    * Checks input through each contract's compiled path (default true): closures built once per
    * class from its field model. `false` runs the generic path, the reference the compiled one is
-   * tested against; both give the same Results.
+   * tested against; both give the same Results. Default: `configure({ compiled })`, else true.
    */
   compiled?: boolean;
 }
@@ -226,9 +227,7 @@ function checkLimits(options: InvokerOptions): void {
 }
 
 export class Invoker {
-  private readonly options: Required<
-    Pick<InvokerOptions, 'rejectUndeclaredInputs' | 'userFacingInputErrors' | 'maxInputDepth' | 'compiled'>
-  > &
+  private readonly options: Required<Pick<InvokerOptions, 'rejectUndeclaredInputs' | 'userFacingInputErrors' | 'maxInputDepth'>> &
     InvokerOptions;
 
   private readonly middleware: readonly Middleware[];
@@ -241,7 +240,6 @@ export class Invoker {
       rejectUndeclaredInputs: options.rejectUndeclaredInputs ?? true,
       userFacingInputErrors: options.userFacingInputErrors ?? true,
       maxInputDepth: options.maxInputDepth ?? DEFAULT_MAX_INPUT_DEPTH,
-      compiled: options.compiled ?? true,
     };
   }
 
@@ -292,6 +290,10 @@ export class Invoker {
   admit(tool: ToolLike, args: unknown, call: CallOptions, dispatch: Dispatch): Promise<Result> {
     const definition = Tools.resolve(tool);
     return this.run(definition, args, call, call.callId, dispatch).catch((error: unknown) => this.exception(definition, error, args));
+  }
+
+  private compiled(): boolean {
+    return this.options.compiled ?? configuredCompiled();
   }
 
   private destructiveApproval(): boolean {
@@ -418,7 +420,7 @@ export class Invoker {
       const found = new InputProblems();
       const settle = () => (found.empty ? { input, ambient, wire: prepared } : this.inputProblems(definition, found, args, report));
       // Only class-validator's own checks can be asynchronous; every other call starts the tool synchronously.
-      if (!this.options.compiled) return residualErrors(plan.input, input, found).then(settle);
+      if (!this.compiled()) return residualErrors(plan.input, input, found).then(settle);
       const pending = this.residual(plan, input, found);
       return pending === undefined ? settle() : pending.then(settle);
     }
@@ -503,7 +505,7 @@ export class Invoker {
     if (plan.residual) {
       const found = new InputProblems();
       const instance = plan.instantiate(checked);
-      await (this.options.compiled ? this.residual(plan, instance, found) : residualErrors(plan.input, instance, found));
+      await (this.compiled() ? this.residual(plan, instance, found) : residualErrors(plan.input, instance, found));
       if (!found.empty) return { ok: false, result: this.inputProblems(definition, found, args) };
     }
     return { ok: true, input: checked };
@@ -531,9 +533,7 @@ export class Invoker {
 
     // Bounded depth and valid Unicode, checked without recursion before any step that recurses.
     const shape =
-      this.options.compiled && inputShapeFine(args, this.options.maxInputDepth)
-        ? undefined
-        : inputShapeProblem(args, this.options.maxInputDepth);
+      this.compiled() && inputShapeFine(args, this.options.maxInputDepth) ? undefined : inputShapeProblem(args, this.options.maxInputDepth);
     if (shape) return this.inputFailure(definition, [shape], args, undefined, report);
     // A foreign tool (a remote one) checks the rest itself: its input is the arguments, as JSON.
     const foreign = foreignInput(definition, args);

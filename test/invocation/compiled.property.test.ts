@@ -361,3 +361,48 @@ describe('the compiled option', () => {
     expect(() => new Invoker({ compiled: 'no' as never })).toThrow('Invoker: compiled must be true or false; got');
   });
 });
+
+describe('configure({ compiled })', () => {
+  afterEach(() => configure({ compiled: undefined }));
+
+  it('takes true or false only, naming the setting', () => {
+    expect(() => configure({ compiled: 1 as never })).toThrow('configure: compiled must be true or false; got');
+  });
+
+  it('turns the compiled path off for invokers that set none, and an invoker’s own option wins', async () => {
+    class Named {
+      @Field() @Validate(EvenLength) name!: string;
+    }
+    @Tool()
+    @Expects(Named)
+    class Greet {
+      call(input: Named) {
+        received.push(input);
+        return input.name;
+      }
+    }
+    // Which path ran shows in when the tool starts: the compiled path runs synchronous run-time checks
+    // synchronously and calls the tool before invoke() returns; the generic path awaits each check first.
+    const startsAtOnce = (invoker: Invoker) => {
+      received.length = 0;
+      const call = invoker.invoke(Greet, { name: 'ab' });
+      const atOnce = received.length === 1;
+      return call.then((result) => {
+        expect(result.value).toBe('ab');
+        return atOnce;
+      });
+    };
+    expect(await startsAtOnce(new Invoker({ tracing: false }))).toBe(true);
+    configure({ compiled: false });
+    expect(await startsAtOnce(new Invoker({ tracing: false }))).toBe(false);
+    expect(await startsAtOnce(new Invoker({ tracing: false, compiled: true }))).toBe(true);
+    configure({ compiled: undefined });
+    expect(await startsAtOnce(new Invoker({ tracing: false }))).toBe(true);
+    // Same answers either way.
+    for (const compiled of [false, true]) {
+      expect((await new Invoker({ tracing: false, compiled }).invoke(Greet, { name: 'abc' })).fieldErrors).toEqual([
+        { field: 'name', message: 'name must have an even length', keyword: 'evenLength', params: {} },
+      ]);
+    }
+  });
+});
