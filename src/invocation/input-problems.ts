@@ -14,7 +14,8 @@ export class InputProblems {
   private unknownCount = 0;
   private readonly listed: FieldError[] = [];
   private problemCount = 0;
-  private readonly seen = new Set<string>();
+  /** Made with the first problem: a call that passes allocates none. */
+  private seen: Set<string> | undefined;
 
   get empty(): boolean {
     return this.unknownCount === 0 && this.problemCount === 0;
@@ -28,8 +29,9 @@ export class InputProblems {
   /** Any other problem, with the rule it broke; the same problem twice counts once. */
   add(field: string, message: string, keyword: FieldErrorKeyword, params: Readonly<Record<string, unknown>> = NO_PARAMS): void {
     const key = `${field}\u0000${message}`;
-    if (this.seen.has(key)) return;
-    this.seen.add(key);
+    const seen = (this.seen ??= new Set());
+    if (seen.has(key)) return;
+    seen.add(key);
     if (this.problemCount++ < LISTED_INPUT_PROBLEMS) this.listed.push({ field: field || 'base', message, keyword, params });
   }
 

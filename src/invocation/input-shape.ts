@@ -102,3 +102,30 @@ export function inputShapeProblem(args: object, maxDepth: number): FieldError | 
   }
   return undefined;
 }
+
+/**
+ * The compiled path's look at the same shape: true when `inputShapeProblem` would find nothing.
+ * Recursive (the depth is bounded by `maxDepth` ≤ MAX_INPUT_DEPTH) and allocation-free; false on a
+ * problem, or past REMEMBER_AFTER objects and arrays (shared or cyclic input), where the iterative
+ * walk above decides and names the problem.
+ */
+export function inputShapeFine(args: object, maxDepth: number): boolean {
+  let budget = REMEMBER_AFTER;
+  const fine = (container: object, depth: number): boolean => {
+    if (Array.isArray(container)) {
+      for (let i = 0; i < container.length; i++) if (!itemFine(container[i], depth)) return false;
+      return true;
+    }
+    const keys = Object.keys(container);
+    for (let i = 0; i < keys.length; i++) {
+      if (!isWellFormed(keys[i]) || !itemFine((container as Record<string, unknown>)[keys[i]], depth)) return false;
+    }
+    return true;
+  };
+  const itemFine = (item: unknown, depth: number): boolean => {
+    if (typeof item === 'string') return isWellFormed(item);
+    if (typeof item !== 'object' || item === null) return true;
+    return depth < maxDepth && --budget > 0 && fine(item, depth + 1);
+  };
+  return fine(args, 1);
+}

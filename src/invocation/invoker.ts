@@ -7,6 +7,7 @@ import type { DependencyContainer } from 'tsyringe';
 import { mismatchOf } from '../contract/conforms';
 import type { Contract, FieldModel } from '../contract/field-model';
 import {
+  configuredCompiled,
   configuredDestructiveApproval,
   configuredMiddleware,
   configuredTimeoutMs,
@@ -29,9 +30,10 @@ import { AmbientSource, currentAmbient, readAmbient } from './ambient';
 import { approvalRule, Approver, awaitDecision, deniedError, needsApproval, readDecision, unavailableError } from './approval';
 import { NEVER_ABORTED, settle } from './deadline';
 import { InputProblems } from './input-problems';
-import { inputShapeProblem } from './input-shape';
+import { inputShapeFine, inputShapeProblem } from './input-shape';
 import { contractInstantiator, fieldPreparer, FieldPreparer } from './prepare';
 import { hasResidual, residualErrors } from './residual';
+import { compiledResidual } from './compiled-residual';
 import { resolveTool } from './resolve-tool';
 import { checkOutput } from './rendering';
 import { foreignCallee, foreignInput } from './foreign-tool';
@@ -84,6 +86,12 @@ export interface InvokerOptions {
    * registered SDK they are OpenTelemetry's no-ops.
    */
   tracing?: boolean;
+  /**
+   * Checks input through each contract's compiled path (default true): closures built once per
+   * class from its field model. `false` runs the generic path, the reference the compiled one is
+   * tested against; both give the same Results. Default: `configure({ compiled })`, else true.
+   */
+  compiled?: boolean;
 }
 
 export interface CallOptions {
@@ -211,7 +219,7 @@ function checkLimits(options: InvokerOptions): void {
       `Invoker: maxInputDepth must be a whole number from 1 to ${MAX_INPUT_DEPTH}; got ${describeValue(maxInputDepth)}.`,
     );
   }
-  for (const key of ['requireApprovalForDestructive', 'tracing'] as const) {
+  for (const key of ['requireApprovalForDestructive', 'tracing', 'compiled'] as const) {
     if (options[key] !== undefined && typeof options[key] !== 'boolean') {
       throw new DeclarationError(`Invoker: ${key} must be true or false; got ${describeValue(options[key])}.`);
     }
@@ -285,6 +293,10 @@ export class Invoker {
     return this.run(definition, args, call, call.callId, dispatch).catch((error: unknown) => this.exception(definition, error, args));
   }
 
+  private compiled(): boolean {
+    return this.options.compiled ?? configuredCompiled();
+  }
+
   private destructiveApproval(): boolean {
     return this.options.requireApprovalForDestructive ?? configuredDestructiveApproval();
   }
@@ -314,14 +326,7 @@ export class Invoker {
       configured.length === 0 ? this.middleware : this.middleware.length === 0 ? configured : [...configured, ...this.middleware];
     const rule = approvalRule(definition, this.destructiveApproval());
     if (middleware.length === 0 && rule === undefined) return toTool(false);
-    const pipelineCall = new PipelineCall(
-      definition,
-      prepared.input,
-      prepared.ambient,
-      caller ?? NEVER_ABORTED,
-      transportOf(call),
-      id,
-    );
+    const pipelineCall = new PipelineCall(definition, prepared.input, prepared.ambient, caller ?? NEVER_ABORTED, transportOf(call), id);
     const last = rule === undefined ? () => toTool(false) : () => this.approveThenCall(pipelineCall, rule, call, args, toTool);
     return runPipeline(middleware, pipelineCall, last, (error) => this.fromThrown(definition, error, caller, args));
   }
@@ -413,11 +418,12 @@ export class Invoker {
     for (const [name, value] of ambientValues) input[name] = value;
 
     if (plan.residual) {
-      // Only class-validator's own checks can be asynchronous; every other call starts the tool synchronously.
       const found = new InputProblems();
-      return residualErrors(plan.input, input, found).then(() =>
-        found.empty ? { input, ambient, wire: prepared } : this.inputProblems(definition, found, args, report),
-      );
+      const settle = () => (found.empty ? { input, ambient, wire: prepared } : this.inputProblems(definition, found, args, report));
+      // Only class-validator's own checks can be asynchronous; every other call starts the tool synchronously.
+      if (!this.compiled()) return residualErrors(plan.input, input, found).then(settle);
+      const pending = this.residual(plan, input, found);
+      return pending === undefined ? settle() : pending.then(settle);
     }
     return { input, ambient, wire: prepared };
   }
@@ -499,7 +505,8 @@ export class Invoker {
     if (checked instanceof Result) return { ok: false, result: checked };
     if (plan.residual) {
       const found = new InputProblems();
-      await residualErrors(plan.input, plan.instantiate(checked), found);
+      const instance = plan.instantiate(checked);
+      await (this.compiled() ? this.residual(plan, instance, found) : residualErrors(plan.input, instance, found));
       if (!found.empty) return { ok: false, result: this.inputProblems(definition, found, args) };
     }
     return { ok: true, input: checked };
@@ -526,7 +533,8 @@ export class Invoker {
     }
 
     // Bounded depth and valid Unicode, checked without recursion before any step that recurses.
-    const shape = inputShapeProblem(args, this.options.maxInputDepth);
+    const shape =
+      this.compiled() && inputShapeFine(args, this.options.maxInputDepth) ? undefined : inputShapeProblem(args, this.options.maxInputDepth);
     if (shape) return this.inputFailure(definition, [shape], args, undefined, report);
     // A foreign tool (a remote one) checks the rest itself: its input is the arguments, as JSON.
     const foreign = foreignInput(definition, args);
@@ -549,6 +557,15 @@ export class Invoker {
     if (!plan.validator.check(prepared)) plan.validator.explain(prepared, (problems ??= new InputProblems()));
     if (problems) return this.inputProblems(definition, problems, args, report);
     return prepared;
+  }
+
+  /** The compiled run-time checks; a throw (a `@ValidateIf` condition's) rejects, as the generic path's does. */
+  private residual(plan: Plan, instance: object, found: InputProblems): void | Promise<void> {
+    try {
+      return compiledResidual(plan.input.target)(instance as Record<string, unknown>, '', found);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   private inputProblems(tool: ToolDefinition, problems: InputProblems, args: unknown, report = true): Result<never> {

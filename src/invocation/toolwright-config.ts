@@ -47,6 +47,11 @@ export interface ToolwrightSettings {
   middleware?: readonly Middleware[];
   /** Tools with the `destructive` hint need a person's approval, as if they declared `approval: 'required'` (default false). */
   requireApprovalForDestructive?: boolean;
+  /**
+   * Checks input through each contract's compiled path (default true); `false` runs the generic
+   * path everywhere, for invokers that set no `compiled` of their own.
+   */
+  compiled?: boolean;
 }
 
 /** Logs to stderr; a value that cannot even be printed (its getters or Proxy traps throw) is named, not printed. */
@@ -63,6 +68,7 @@ let handler: ExceptionHandler = defaultHandler;
 let defaultTimeoutMs: number | undefined;
 let middleware: readonly Middleware[] = [];
 let destructiveApproval = false;
+let compiled = true;
 
 /** Process-wide settings. `configure({ onException: undefined })` (or `onWarning`) restores the default. */
 export function configure(settings: ToolwrightSettings): void {
@@ -98,11 +104,23 @@ export function configure(settings: ToolwrightSettings): void {
     }
     destructiveApproval = next === true;
   }
+  if ('compiled' in settings) {
+    const next = settings.compiled;
+    if (next !== undefined && typeof next !== 'boolean') {
+      throw new DeclarationError(`configure: compiled must be true or false; got ${describeValue(next)}.`);
+    }
+    compiled = next !== false;
+  }
 }
 
 /** The process-wide middleware, outermost first. */
 export function configuredMiddleware(): readonly Middleware[] {
   return middleware;
+}
+
+/** Do invokers that set no `compiled` of their own check input through the compiled path? */
+export function configuredCompiled(): boolean {
+  return compiled;
 }
 
 /** Do destructive tools need approval process-wide? */

@@ -22,9 +22,33 @@ function constraintToString(constraint: unknown): string {
 
 const TOKENS = /\$(constraint(\d+)|value|property|target)/g;
 
+/** A message template split at its tokens: `literals[0] token[0] literals[1] … literals[n]`. */
+interface ParsedTemplate {
+  readonly template: string;
+  readonly literals: readonly string[];
+  /** Each token as matched: the whole of it, its name, and the constraint number (`$constraint2`: '2'). */
+  readonly tokens: ReadonlyArray<readonly [whole: string, name: string, index: string | undefined]>;
+}
+
+function parseTemplate(template: string): ParsedTemplate {
+  const literals: string[] = [];
+  const tokens: Array<[string, string, string | undefined]> = [];
+  let last = 0;
+  for (const match of template.matchAll(TOKENS)) {
+    literals.push(template.slice(last, match.index));
+    tokens.push([match[0], match[1], match[2]]);
+    last = match.index! + match[0].length;
+  }
+  literals.push(template.slice(last));
+  return { template, literals, tokens };
+}
+
 /** class-validator's message for a constraint, with its special tokens replaced (in one pass). */
 export function classValidatorMessage(metadata: ValidationMetadata, owner: Function): MessageFn {
   const constraints: unknown[] = metadata.constraints ?? [];
+  // The last template this constraint's message came from, split once: one per constraint, so the
+  // memory stays bounded whatever a message function returns.
+  let parsed: ParsedTemplate | undefined;
   return (property, value) => {
     const args = { value, constraints, targetName: owner.name, object: {}, property };
     let template: unknown = metadata.message;
@@ -36,12 +60,21 @@ export function classValidatorMessage(metadata: ValidationMetadata, owner: Funct
       template = constraint?.defaultMessage?.(args) || `$property failed the ${metadata.name ?? metadata.type} check`;
     }
     const showValue = value !== undefined && value !== null && ['string', 'boolean', 'number'].includes(typeof value);
-    return (template as string).replace(TOKENS, (token: string, name: string, index?: string) => {
-      if (index !== undefined) return Number(index) - 1 < constraints.length ? constraintToString(constraints[Number(index) - 1]) : token;
-      if (name === 'value') return showValue ? shorten(String(value)) : token; // a caller's value: quoted, bounded
-      if (name === 'property') return property;
-      return owner.name;
-    });
+    let current = parsed;
+    if (current === undefined || current.template !== template) current = parsed = parseTemplate(template as string);
+    const { literals, tokens } = current;
+    let message = literals[0];
+    for (let i = 0; i < tokens.length; i++) {
+      const [token, name, index] = tokens[i];
+      if (index !== undefined)
+        message += Number(index) - 1 < constraints.length ? constraintToString(constraints[Number(index) - 1]) : token;
+      else if (name === 'value')
+        message += showValue ? shorten(String(value)) : token; // a caller's value: quoted, bounded
+      else if (name === 'property') message += property;
+      else message += owner.name;
+      message += literals[i + 1];
+    }
+    return message;
   };
 }
 
