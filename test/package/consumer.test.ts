@@ -85,7 +85,18 @@ beforeAll(async () => {
   const zod = repoVersion('zod');
   // allSettled: on a failure, every install has stopped before afterAll removes the directory.
   const installs = await Promise.allSettled([
-    createProject(root, 'app', [tarball, 'tsyringe@4.8.0', 'reflect-metadata@^0.2.0', 'class-validator@latest', 'class-transformer@^0.5.1', ...optionalPeerSpecs('newest'), zod]),
+    createProject(root, 'app', [
+      tarball,
+      'tsyringe@4.8.0',
+      'reflect-metadata@^0.2.0',
+      'class-validator@latest',
+      'class-transformer@^0.5.1',
+      ...optionalPeerSpecs('newest'),
+      zod,
+      // What the README's tsconfig for checking library declarations asks for (### Install).
+      '@types/node@^22',
+      '@types/json-schema',
+    ]),
     createProject(root, 'cv-0.14.0', [
       tarball,
       'class-validator@0.14.0',
@@ -220,6 +231,16 @@ describe('the packed package', () => {
     const source = entries.map((entry, i) => `import * as entry${i} from '${entry}';`).join('\n') + `\nexport const all = [${entries.map((_, i) => `entry${i}`).join(', ')}];\n`;
     await expect(compileSources(projects.app, `entries-${setting}`, SETTINGS[setting], { 'entries.ts': source })).resolves.toBeDefined();
   }, 120_000);
+
+  // The README's tsconfig for `skipLibCheck: false` (### Install): nodenext, esModuleInterop, Node's
+  // typings and @types/json-schema. Every declaration file the entry points reach, other libraries'
+  // included, type-checks (under node10 without esModuleInterop zod's, pino's and the AI SDK's do not).
+  it.each(['nodenext', 'node16'] as const)('with the README\'s tsconfig and skipLibCheck: false, every entry point and the typings it reaches type-check: %s', async (setting) => {
+    const entries = ENTRY_POINTS.filter((entry) => setting !== 'node16' || entry !== 'toolwright/ai');
+    const source = entries.map((entry, i) => `import * as entry${i} from '${entry}';`).join('\n') + `\nexport const all = [${entries.map((_, i) => `entry${i}`).join(', ')}];\n`;
+    const options = { skipLibCheck: false, esModuleInterop: true, types: ['node'] };
+    await expect(compileSources(projects.app, `libcheck-${setting}`, SETTINGS[setting], { 'entries.ts': source }, options)).resolves.toBeDefined();
+  }, 180_000);
 
   it('the published declarations type-check on their own: no @internal member left dangling by stripInternal, no source maps shipped', async () => {
     const dir = path.join(projects.app, 'node_modules', 'toolwright', 'dist');
