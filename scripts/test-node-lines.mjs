@@ -10,16 +10,16 @@
 //   node scripts/test-node-lines.mjs test/adapters/queue  # other test paths (while developing)
 //   node scripts/test-node-lines.mjs --list               # print the lines and the suites, run nothing
 //
-// The binaries are installed on first use (`npm ci` in scripts/node-lines, about 40 MB to download).
-// They exist for Linux x64 only: elsewhere the script says so and exits 0, unless CI=true.
-import { spawn, spawnSync } from 'node:child_process';
+// The binaries are installed on first use (scripts/node-lines/lines.mjs). They exist for Linux x64
+// only: elsewhere the script says so and exits 0, unless CI=true.
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { envFor, LINES, nodeBinaries, unsupportedPlatform } from './node-lines/lines.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const linesDir = join(root, 'scripts', 'node-lines');
 
 /**
  * The suites that run on every line. Each touches what changes between Node majors: node:http and
@@ -46,14 +46,10 @@ const onlyLine = lineAt >= 0 ? args[lineAt + 1] : undefined;
 const paths = args.filter((arg, i) => !arg.startsWith('--') && (lineAt < 0 || i !== lineAt + 1));
 const suites = paths.length > 0 ? paths : SUITES;
 
-const manifest = JSON.parse(fs.readFileSync(join(linesDir, 'package.json'), 'utf8'));
-/** 'node22' → '22': the lines pinned in scripts/node-lines/package.json. */
-const lines = Object.keys(manifest.dependencies)
-  .map((alias) => ({ alias, major: alias.replace(/^node/, '') }))
-  .filter((line) => onlyLine === undefined || line.major === onlyLine);
+const lines = LINES.filter((line) => onlyLine === undefined || line.major === onlyLine);
 if (lines.length === 0) {
   console.error(
-    `test:node-lines: no Node line ${JSON.stringify(onlyLine)}; the lines are ${Object.keys(manifest.dependencies).join(', ')} (scripts/node-lines/package.json).`,
+    `test:node-lines: no Node line ${JSON.stringify(onlyLine)}; the lines are ${LINES.map((line) => line.major).join(', ')} (scripts/node-lines/package.json).`,
   );
   process.exit(2);
 }
@@ -62,46 +58,26 @@ if (args.includes('--list')) {
   process.exit(0);
 }
 
-if (process.platform !== 'linux' || process.arch !== 'x64') {
-  const message = `test:node-lines: the pinned Node binaries are for Linux x64; this is ${process.platform}-${process.arch}. Not run.`;
-  if (process.env.CI === 'true') {
-    console.error(message);
-    process.exit(1);
-  }
-  console.log(message);
-  process.exit(0);
+const unsupported = unsupportedPlatform();
+if (unsupported) {
+  // CI is Linux x64: there a missing stage is a failure, elsewhere a note.
+  console[process.env.CI === 'true' ? 'error' : 'log'](`test:node-lines: ${unsupported}. Not run.`);
+  process.exit(process.env.CI === 'true' ? 1 : 0);
 }
-
-const binary = (alias) => join(linesDir, 'node_modules', alias, 'bin', 'node');
-const lock = JSON.parse(fs.readFileSync(join(linesDir, 'package-lock.json'), 'utf8'));
-const wanted = (alias) => lock.packages[`node_modules/${alias}`].version;
-const installedVersion = (alias) => {
-  try {
-    return JSON.parse(fs.readFileSync(join(linesDir, 'node_modules', alias, 'package.json'), 'utf8')).version;
-  } catch {
-    return undefined;
-  }
-};
-if (lines.some(({ alias }) => installedVersion(alias) !== wanted(alias) || !fs.existsSync(binary(alias)))) {
-  console.log('test:node-lines: installing the pinned Node binaries (npm ci in scripts/node-lines)');
-  const install = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], {
-    cwd: linesDir,
-    stdio: 'inherit',
-  });
-  if (install.status !== 0) {
-    console.error('test:node-lines: npm ci in scripts/node-lines failed (see above).');
-    process.exit(1);
-  }
+let binaries;
+try {
+  binaries = nodeBinaries(lines, (message) => console.log(`test:node-lines: ${message}`));
+} catch (error) {
+  console.error(`test:node-lines: ${error.message}`);
+  process.exit(1);
 }
 
 const jest = join(root, 'node_modules', 'jest', 'bin', 'jest.js');
 /** Runs jest under one line; resolves with its exit code and the counts of its JSON report. */
-function runLine({ alias, major }) {
-  const node = binary(alias);
+function runLine({ major, version }, node) {
   const report = join(fs.mkdtempSync(join(os.tmpdir(), 'toolwright-node-lines-')), 'report.json');
   // The line's node first on PATH: npm, npx and every `#!/usr/bin/env node` a test spawns run on it too.
-  const env = { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}` };
-  const child = spawn(node, [jest, '--json', `--outputFile=${report}`, ...suites], { cwd: root, env, stdio: 'inherit' });
+  const child = spawn(node, [jest, '--json', `--outputFile=${report}`, ...suites], { cwd: root, env: envFor(node), stdio: 'inherit' });
   const started = Date.now();
   return new Promise((resolve) =>
     child.once('exit', (code, signal) => {
@@ -112,15 +88,15 @@ function runLine({ alias, major }) {
         // No report: jest did not get that far; the exit code says it failed.
       }
       fs.rmSync(dirname(report), { recursive: true, force: true });
-      resolve({ major, version: wanted(alias), code: code ?? 1, signal, seconds: (Date.now() - started) / 1000, counts });
+      resolve({ major, version, code: code ?? 1, signal, seconds: (Date.now() - started) / 1000, counts });
     }),
   );
 }
 
 const results = [];
-for (const line of lines) {
-  console.log(`\ntest:node-lines: Node ${wanted(line.alias)}: ${suites.map((suite) => relative(root, join(root, suite))).join(' ')}`);
-  results.push(await runLine(line));
+for (const [i, line] of lines.entries()) {
+  console.log(`\ntest:node-lines: Node ${line.version}: ${suites.map((suite) => relative(root, join(root, suite))).join(' ')}`);
+  results.push(await runLine(line, binaries[i]));
 }
 console.log('');
 for (const { version, code, signal, seconds, counts } of results) {
