@@ -77,7 +77,9 @@ const jest = join(root, 'node_modules', 'jest', 'bin', 'jest.js');
 function runLine({ major, version }, node) {
   const report = join(fs.mkdtempSync(join(os.tmpdir(), 'toolwright-node-lines-')), 'report.json');
   // The line's node first on PATH: npm, npx and every `#!/usr/bin/env node` a test spawns run on it too.
-  const child = spawn(node, [jest, '--json', `--outputFile=${report}`, ...suites], { cwd: root, env: envFor(node), stdio: 'inherit' });
+  // TOOLWRIGHT_NODE_LINE: tests whose outcome does not depend on the Node running them (type checks) skip themselves.
+  const env = { ...envFor(node), TOOLWRIGHT_NODE_LINE: major };
+  const child = spawn(node, [jest, '--json', `--outputFile=${report}`, ...suites], { cwd: root, env, stdio: 'inherit' });
   const started = Date.now();
   return new Promise((resolve) =>
     child.once('exit', (code, signal) => {

@@ -55,6 +55,13 @@ const APP_FILES = {
   bundler: ['app.ts', 'ai-sdk.ts', 'schemas.ts'],
 };
 
+/**
+ * Checks whose outcome does not depend on the Node that runs them (type checks: the same compiler on
+ * the same files; the install figures): on the other Node lines (npm run test:node-lines sets
+ * TOOLWRIGHT_NODE_LINE) they are skipped, as they already ran on the machine's Node.
+ */
+const nodeIndependent = process.env.TOOLWRIGHT_NODE_LINE ? it.skip : it;
+
 let root: string;
 let tarball: string;
 const projects: Record<'app' | 'cv-0.14.0' | 'cv-0.14.1' | 'readme', string> = { app: '', 'cv-0.14.0': '', 'cv-0.14.1': '', readme: '' };
@@ -226,7 +233,7 @@ describe('the packed package', () => {
   });
 
   // ai 7 is ES modules only, so node16's CommonJS cannot import toolwright/ai's types (as APP_FILES says).
-  it.each(Object.keys(SETTINGS) as Array<keyof typeof SETTINGS>)('every entry point in "exports" type-checks as a consumer imports it: %s', async (setting) => {
+  nodeIndependent.each(Object.keys(SETTINGS) as Array<keyof typeof SETTINGS>)('every entry point in "exports" type-checks as a consumer imports it: %s', async (setting) => {
     const entries = ENTRY_POINTS.filter((entry) => setting !== 'node16' || entry !== 'toolwright/ai');
     const source = entries.map((entry, i) => `import * as entry${i} from '${entry}';`).join('\n') + `\nexport const all = [${entries.map((_, i) => `entry${i}`).join(', ')}];\n`;
     await expect(compileSources(projects.app, `entries-${setting}`, SETTINGS[setting], { 'entries.ts': source })).resolves.toBeDefined();
@@ -235,14 +242,19 @@ describe('the packed package', () => {
   // The README's tsconfig for `skipLibCheck: false` (### Install): nodenext, esModuleInterop, Node's
   // typings and @types/json-schema. Every declaration file the entry points reach, other libraries'
   // included, type-checks (under node10 without esModuleInterop zod's, pino's and the AI SDK's do not).
-  it.each(['nodenext', 'node16'] as const)('with the README\'s tsconfig and skipLibCheck: false, every entry point and the typings it reaches type-check: %s', async (setting) => {
-    const entries = ENTRY_POINTS.filter((entry) => setting !== 'node16' || entry !== 'toolwright/ai');
+  // (Not node16: there the MCP SDK's CommonJS declarations import its ES module types without `resolution-mode`, TS1541.)
+  nodeIndependent.each([
+    ['an ES module', SETTINGS.nodenext],
+    ['CommonJS', { ...SETTINGS.nodenext, name: 'CommonJS, nodenext resolution', esm: false }],
+  ] as const)("with the README's tsconfig and skipLibCheck: false, every entry point and the typings it reaches type-check: %s", async (kind, setting) => {
+    // ai 7 is ES modules only: a CommonJS consumer does not import toolwright/ai's types (as APP_FILES says).
+    const entries = ENTRY_POINTS.filter((entry) => setting.esm || entry !== 'toolwright/ai');
     const source = entries.map((entry, i) => `import * as entry${i} from '${entry}';`).join('\n') + `\nexport const all = [${entries.map((_, i) => `entry${i}`).join(', ')}];\n`;
     const options = { skipLibCheck: false, esModuleInterop: true, types: ['node'] };
-    await expect(compileSources(projects.app, `libcheck-${setting}`, SETTINGS[setting], { 'entries.ts': source }, options)).resolves.toBeDefined();
+    await expect(compileSources(projects.app, `libcheck-${setting.esm ? 'esm' : 'cjs'}`, setting, { 'entries.ts': source }, options)).resolves.toBeDefined();
   }, 180_000);
 
-  it('the published declarations type-check on their own: no @internal member left dangling by stripInternal, no source maps shipped', async () => {
+  nodeIndependent('the published declarations type-check on their own: no @internal member left dangling by stripInternal, no source maps shipped', async () => {
     const dir = path.join(projects.app, 'node_modules', 'toolwright', 'dist');
     const declarations = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.d.ts'));
     const sources = { 'declarations.ts': declarations.map((file) => `import '${path.join(dir, file).replace(/\.d\.ts$/, '').split(path.sep).join('/')}';`).join('\n') + '\n' };
@@ -386,7 +398,7 @@ describe("the README's install figures (### Install) are what the install line w
   };
   const near = (stated: number, measured: number) => Math.abs(stated - measured) <= Math.max(0.2, stated * 0.03);
 
-  it('packages and megabytes: the line, the four peers alone, toolwright\'s share, its own code, and with the MCP SDK', async () => {
+  nodeIndependent('packages and megabytes: the line, the four peers alone, toolwright\'s share, its own code, and with the MCP SDK', async () => {
     // The sentence as the README words it, wherever its lines wrap.
     const sentence = [
       "the first line above adds (\\d+) packages, ([\\d.]+) MB,[^]*?",
