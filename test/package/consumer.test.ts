@@ -2,12 +2,16 @@
  * The packed package as users meet it: `npm pack` (which builds it), then fresh projects install the
  * tarball next to their own libraries, and consumers compile and run under every module setting.
  *
- * Three installs, made once and in parallel:
+ * Four installs, made once and in parallel, none with --legacy-peer-deps (npm refuses a peer out of range):
  * - app: the application of the issue, pinning its own tsyringe@4.8.0, with the newest
- *   class-validator, ai 7 and the MCP SDK: every module setting, one tsyringe, one singleton;
- * - cv-0.14.0: class-validator 0.14.0 with the oldest reflect-metadata in range (0.1.13) and the
- *   newest tsyringe (ai 6, the low end of its range, is what the rest of the suite runs);
- * - cv-0.14.1: class-validator 0.14.1 and the required peers only (no optional peer installed).
+ *   class-validator and the newest major of every optional peer, all at once (ai 7, bullmq 6,
+ *   ioredis 6, fastify 5, the MCP SDK, ...: the last alternative of each range in package.json):
+ *   every module setting, one tsyringe, one singleton, and the servers and the queue running;
+ * - cv-0.14.0: class-validator 0.14.0 with the oldest reflect-metadata in range (0.1.13), the newest
+ *   tsyringe and the oldest major of every optional peer but ai (bullmq 5, ioredis 5; ai 6, the low
+ *   end of its range, is what the rest of the suite runs);
+ * - cv-0.14.1: class-validator 0.14.1 and the required peers only (no optional peer installed);
+ * - readme: exactly the README's install line, for the install-size figures the README states.
  */
 import { createRequire } from 'node:module';
 import * as fs from 'node:fs';
@@ -18,6 +22,7 @@ import {
   compileSources,
   createProject,
   installedPackages,
+  optionalPeerSpecs,
   ownClosure,
   packToolwright,
   repo,
@@ -27,10 +32,14 @@ import {
   SETTINGS,
   sizeOf,
 } from './project';
+import { startRedis, type TestRedis } from '../helpers/redis';
 
 const TITLES = ['printer on fire', 'coffee machine empty', 'vpn down', 'badge reader'];
 const PEERS = ['class-transformer', 'class-validator', 'reflect-metadata', 'tsyringe'];
 const MEGABYTE = 1024 * 1024;
+const README = fs.readFileSync(path.join(repo, 'README.md'), 'utf8');
+/** The README's install line (### Install) as words: ['toolwright', 'reflect-metadata', 'tsyringe', ...]. */
+const README_INSTALL_LINE = /^npm install (toolwright [^#\n]*)/m.exec(README)![1].trim().split(/\s+/);
 /** The optional peer dependencies: what an entry point may need that a project does not install. */
 const OPTIONAL_PEERS = (JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')) as { peerDependenciesMeta: Record<string, unknown> })
   .peerDependenciesMeta;
@@ -46,9 +55,16 @@ const APP_FILES = {
   bundler: ['app.ts', 'ai-sdk.ts', 'schemas.ts'],
 };
 
+/**
+ * Checks whose outcome does not depend on the Node that runs them (type checks: the same compiler on
+ * the same files; the install figures): on the other Node lines (npm run test:node-lines sets
+ * TOOLWRIGHT_NODE_LINE) they are skipped, as they already ran on the machine's Node.
+ */
+const nodeIndependent = process.env.TOOLWRIGHT_NODE_LINE ? it.skip : it;
+
 let root: string;
 let tarball: string;
-const projects: Record<'app' | 'cv-0.14.0' | 'cv-0.14.1', string> = { app: '', 'cv-0.14.0': '', 'cv-0.14.1': '' };
+const projects: Record<'app' | 'cv-0.14.0' | 'cv-0.14.1' | 'readme', string> = { app: '', 'cv-0.14.0': '', 'cv-0.14.1': '', readme: '' };
 
 // One compile and run per (project, setting, files), shared by the tests that read it.
 const runs = new Map<string, Promise<Record<string, { json: unknown; stderr: string }>>>();
@@ -73,16 +89,35 @@ const warningsIn = (stderr: string) => stderr.split('\n').filter((line) => line.
 beforeAll(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-consumer-'));
   tarball = packToolwright(root);
-  const mcp = repoVersion('@modelcontextprotocol/sdk');
   const zod = repoVersion('zod');
   // allSettled: on a failure, every install has stopped before afterAll removes the directory.
   const installs = await Promise.allSettled([
-    createProject(root, 'app', [tarball, 'tsyringe@4.8.0', 'reflect-metadata@^0.2.0', 'class-validator@latest', 'class-transformer@^0.5.1', 'ai@^7', mcp, zod]),
-    createProject(root, 'cv-0.14.0', [tarball, 'class-validator@0.14.0', 'class-transformer@0.5.1', 'reflect-metadata@0.1.13', 'tsyringe@^4']),
+    createProject(root, 'app', [
+      tarball,
+      'tsyringe@4.8.0',
+      'reflect-metadata@^0.2.0',
+      'class-validator@latest',
+      'class-transformer@^0.5.1',
+      ...optionalPeerSpecs('newest'),
+      zod,
+      // What the README's tsconfig for checking library declarations asks for (### Install).
+      '@types/node@^22',
+      '@types/json-schema',
+    ]),
+    createProject(root, 'cv-0.14.0', [
+      tarball,
+      'class-validator@0.14.0',
+      'class-transformer@0.5.1',
+      'reflect-metadata@0.1.13',
+      'tsyringe@^4',
+      ...optionalPeerSpecs('oldest', ['ai', 'typescript-json-schema']),
+      zod,
+    ]),
     createProject(root, 'cv-0.14.1', [tarball, 'class-validator@0.14.1', 'class-transformer@^0.5.1', 'reflect-metadata@^0.2.0', 'tsyringe@^4']),
+    createProject(root, 'readme', [tarball, ...README_INSTALL_LINE.slice(1)]),
   ]);
   for (const install of installs) if (install.status === 'rejected') throw install.reason;
-  [projects.app, projects['cv-0.14.0'], projects['cv-0.14.1']] = installs.map((install) => (install as PromiseFulfilledResult<string>).value);
+  [projects.app, projects['cv-0.14.0'], projects['cv-0.14.1'], projects.readme] = installs.map((install) => (install as PromiseFulfilledResult<string>).value);
 }, 300_000);
 
 afterAll(() => {
@@ -184,8 +219,8 @@ describe('the packed package', () => {
     expect(ENTRY_POINTS).toEqual(expect.arrayContaining(['toolwright', 'toolwright/kit', 'toolwright/mcp', 'toolwright/testing']));
     expect(JSON.parse(stdout)).toEqual({
       mismatched: [],
-      // toolwright/queue loads bullmq when imported; the app installs no queue.
-      needsPeer: ['toolwright/queue needs bullmq'],
+      // The app installs every optional peer: every entry point loads.
+      needsPeer: [],
       sameRegistry: true,
       sameTool: true,
       testing: true,
@@ -198,13 +233,28 @@ describe('the packed package', () => {
   });
 
   // ai 7 is ES modules only, so node16's CommonJS cannot import toolwright/ai's types (as APP_FILES says).
-  it.each(Object.keys(SETTINGS) as Array<keyof typeof SETTINGS>)('every entry point in "exports" type-checks as a consumer imports it: %s', async (setting) => {
+  nodeIndependent.each(Object.keys(SETTINGS) as Array<keyof typeof SETTINGS>)('every entry point in "exports" type-checks as a consumer imports it: %s', async (setting) => {
     const entries = ENTRY_POINTS.filter((entry) => setting !== 'node16' || entry !== 'toolwright/ai');
     const source = entries.map((entry, i) => `import * as entry${i} from '${entry}';`).join('\n') + `\nexport const all = [${entries.map((_, i) => `entry${i}`).join(', ')}];\n`;
     await expect(compileSources(projects.app, `entries-${setting}`, SETTINGS[setting], { 'entries.ts': source })).resolves.toBeDefined();
   }, 120_000);
 
-  it('the published declarations type-check on their own: no @internal member left dangling by stripInternal, no source maps shipped', async () => {
+  // The README's tsconfig for `skipLibCheck: false` (### Install): nodenext, esModuleInterop, Node's
+  // typings and @types/json-schema. Every declaration file the entry points reach, other libraries'
+  // included, type-checks (under node10 without esModuleInterop zod's, pino's and the AI SDK's do not).
+  // (Not node16: there the MCP SDK's CommonJS declarations import its ES module types without `resolution-mode`, TS1541.)
+  nodeIndependent.each([
+    ['an ES module', SETTINGS.nodenext],
+    ['CommonJS', { ...SETTINGS.nodenext, name: 'CommonJS, nodenext resolution', esm: false }],
+  ] as const)("with the README's tsconfig and skipLibCheck: false, every entry point and the typings it reaches type-check: %s", async (kind, setting) => {
+    // ai 7 is ES modules only: a CommonJS consumer does not import toolwright/ai's types (as APP_FILES says).
+    const entries = ENTRY_POINTS.filter((entry) => setting.esm || entry !== 'toolwright/ai');
+    const source = entries.map((entry, i) => `import * as entry${i} from '${entry}';`).join('\n') + `\nexport const all = [${entries.map((_, i) => `entry${i}`).join(', ')}];\n`;
+    const options = { skipLibCheck: false, esModuleInterop: true, types: ['node'] };
+    await expect(compileSources(projects.app, `libcheck-${setting.esm ? 'esm' : 'cjs'}`, setting, { 'entries.ts': source }, options)).resolves.toBeDefined();
+  }, 180_000);
+
+  nodeIndependent('the published declarations type-check on their own: no @internal member left dangling by stripInternal, no source maps shipped', async () => {
     const dir = path.join(projects.app, 'node_modules', 'toolwright', 'dist');
     const declarations = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.d.ts'));
     const sources = { 'declarations.ts': declarations.map((file) => `import '${path.join(dir, file).replace(/\.d\.ts$/, '').split(path.sep).join('/')}';`).join('\n') + '\n' };
@@ -254,6 +304,11 @@ describe('class-validator matrix: 0.14.0, 0.14.1 and the latest', () => {
     expect(installed(projects.app, 'class-validator')).toMatch(/^0\.1[5-9]\./);
     expect(installed(projects['cv-0.14.0'], 'reflect-metadata')).toBe('0.1.13');
     expect(installed(projects.app, 'ai')).toMatch(/^7\./);
+    expect([installed(projects.app, 'bullmq'), installed(projects.app, 'ioredis')]).toEqual([expect.stringMatching(/^6\./), expect.stringMatching(/^6\./)]);
+    expect([installed(projects['cv-0.14.0'], 'bullmq'), installed(projects['cv-0.14.0'], 'ioredis')]).toEqual([
+      expect.stringMatching(/^5\./),
+      expect.stringMatching(/^5\./),
+    ]);
   });
 
   it('the same DTOs derive identical schemas, enforce the same constraints, and warn only about @ValidateIf', async () => {
@@ -284,9 +339,15 @@ describe('class-validator matrix: 0.14.0, 0.14.1 and the latest', () => {
 
 describe('nothing in the install that nothing uses', () => {
   it('brings no compiler, no ts-node and no Node typings, and under 5 MB of its own beyond its peers', () => {
+    const unwanted = ['typescript', 'typescript-json-schema', 'ts-node', '@types/node'];
+    // The app installs typescript-json-schema (an optional peer, for `toolwright check`), which brings a compiler: none is toolwright's.
     for (const project of Object.values(projects)) {
+      const own = [...ownClosure(project, 'toolwright')].map((dir) => installedPackages(project).get(dir) ?? path.basename(dir));
+      expect(own.filter((name) => unwanted.includes(name))).toEqual([]);
+    }
+    for (const project of [projects['cv-0.14.0'], projects['cv-0.14.1'], projects.readme]) {
       const names = new Set(installedPackages(project).values());
-      for (const unwanted of ['typescript', 'typescript-json-schema', 'ts-node', '@types/node']) expect(names.has(unwanted)).toBe(false);
+      expect(unwanted.filter((name) => names.has(name))).toEqual([]);
     }
     const own = ownClosure(projects['cv-0.14.1'], 'toolwright');
     const ownNames = [...own].map((dir) => path.basename(dir));
@@ -294,4 +355,77 @@ describe('nothing in the install that nothing uses', () => {
     const weight = [...own].reduce((total, dir) => total + sizeOf(dir, { nested: false }), 0);
     expect(weight).toBeLessThan(5 * MEGABYTE);
   });
+});
+
+describe('the optional peers at both ends of their ranges', () => {
+  let redis: TestRedis;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(() => redis?.stop());
+
+  const major = (version: unknown) => Number(String(version).split('.')[0]);
+
+  // One run of consumers/servers.ts per project: the HTTP API and its docs page, MCP over HTTP reached
+  // from a Toolbox through toolwright/mcp-client, and a queue and worker on the test's redis-server.
+  it.each([
+    ['app', 'nodenext', 'newest', { bullmq: 6, ioredis: 6 }],
+    ['cv-0.14.0', 'node10', 'oldest', { bullmq: 5, ioredis: 5 }],
+  ] as const)('%s (%s): the servers and the queue run on the %s majors', async (project, setting, which, majors) => {
+    const where = await compile(projects[project], `servers-${setting}`, SETTINGS[setting], ['servers.ts']);
+    const { json, stderr } = await runConsumer(where, 'servers.ts', { REDIS_PORT: String(redis.port) });
+    expect(warningsIn(stderr)).toEqual([]);
+    expect({ bullmq: major(installed(projects[project], 'bullmq')), ioredis: major(installed(projects[project], 'ioredis')) }).toEqual(majors);
+    // Every optional peer the servers load is installed (so none was skipped), in its range's newest or oldest major.
+    for (const spec of optionalPeerSpecs(which, ['ai', 'typescript-json-schema'])) {
+      const name = spec.slice(0, spec.lastIndexOf('@'));
+      expect(`${name}@${major(installed(projects[project], name))}`).toBe(`${name}@${spec.slice(spec.lastIndexOf('@') + 1).replace(/^\^/, '').split('.')[0]}`);
+    }
+    expect(json).toMatchObject({
+      httpApi: { status: 200, body: { letters: 7 } },
+      docs: 200,
+      remote: { name: 'mcp__letters__count_letters', status: 'completed', data: { letters: 6 } },
+      queue: { status: 'completed', result: { letters: 6 }, cancel: [true, 'cancelled'] },
+    });
+  }, 180_000);
+});
+
+describe("the README's install figures (### Install) are what the install line weighs", () => {
+  /** `12 packages, 3.4 MB` style figures, measured: packages installed and their files' bytes in MB (10^6). */
+  const weigh = (dirs: Iterable<string>) => {
+    const list = [...dirs];
+    return { packages: list.length, mb: Math.round(list.reduce((total, dir) => total + sizeOf(dir, { nested: false }), 0) / 1e5) / 10 };
+  };
+  const near = (stated: number, measured: number) => Math.abs(stated - measured) <= Math.max(0.2, stated * 0.03);
+
+  nodeIndependent('packages and megabytes: the line, the four peers alone, toolwright\'s share, its own code, and with the MCP SDK', async () => {
+    // The sentence as the README words it, wherever its lines wrap.
+    const sentence = [
+      "the first line above adds (\\d+) packages, ([\\d.]+) MB,[^]*?",
+      "peers alone are (\\d+) packages and ([\\d.]+) MB, so toolwright's own share is (\\d+) packages and ([\\d.]+) MB: ([\\d.]+) MB of its own code[^]*?",
+      'With the MCP SDK[^]*?it is (\\d+) packages, ([\\d.]+) MB',
+    ].join('');
+    const figures = new RegExp(sentence.replace(/ /g, '\\s+')).exec(README);
+    expect(figures).not.toBeNull();
+    const [, linePackages, lineMb, peerPackages, peerMb, ownPackages, ownMb, codeMb, sdkPackages, sdkMb] = figures!.map(Number);
+    const project = projects.readme;
+    const all = [...installedPackages(project).keys()];
+    const peers = new Set(PEERS.flatMap((peer) => [...ownClosure(project, peer)]));
+    const measured = {
+      line: weigh(all),
+      peers: weigh(peers),
+      own: weigh(all.filter((dir) => !peers.has(dir))),
+      code: weigh([path.join(project, 'node_modules', 'toolwright')]).mb,
+    };
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', '@modelcontextprotocol/sdk@' + optionalPeerSpecs('newest').find((spec) => spec.startsWith('@modelcontextprotocol/sdk@'))!.split('@').pop()], project);
+    const sdk = weigh(installedPackages(project).keys());
+    const report = `measured: the line ${measured.line.packages} packages, ${measured.line.mb} MB; peers alone ${measured.peers.packages}, ${measured.peers.mb} MB; toolwright's share ${measured.own.packages}, ${measured.own.mb} MB; its code ${measured.code} MB; with the MCP SDK ${sdk.packages}, ${sdk.mb} MB`;
+    expect([
+      linePackages === measured.line.packages && near(lineMb, measured.line.mb),
+      peerPackages === measured.peers.packages && near(peerMb, measured.peers.mb),
+      ownPackages === measured.own.packages && near(ownMb, measured.own.mb),
+      near(codeMb, measured.code),
+      sdkPackages === sdk.packages && near(sdkMb, sdk.mb),
+    ].every(Boolean) ? 'the README is right' : report).toBe('the README is right');
+  }, 120_000);
 });

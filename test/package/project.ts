@@ -42,6 +42,24 @@ export function repoVersion(name: string): string {
   return `${name}@${(JSON.parse(fs.readFileSync(path.join(repo, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version}`;
 }
 
+/**
+ * Install specs for the optional peers (package.json peerDependenciesMeta), one per peer: its range's
+ * `newest` (last) or `oldest` (first) alternative (`bullmq` `^5.0.0 || ^6.0.0` → `bullmq@^6.0.0`), so
+ * the consumer projects install exactly the majors the ranges claim. `except` leaves peers out.
+ */
+export function optionalPeerSpecs(which: 'newest' | 'oldest', except: readonly string[] = []): string[] {
+  const manifest = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')) as {
+    peerDependencies: Record<string, string>;
+    peerDependenciesMeta: Record<string, { optional?: boolean }>;
+  };
+  return Object.keys(manifest.peerDependenciesMeta)
+    .filter((name) => manifest.peerDependenciesMeta[name].optional && !except.includes(name))
+    .map((name) => {
+      const alternatives = manifest.peerDependencies[name].split('||').map((range) => range.trim());
+      return `${name}@${which === 'newest' ? alternatives[alternatives.length - 1] : alternatives[0]}`;
+    });
+}
+
 /** A fresh npm project under `root` with `packages` installed (one `npm install`). */
 export async function createProject(root: string, name: string, packages: readonly string[]): Promise<string> {
   const dir = path.join(root, name);
@@ -102,8 +120,8 @@ export async function compileSources(
 }
 
 /** Runs a compiled consumer (`app.ts` → out/app.js); its stdout is one JSON document. */
-export async function runConsumer(where: string, file: string): Promise<{ json: unknown; stderr: string }> {
-  const { stdout, stderr } = await run(process.execPath, [path.join('out', file.replace(/\.ts$/, '.js'))], where);
+export async function runConsumer(where: string, file: string, env: NodeJS.ProcessEnv = {}): Promise<{ json: unknown; stderr: string }> {
+  const { stdout, stderr } = await run(process.execPath, [path.join('out', file.replace(/\.ts$/, '.js'))], where, env);
   return { json: JSON.parse(stdout), stderr };
 }
 

@@ -1,14 +1,19 @@
 /**
  * Every TypeScript block in README.md is type-checked, as a user would compile it: each block its
- * own ES module (so top-level await works), under `strict`, with legacy decorators and decorator
- * metadata, importing toolwright through its public entry points (mapped to src/, as tsconfig.json
- * maps them). A block that cannot be completed is preceded by `<!-- fragment: reason -->` and
- * skipped; every skipped block must give its reason. One program checks all blocks.
+ * own file in a project of ES modules (`"type": "module"`, so top-level await works) under
+ * `module`/`moduleResolution` `nodenext` (a relative import needs its `.js`, as Node requires, and a
+ * side-effect import must resolve), `strict`, with legacy decorators and decorator metadata,
+ * importing toolwright through its public entry points (mapped to src/, as tsconfig.json maps
+ * them). A block whose first line is `// name.ts` is that file of the reader's project, which other
+ * blocks import as `./name.js`. A block that cannot be completed is preceded by
+ * `<!-- fragment: reason -->` and skipped; every skipped block must give its reason. One program
+ * checks all blocks.
  *
- * A block may leave out the imports of the names it uses from `toolwright`, class-validator and
- * tsyringe (the test adds them, as a reader continuing the first example would have them), and
- * may use the stand-ins for the application around the examples declared in APPLICATION below.
- * Everything else it uses, it declares or imports itself.
+ * A block with an `import` is a file a reader copies: it is compiled exactly as written, so it
+ * imports or declares every name it uses. Only a block without any import (a snippet continuing the
+ * examples around it) may leave out the imports of the names it uses from `toolwright`,
+ * class-validator and tsyringe and use the stand-ins for the application declared in APPLICATION
+ * below: the test adds those imports, as a reader continuing the first example would have them.
  */
 import 'reflect-metadata';
 import * as fs from 'node:fs';
@@ -16,6 +21,8 @@ import * as path from 'node:path';
 import * as ts from 'typescript';
 
 const repo = path.resolve(__dirname, '..', '..');
+/** Where the blocks' files live (virtually): a project of ES modules, beside its package.json. */
+const readmeProject = path.join(repo, 'test', 'readme');
 const readme = fs.readFileSync(path.join(repo, 'README.md'), 'utf8');
 
 interface Block {
@@ -38,11 +45,12 @@ function extractBlocks(markdown: string): Block[] {
     let previous = i - 1;
     while (previous >= 0 && lines[previous].trim() === '') previous--;
     const marker = previous >= 0 ? /^<!--\s*fragment:(.*)-->\s*$/.exec(lines[previous].trim()) : null;
+    const named = /^\/\/ ([\w-]+\.ts)\s*$/.exec(lines[start] ?? '');
     blocks.push({
       line: start + 1,
       code: lines.slice(start, end).join('\n') + '\n',
       fragment: marker ? marker[1].trim() : undefined,
-      file: path.join(repo, 'test', 'readme', `readme-line-${start + 1}.ts`),
+      file: path.join(readmeProject, named ? named[1] : `readme-line-${start + 1}.ts`),
     });
     i = end;
   }
@@ -51,36 +59,43 @@ function extractBlocks(markdown: string): Block[] {
 
 const blocks = extractBlocks(readme);
 
-/** The application the examples live in: what they use without declaring. Types only. */
+/** The application the snippets live in: what they use without declaring. Types only. */
 const APPLICATION = `
-declare class Loan { id: string; state: 'pending' | 'approved' | 'cancelled'; }
-declare class LoanStatusInput { loanId: string; }
-declare class LoanStatus { loanId: string; state: string; }
-declare class LoanRepository {
+export declare class Loan { id: string; state: 'pending' | 'approved' | 'cancelled'; }
+export declare class LoanStatusInput { loanId: string; }
+export declare class LoanStatus { loanId: string; state: string; }
+export declare class LoanRepository {
   find(id: string): Promise<Loan | undefined>;
   status(id: string): Promise<LoanStatus>;
   approve(loan: Loan, amount: number, officerId: string): Promise<string>;
 }
 // Tools the examples declare in other blocks (as in examples/loan-desk).
-declare class ApproveLoanInput { loanId: string; amount: number; tier: 'standard' | 'express'; officerId: string; }
-declare class ApproveLoanV2 { call(input: ApproveLoanInput): Promise<{ approvalId: string; approvedAt: Date }>; }
-declare class CheckCredit { call(input: { applicantId: string }): { score: number; band: string }; }
-declare class LoanService { status(input: LoanStatusInput): Promise<LoanStatus>; }
-declare class RateLimited extends Error {}
-declare const loanId: string;
-declare const officerId: string;
-declare const session: { officerId: string };
-declare const token: string;
-declare const index: { search(query: string, limit?: number): Promise<string[]> };
-declare const container: import('tsyringe').DependencyContainer;
-declare function use(value: unknown): void;
-declare function show(message: string): void;
+export declare class ApproveLoanInput { loanId: string; amount: number; tier: 'standard' | 'express'; officerId: string; }
+export declare class ApproveLoanV2 { call(input: ApproveLoanInput): Promise<{ approvalId: string; approvedAt: Date }>; }
+export declare class CheckCredit { call(input: { applicantId: string }): { score: number; band: string }; }
+export declare class LoanService { status(input: LoanStatusInput): Promise<LoanStatus>; }
+export declare class RateLimited extends Error {}
+export declare const loanId: string;
+export declare const officerId: string;
+export declare const session: { officerId: string };
+export declare const token: string;
+export declare const index: { search(query: string, limit?: number): Promise<string[]> };
+export declare const container: import('tsyringe').DependencyContainer;
+export declare function use(value: unknown): void;
+export declare function show(message: string): void;
 `;
-const applicationFile = path.join(repo, 'test', 'readme', 'readme-application.d.ts');
+const applicationFile = path.join(readmeProject, 'readme-application.d.ts');
 
-/** The names a block may use without importing them, by module. */
+/** The names a snippet may use without importing them, by module. */
 function importableNames(): Map<string, string> {
   const from = new Map<string, string>();
+  const application = ts.createSourceFile('application.d.mts', APPLICATION, ts.ScriptTarget.ES2022, true);
+  for (const statement of application.statements) {
+    if ((ts.isClassDeclaration(statement) || ts.isFunctionDeclaration(statement)) && statement.name) from.set(statement.name.text, './readme-application.js');
+    if (ts.isVariableStatement(statement)) {
+      for (const declaration of statement.declarationList.declarations) if (ts.isIdentifier(declaration.name)) from.set(declaration.name.text, './readme-application.js');
+    }
+  }
   const index = fs.readFileSync(path.join(repo, 'src', 'index.ts'), 'utf8');
   for (const [, list] of index.matchAll(/export (?:type )?\{([^}]*)\}/g)) {
     for (const name of list.split(',').map((entry) => entry.trim().split(/\s+as\s+/).pop()!.trim())) {
@@ -94,11 +109,13 @@ function importableNames(): Map<string, string> {
 }
 
 /**
- * The block's code plus, on a line after it, imports of the importable names it uses but neither
- * imports nor declares at top level (after it, so that line numbers stay the README's).
+ * A snippet's code (a block without imports) plus, on a line after it, imports of the importable
+ * names it uses but does not declare at top level (after it, so that line numbers stay the
+ * README's). A block with imports is returned as it is.
  */
 function withImports(code: string, importable: Map<string, string>): string {
   const source = ts.createSourceFile('block.ts', code, ts.ScriptTarget.ES2022, true);
+  if (source.statements.some((statement) => ts.isImportDeclaration(statement))) return code;
   const declared = new Set<string>();
   for (const statement of source.statements) {
     if (ts.isImportDeclaration(statement)) {
@@ -142,8 +159,8 @@ function withImports(code: string, importable: Map<string, string>): string {
 
 const options: ts.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.ESNext,
-  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
   moduleDetection: ts.ModuleDetectionKind.Force,
   lib: ['lib.es2022.d.ts'],
   types: ['node'],
@@ -153,6 +170,7 @@ const options: ts.CompilerOptions = {
   useDefineForClassFields: false,
   esModuleInterop: true,
   skipLibCheck: true,
+  noUncheckedSideEffectImports: true,
   noEmit: true,
   baseUrl: repo,
   paths: {
@@ -172,6 +190,7 @@ function typeCheck(checked: Block[]): Map<Block, string[]> {
   const importable = importableNames();
   const virtual = new Map<string, string>(checked.map((block) => [block.file, withImports(block.code, importable)]));
   virtual.set(applicationFile, APPLICATION);
+  virtual.set(path.join(readmeProject, 'package.json'), JSON.stringify({ name: 'readme-reader', private: true, type: 'module' }));
   const host = ts.createCompilerHost(options);
   const { fileExists, readFile, getSourceFile } = host;
   host.fileExists = (file) => virtual.has(file) || fileExists.call(host, file);

@@ -83,7 +83,8 @@ export function httpAuthGate(auth: McpHttpAuth, servedUrl: () => string): HttpAu
     const prm = metadataUrl();
     if (prm) params.push(['resource_metadata', prm]);
     const header = params.length ? `Bearer ${params.map(([k, v]) => `${k}="${quoted(v)}"`).join(', ')}` : 'Bearer';
-    sendJson(res, status, error, { 'www-authenticate': header });
+    // Without an error code in the challenge, none in the body either ("no error code or other error information").
+    sendJson(res, status, withErrorCode ? error : {}, { 'www-authenticate': header });
     return null;
   };
 
@@ -104,7 +105,7 @@ export function httpAuthGate(auth: McpHttpAuth, servedUrl: () => string): HttpAu
     async authenticate(req, res) {
       const header = req.headers.authorization;
       if (header === undefined || header === '') {
-        // RFC 6750 §3.1: a request without credentials gets a challenge with no error code.
+        // RFC 6750 §3.1: a request without credentials gets a challenge with no error code (header and body).
         return challenge(res, 401, new InvalidTokenError('Missing Authorization header').toResponseObject(), false);
       }
       const match = BEARER.exec(header);

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type IORedis from 'ioredis';
 import { Job, Queue, QueueEvents, type ConnectionOptions, type JobsOptions } from 'bullmq';
 import { Invoker, Result, ToolDefinition, ToolLike, Tools } from '../../index';
 import { checkOptionsObject, describeValue } from '../../adapter-kit';
@@ -13,6 +12,7 @@ import {
   DEFAULT_PREFIX,
   DEFAULT_QUEUE_NAME,
   isRetryable,
+  redisClientOf,
 } from './delivery';
 import { ambientToJson, fromWire, toWire, ToolJobData, ToolJobError } from './wire';
 import { DEFAULT_REDIS_TIMEOUT_MS, describeRedis, failFast, isConnectionError, RedisGate, within } from './reachability';
@@ -206,7 +206,7 @@ export class ToolQueue {
 
   /** The tool of a waiting job that was cancelled (and so removed), from its cancellation mark. */
   private async cancelledData(id: string): Promise<Pick<ToolJobData, 'tool' | 'version'> | undefined> {
-    const client = (await this.bullQueue.client) as unknown as IORedis;
+    const client = await redisClientOf(this.bullQueue);
     const mark = await client.get(cancelledKey(this.prefix, this.name, id));
     try {
       const data = mark ? (JSON.parse(mark) as unknown) : undefined;
@@ -241,7 +241,7 @@ export class ToolQueue {
   }
 
   private async isCancelled(id: string): Promise<boolean> {
-    const client = (await this.bullQueue.client) as unknown as IORedis;
+    const client = await redisClientOf(this.bullQueue);
     return (await client.exists(cancelledKey(this.prefix, this.name, id))) === 1;
   }
 
@@ -273,7 +273,7 @@ export class ToolQueue {
     if (!job) return false;
     const state = await job.getState();
     if (state === 'completed' || state === 'failed') return false;
-    const client = (await this.bullQueue.client) as unknown as IORedis;
+    const client = await redisClientOf(this.bullQueue);
     // The mark first: a worker that takes the job a moment later sees it and does not run the tool.
     const mark = JSON.stringify({ tool: job.data.tool, version: job.data.version });
     await client.set(cancelledKey(this.prefix, this.name, id), mark, 'EX', CANCEL_MARK_SECONDS);

@@ -155,11 +155,19 @@ describe('serveHttp with auth: JWTs verified against a JWKS', () => {
   });
   afterAll(() => handle.close());
 
-  it('answers a request without a token 401 with a challenge naming the metadata document, and no error code (RFC 6750 §3.1)', async () => {
+  it('answers a request without a token 401 with a challenge naming the metadata document, and no error code in header or body (RFC 6750 §3.1)', async () => {
     const response = await post(handle.url);
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${prm}"`);
-    expect(await response.json()).toEqual({ error: 'invalid_token', error_description: 'Missing Authorization header' });
+    // "SHOULD NOT include an error code or other error information": the body carries none either.
+    expect(await response.json()).toEqual({});
+    // An empty Authorization header is no credentials too; a malformed one is an invalid token, with its code.
+    const empty = await post(handle.url, { authorization: '' });
+    expect([empty.status, empty.headers.get('www-authenticate'), await empty.json()]).toEqual([401, `Bearer resource_metadata="${prm}"`, {}]);
+    const malformed = await post(handle.url, { authorization: 'Basic abc' });
+    expect(malformed.status).toBe(401);
+    expect(malformed.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
+    expect(await malformed.json()).toMatchObject({ error: 'invalid_token' });
     // The GET stream and DELETE need a token too: every request is verified.
     expect((await fetch(handle.url, { headers: { accept: 'text/event-stream' } })).status).toBe(401);
     expect((await fetch(handle.url, { method: 'DELETE' })).status).toBe(401);

@@ -34,7 +34,10 @@ class StdioPeer {
       }
       this.waiters.splice(0).forEach((wake) => wake());
     });
-    this.child.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
+    this.child.stderr.on('data', (chunk: Buffer) => {
+      this.stderr += chunk.toString();
+      this.waiters.splice(0).forEach((wake) => wake());
+    });
     this.child.stdin.on('error', () => {});
     this.child.on('exit', (code) => {
       this.exitCode = code;
@@ -48,6 +51,19 @@ class StdioPeer {
 
   send(message: object): void {
     this.write(`${JSON.stringify(message)}\n`);
+  }
+
+  /**
+   * The first `count` lines of stderr, once written: stderr is its own pipe, so a warning can arrive
+   * after the answer written after it (seen on Node 24).
+   */
+  async stderrLines(count: number): Promise<string[]> {
+    const lines = () => this.stderr.split('\n').filter((line) => line.trim() !== '');
+    while (lines().length < count) {
+      if (this.exitCode !== undefined) throw new Error(`the server exited (${this.exitCode}) before ${count} lines of stderr: ${this.stderr}`);
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+    return lines();
   }
 
   /** The next answer after the first `count` ones. */
@@ -117,7 +133,7 @@ describe('serveStdio with bad input', () => {
     });
     expect((await peer.answer(3)).error?.code).toBe(-32600);
     expect(await peer.answer(4)).toMatchObject({ id: 6, result: { tools: [{ name: 'echo' }] } });
-    expect(peer.stderr.trim().split('\n')).toEqual([
+    expect(await peer.stderrLines(3)).toEqual([
       'toolwright/mcp: a stdin message of 16 bytes is not valid JSON; answered -32700.',
       'toolwright/mcp: a stdin message of 30 bytes is not a JSON-RPC 2.0 message; answered -32600.',
       'toolwright/mcp: a stdin message of 5 bytes is not a JSON-RPC 2.0 message; answered -32600.',
