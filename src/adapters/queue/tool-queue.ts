@@ -89,7 +89,7 @@ export class ToolQueue {
     }
     this.connection = options.connection;
     this.bullQueue = new Queue<ToolJobData>(this.name, { connection: failFast(options.connection, redisTimeoutMs), prefix: this.prefix });
-    this.redis = new RedisGate(() => this.bullQueue.client, describeRedis(options.connection), redisTimeoutMs);
+    this.redis = new RedisGate(() => redisClientOf(this.bullQueue), describeRedis(options.connection), redisTimeoutMs);
     this.bullQueue.on('error', this.connectionError);
   }
 
@@ -198,7 +198,7 @@ export class ToolQueue {
       this.bullQueue.close().catch(async (error: unknown) => {
         if (!isConnectionError(error)) throw error;
         // Redis is down and BullMQ's QUIT cannot be sent: drop the connection, or it would reconnect forever.
-        ((await this.bullQueue.client) as unknown as IORedis).disconnect();
+        (await redisClientOf(this.bullQueue)).disconnect();
       }),
       this.events?.close(),
     ]);
