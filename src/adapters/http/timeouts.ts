@@ -49,6 +49,9 @@ export function serverTimeouts(requestTimeoutMs: number) {
  */
 export function bodyDeadline(timeoutMs: number): preParsingHookHandler {
   return async (request: FastifyRequest, reply: FastifyReply, payload) => {
+    // The hook runs while Node is still parsing the packet that brought the headers: once that is
+    // done (a microtask later) a body sent with its headers has arrived whole and needs no deadline.
+    if (!request.raw.complete) await undefined;
     if (request.raw.complete) return payload;
     const timed = new PassThrough();
     const clear = () => clearTimeout(timer);
