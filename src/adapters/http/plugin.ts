@@ -11,6 +11,7 @@ import { failureStatusOf, HTTP_ADAPTER, HttpConfig } from './config';
 import { registerDocs } from './docs';
 import type { HttpApiOptions } from './options';
 import { limitRefusal, notFound, pathOf, problem, sendProblem } from './problem';
+import { serializeSuccess, successSchemaOf } from './response-schema';
 import { httpRoutes, HttpRoute } from './routes';
 import { bodyDeadline, checkRequestTimeout } from './timeouts';
 import { DeclarationError } from '../../index';
@@ -66,25 +67,31 @@ function errorHandler(bodyLimit: number) {
   };
 }
 
+/** A route as the handler answers it: `compiled` when Fastify serializes its successes from its response schema. */
+interface CompiledRoute extends HttpRoute {
+  readonly compiled: boolean;
+}
+
 /** The serialized body of a successful Result: a JSON string, `null` for no value (204), undefined when it cannot be serialized. */
-function successBody(route: HttpRoute, result: Result): string | null | undefined {
+function successBody(route: CompiledRoute, result: Result, reply: FastifyReply): string | null | undefined {
   return guardToolResponse(
     route.definition,
     () => {
       const rendered = HttpConfig.serializeExposed(result);
-      return rendered === undefined ? null : JSON.stringify(rendered);
+      return rendered === undefined ? null : serializeSuccess(reply, route.compiled, rendered);
     },
     () => undefined,
   );
 }
 
 /** Maps a Result to the response: 200 (or 204), 422 with field errors, the tool's failure status, 500. */
-function respond(route: HttpRoute, result: Result, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+function respond(route: CompiledRoute, result: Result, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (result.ok) {
-    const body = successBody(route, result);
+    reply.code(200);
+    const body = successBody(route, result, reply);
     if (body === undefined) return sendProblem(reply, problem(500, MAPPING_FAILURE, pathOf(request)));
     if (body === null) return reply.code(204).send();
-    return reply.code(200).header('content-type', JSON_CONTENT_TYPE).send(body);
+    return reply.header('content-type', JSON_CONTENT_TYPE).send(body);
   }
   const instance = pathOf(request);
   if (result.outcome === 'exception') return sendProblem(reply, problem(500, result.message, instance));
@@ -131,8 +138,10 @@ export async function toolwrightHttp(fastify: FastifyInstance, options: HttpApiO
   fastify.get('/openapi.json', async (request, reply) => reply.type('application/json; charset=utf-8').send(await documents.of(request)));
   const preParsing = bodyDeadline(requestTimeoutMs);
 
-  for (const route of routes) {
-    const { definition } = route;
+  for (const served of routes) {
+    const { definition } = served;
+    const successSchema = successSchemaOf(definition);
+    const route: CompiledRoute = { ...served, compiled: successSchema !== undefined };
     const listFields = new Set(
       definition.inputContract.inputFields.filter((field) => field.type.kind === 'array').map((field) => field.name),
     );
@@ -179,6 +188,7 @@ export async function toolwrightHttp(fastify: FastifyInstance, options: HttpApiO
       bodyLimit,
       handler,
       preParsing,
+      ...(successSchema ? { schema: { response: { 200: successSchema } } } : {}),
       ...(onRequest ? { onRequest } : {}),
     });
     fastify.route({

@@ -50,7 +50,7 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((thing) => thing.close()));
 });
 
-function setUp(tools = [SignIn]) {
+function setUp(tools: Array<new () => object> = [SignIn]) {
   const name = `sensitive${++count}`;
   queue = createToolQueue({ connection: redis.connection, name });
   const worker = startToolWorker({ connection: redis.connection, name, tools });
