@@ -350,8 +350,29 @@ export class ToolQueue {
     }
   }
 
+  /**
+   * How a job ended, read as Job.fromId reads it but only the fields that tell: `finishedOn`,
+   * `failedReason`, the return value (null when there is none, undefined when it is not JSON).
+   * Undefined when the job is not in Redis.
+   */
+  private async ending(id: string): Promise<{ finishedOn?: string; failedReason?: string; returnvalue: unknown } | undefined> {
+    const client = (await this.bullQueue.client) as unknown as IORedis;
+    const fields = await client.hmget(this.bullQueue.toKey(id), 'data', 'timestamp', 'finishedOn', 'failedReason', 'returnvalue');
+    if (fields.every((field) => field === null)) return undefined;
+    const [, , finishedOn, failedReason, returnvalue] = fields;
+    let value: unknown = null;
+    if (typeof returnvalue === 'string') {
+      try {
+        value = JSON.parse(returnvalue);
+      } catch {
+        value = undefined;
+      }
+    }
+    return { finishedOn: finishedOn || undefined, failedReason: failedReason || undefined, returnvalue: value };
+  }
+
   private async finished(tool: ToolDefinition, id: string): Promise<Result | undefined> {
-    const job = await Job.fromId<ToolJobData>(this.bullQueue, id);
+    const job = await this.ending(id);
     if (!job) {
       if (await this.isCancelled(id))
         return fromWire(tool, { outcome: 'failure', message: 'The call was cancelled.', cancelled: true }, id);
