@@ -74,18 +74,19 @@ async function load(url: string, connections: number, seconds: number): Promise<
   return { rps: result.requests.average, p99: result.latency.p99, cpu: used / result.requests.total };
 }
 
-/** What a profile of the toolwright server (`node --cpu-prof`, 10 connections) shows; see RESULTS. */
+/** What a profile of the toolwright server shows (`node --cpu-prof` on bench/http/server.ts). */
 const LIMITS = [
-  "What limits it: the same profile puts toolwright's HTTP adapter at 3–5 µs a request (the route handler, the",
-  'body-deadline hook, serializing the success) and the invoker at about 30 µs: validation and coercion, class-validator',
-  "running the tool's own `@IsEmail` (validator's `isEmail`, where the bare route's ajv checks `format: email`), the walk",
-  'for undeclared keys, the tool context and the output check. It allocates enough that garbage collection, whose',
-  "helper threads count in the server's CPU time, costs several µs more than the bare route's. Parsing, routing and the",
-  "socket write are the same work on both sides. Taken out of the adapter's request path: a PassThrough stream, a timer",
-  'and four listeners for the body deadline (now only for a body that did not arrive with its headers), the per-tool',
-  'setting lookups, the call options object, and `JSON.stringify` of a success (fast-json-stringify from the route\'s',
-  "response schema, which is the `@Exposes` schema). An AbortController per request costs about 10 µs more, which is",
-  'why `abortOnDisconnect` is opt-in.',
+  'What limits it: a profile of the toolwright server (`node --cpu-prof`, 10 connections, quiet machine) puts the',
+  'HTTP adapter\'s own work under 1 µs a request (the route handler, the body-deadline hook, serializing the success)',
+  'and the invoker at about 13 µs of the main thread: validation and coercion, class-validator running the tool\'s own',
+  '`@IsEmail` (validator\'s `isEmail`, about 4 µs, where the bare route\'s ajv checks `format: email`), the walk for',
+  'undeclared keys (about 2 µs), the tool context and the output check. It allocates more, so garbage collection (whose',
+  'helper threads count in the server\'s CPU time too) costs a few µs more than the bare route\'s. Parsing, routing and',
+  'the socket write are the same work on both sides. Taken out of the adapter\'s request path: a PassThrough stream, a',
+  'timer and four listeners for the body deadline (now only for a body that did not arrive with its headers: this was',
+  'most of the 60–80 µs saved at 10 and 100 connections), the per-tool setting lookups, the call options object, and',
+  '`JSON.stringify` of a success (fast-json-stringify from the route\'s response schema, which is the `@Exposes` schema).',
+  'An AbortController per request costs about 10 µs more, which is why `abortOnDisconnect` is opt-in.',
 ];
 
 async function main(): Promise<void> {
