@@ -1,4 +1,5 @@
 import { Tools, ToolLike } from '../registry/tool-registry';
+import type { ToolDefinition } from '../registry/tool-definition';
 import type { Result } from '../invocation/result';
 import { serializeResult } from './serialize-result';
 import { describeValue } from '../util/describe-value';
@@ -37,22 +38,36 @@ export interface AdapterConfig<S extends SettingSpecs> {
  */
 export function defineAdapterConfig<S extends SettingSpecs>(namespace: string, settings: S): AdapterConfig<S> {
   const store: AdapterSettings<S> = registerSettings(namespace, settings);
+  // A tool's own values are final once its classes are defined (its bags are read once): each is
+  // looked up and checked once per tool; the adapter-wide value is read live, as `set` may change it.
+  const own = new WeakMap<ToolDefinition, Map<string, { value: unknown } | null>>();
+  const ownValue = (definition: ToolDefinition, name: string): { value: unknown } | null => {
+    let values = own.get(definition);
+    if (!values) own.set(definition, (values = new Map()));
+    let found = values.get(name);
+    if (found === undefined) {
+      found = null;
+      for (const bag of definition.adapterBags(namespace)) {
+        if (Object.prototype.hasOwnProperty.call(bag, name)) {
+          try {
+            found = { value: store.check(name, bag[name], 'resolve') };
+          } catch (error) {
+            throw new DeclarationError(`${definition.id}: ${(error as Error).message}`, declaredAt(definition.site));
+          }
+          break;
+        }
+      }
+      values.set(name, found);
+    }
+    return found;
+  };
   const resolveOverrideFor: AdapterConfig<S>['resolveOverrideFor'] = (tool, name) => {
     if (!store.isOverridable(name)) {
       store.check(name, store.get(name), 'resolve'); // an unknown name fails here, naming the known ones
       throw new DeclarationError(`${name} is not a per-tool setting of adapter '${namespace}'; read it with get('${name}').`);
     }
-    const definition = Tools.resolve(tool);
-    for (const bag of definition.adapterBags(namespace)) {
-      if (Object.prototype.hasOwnProperty.call(bag, name)) {
-        try {
-          return store.check(name, bag[name], 'resolve') as Values<S>[typeof name];
-        } catch (error) {
-          throw new DeclarationError(`${definition.id}: ${(error as Error).message}`, declaredAt(definition.site));
-        }
-      }
-    }
-    return store.get(name);
+    const found = ownValue(Tools.resolve(tool), name);
+    return (found ? found.value : store.get(name)) as Values<S>[typeof name];
   };
   return {
     namespace,

@@ -11,4 +11,4 @@ export { deepFreeze } from '../util/deep-freeze';
 export { foreignTool } from '../invocation/foreign-tool';
 export type { ForeignToolSpec } from '../invocation/foreign-tool';
 export { DEFAULT_REQUEST_TIMEOUT_MS, isTimeoutMs, TIMEOUT_RULE } from '../util/limits';
-export { redact, REDACTED } from '../invocation/redact';
+export { hasSensitive, redact, REDACTED } from '../invocation/redact';

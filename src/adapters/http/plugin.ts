@@ -11,12 +11,15 @@ import { failureStatusOf, HTTP_ADAPTER, HttpConfig } from './config';
 import { registerDocs } from './docs';
 import type { HttpApiOptions } from './options';
 import { limitRefusal, notFound, pathOf, problem, sendProblem } from './problem';
+import { serializeSuccess, successSchemaOf } from './response-schema';
 import { httpRoutes, HttpRoute } from './routes';
 import { bodyDeadline, checkRequestTimeout } from './timeouts';
 import { DeclarationError } from '../../index';
 
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const OTHER_METHODS = ['PUT', 'DELETE', 'PATCH'] as const;
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+const NO_AMBIENT: AmbientSource = Object.freeze({});
 
 /** The query string as the tool's input: a single value for a list field becomes a list of one. */
 function queryInput(query: unknown, listFields: ReadonlySet<string>): Record<string, unknown> {
@@ -64,22 +67,33 @@ function errorHandler(bodyLimit: number) {
   };
 }
 
+/** A route as the handler answers it: `compiled` when Fastify serializes its successes from its response schema. */
+interface CompiledRoute extends HttpRoute {
+  readonly compiled: boolean;
+}
+
+/** The serialized body of a successful Result: a JSON string, `null` for no value (204), undefined when it cannot be serialized. */
+function successBody(route: CompiledRoute, result: Result, reply: FastifyReply): string | null | undefined {
+  return guardToolResponse(
+    route.definition,
+    () => {
+      const rendered = HttpConfig.serializeExposed(result);
+      return rendered === undefined ? null : serializeSuccess(reply, route.compiled, rendered);
+    },
+    () => undefined,
+  );
+}
+
 /** Maps a Result to the response: 200 (or 204), 422 with field errors, the tool's failure status, 500. */
-function respond(route: HttpRoute, result: Result, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const instance = pathOf(request);
+function respond(route: CompiledRoute, result: Result, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (result.ok) {
-    const body = guardToolResponse(
-      route.definition,
-      () => {
-        const rendered = HttpConfig.serializeExposed(result);
-        return rendered === undefined ? null : JSON.stringify(rendered);
-      },
-      () => undefined,
-    );
-    if (body === undefined) return sendProblem(reply, problem(500, MAPPING_FAILURE, instance));
+    reply.code(200);
+    const body = successBody(route, result, reply);
+    if (body === undefined) return sendProblem(reply, problem(500, MAPPING_FAILURE, pathOf(request)));
     if (body === null) return reply.code(204).send();
-    return reply.code(200).type('application/json; charset=utf-8').send(body);
+    return reply.header('content-type', JSON_CONTENT_TYPE).send(body);
   }
+  const instance = pathOf(request);
   if (result.outcome === 'exception') return sendProblem(reply, problem(500, result.message, instance));
   if (Invoker.inputInvalid(result)) return sendProblem(reply, problem(422, result.message, instance, result.fieldErrors));
   const limited = limitRefusal(result);
@@ -124,25 +138,35 @@ export async function toolwrightHttp(fastify: FastifyInstance, options: HttpApiO
   fastify.get('/openapi.json', async (request, reply) => reply.type('application/json; charset=utf-8').send(await documents.of(request)));
   const preParsing = bodyDeadline(requestTimeoutMs);
 
-  for (const route of routes) {
-    const { definition } = route;
+  for (const served of routes) {
+    const { definition } = served;
+    const successSchema = successSchemaOf(definition);
+    const route: CompiledRoute = { ...served, compiled: successSchema !== undefined };
     const listFields = new Set(
       definition.inputContract.inputFields.filter((field) => field.type.kind === 'array').map((field) => field.name),
     );
+    // Built once per route: the call options of a request without ambient values or a signal.
+    const plainCall = { ambientContext: NO_AMBIENT, container, transport };
+    const ambientOf = async (request: FastifyRequest): Promise<AmbientSource | undefined> => {
+      try {
+        return (await ambientContext!(request, definition)) ?? NO_AMBIENT;
+      } catch (error) {
+        reportServerFault(
+          definition,
+          `the ambientContext function threw for ${definition.id}: ${(error as Error)?.message ?? String(error)}`,
+          error,
+        );
+        return undefined;
+      }
+    };
     const handler: RouteHandlerMethod = async (request, reply) => {
       const input = request.method === 'POST' ? request.body : queryInput(request.query, listFields);
-      let ambient: AmbientSource = {};
+      if (!ambientContext && !abortOnDisconnect) return respond(route, await invoker.invoke(definition, input, plainCall), request, reply);
+      let ambient: AmbientSource = NO_AMBIENT;
       if (ambientContext) {
-        try {
-          ambient = (await ambientContext(request, definition)) ?? {};
-        } catch (error) {
-          reportServerFault(
-            definition,
-            `the ambientContext function threw for ${definition.id}: ${(error as Error)?.message ?? String(error)}`,
-            error,
-          );
-          return sendProblem(reply, problem(500, definition.messages.error ?? DEFAULT_ERROR, pathOf(request)));
-        }
+        const values = await ambientOf(request);
+        if (values === undefined) return sendProblem(reply, problem(500, definition.messages.error ?? DEFAULT_ERROR, pathOf(request)));
+        ambient = values;
       }
       if (!abortOnDisconnect)
         return respond(route, await invoker.invoke(definition, input, { ambientContext: ambient, container, transport }), request, reply);
@@ -164,6 +188,7 @@ export async function toolwrightHttp(fastify: FastifyInstance, options: HttpApiO
       bodyLimit,
       handler,
       preParsing,
+      ...(successSchema ? { schema: { response: { 200: successSchema } } } : {}),
       ...(onRequest ? { onRequest } : {}),
     });
     fastify.route({

@@ -49,6 +49,10 @@ export function serverTimeouts(requestTimeoutMs: number) {
  */
 export function bodyDeadline(timeoutMs: number): preParsingHookHandler {
   return async (request: FastifyRequest, reply: FastifyReply, payload) => {
+    // The hook runs while Node is still parsing the packet that brought the headers. Once the event
+    // loop is done with that read (setImmediate), a body sent with its headers has arrived whole and
+    // needs no deadline stream.
+    if (!request.raw.complete) await new Promise(setImmediate);
     if (request.raw.complete) return payload;
     const timed = new PassThrough();
     const clear = () => clearTimeout(timer);

@@ -115,9 +115,14 @@ export class RedisGate {
     if ((await within(promise, budgetMs)) === EXPIRED) throw this.unreachable(operation, then);
   }
 
+  /** The client once it was there: a connected one needs no timer to be waited for. */
+  private known: Client | undefined;
+
   private async ready(operation: string, then: string, budgetMs: number): Promise<void> {
+    if (this.known?.status === 'ready') return;
     const client = await within(this.client(), budgetMs);
     if (client === EXPIRED) throw this.unreachable(operation, then);
+    this.known = client;
     if (client.status === 'ready') return;
     let onReady!: () => void;
     const ready = new Promise<void>((resolve) => client.once('ready', (onReady = resolve)));

@@ -39,6 +39,22 @@ const ENQUEUE_KEYS = new Set([
   'outcome',
 ]);
 
+/** What enqueue needs of a tool, read once per tool. */
+interface EnqueueFacts {
+  readonly name: string;
+  readonly where: string;
+  readonly retryable: boolean;
+}
+const enqueueFactsByTool = new WeakMap<ToolDefinition, EnqueueFacts>();
+function enqueueFacts(definition: ToolDefinition): EnqueueFacts {
+  let facts = enqueueFactsByTool.get(definition);
+  if (!facts) {
+    const name = definition.toolName('queue');
+    enqueueFactsByTool.set(definition, (facts = { name, where: `enqueue(${name})`, retryable: isRetryable(definition) }));
+  }
+  return facts;
+}
+
 function positiveInteger(value: unknown, name: string, where: string, min = 1): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
@@ -60,6 +76,8 @@ export class ToolQueue {
   private readonly keep: JobsOptions['removeOnComplete'];
   private events: QueueEvents | undefined;
   private eventsReady: Promise<unknown> | undefined;
+  /** The events are up: result() waits for them no more. */
+  private listening = false;
   private readonly waiters = new Map<string, Set<Waiter>>();
   private closed = false;
   /** The connection as given: QueueEvents blocks on it, so it gets no command timeout. */
@@ -109,9 +127,8 @@ export class ToolQueue {
   async enqueue<T = unknown>(tool: ToolLike, args?: unknown, options: EnqueueOptions = {}): Promise<ToolJob<T>> {
     if (this.closed) throw new TypeError(`ToolQueue '${this.name}' is closed; create another with createToolQueue().`);
     const definition = Tools.resolve(tool);
-    const where = `enqueue(${definition.toolName('queue')})`;
+    const { name, where, retryable } = enqueueFacts(definition);
     checkOptionsObject(where, options, ENQUEUE_KEYS, { heading: 'Known' });
-    const retryable = isRetryable(definition);
     const attempts = positiveInteger(options.attempts, 'attempts', where) ?? (retryable ? DEFAULT_ATTEMPTS : 1);
     if (attempts > 1 && !retryable) {
       throw new DeclarationError(
@@ -143,7 +160,7 @@ export class ToolQueue {
     if (!checked.ok && !options.invalidInputAsJob && !outcome) return this.rejected<T>(definition, checked.result);
 
     const data: ToolJobData = {
-      tool: definition.toolName('queue'),
+      tool: name,
       version: definition.version,
       ...(checked.ok
         ? { input: checked.input, ambient, ...(options.approved === true ? { approved: true as const } : {}) }
@@ -194,14 +211,19 @@ export class ToolQueue {
     this.closed = true;
     for (const set of this.waiters.values()) for (const waiter of set) waiter.resolve();
     this.waiters.clear();
-    await Promise.all([
-      this.bullQueue.close().catch(async (error: unknown) => {
+    const down = await this.bullQueue.close().then(
+      () => false,
+      (error: unknown) => {
         if (!isConnectionError(error)) throw error;
-        // Redis is down and BullMQ's QUIT cannot be sent: drop the connection, or it would reconnect forever.
-        (await redisClientOf(this.bullQueue)).disconnect();
-      }),
-      this.events?.close(),
-    ]);
+        return true;
+      },
+    );
+    if (!down) return void (await this.events?.close());
+    // Redis is down and BullMQ's QUIT cannot be sent (BullMQ 6 waits for it forever on the event
+    // listener's connection, which keeps ioredis' offline queue): drop both connections, or they
+    // would reconnect forever.
+    const queues: object[] = this.events ? [this.bullQueue, this.events] : [this.bullQueue];
+    await Promise.all(queues.map(async (queue) => (await redisClientOf(queue)).disconnect()));
   }
 
   /** The tool of a waiting job that was cancelled (and so removed), from its cancellation mark. */
@@ -297,7 +319,7 @@ export class ToolQueue {
     const operation = `result() of job ${id}`;
     const then = 'The call may still run: ask again with result().';
     // Listening makes result() prompt; events that are not up within the budget still leave the polls below.
-    await within(this.listen(), budget()).catch(() => undefined);
+    if (!this.listening) await within(this.listen(), budget()).catch(() => undefined);
     for (;;) {
       // Listen before looking, so a job that finishes in between still wakes us.
       let waiter!: Waiter;
@@ -333,8 +355,29 @@ export class ToolQueue {
     }
   }
 
+  /**
+   * How a job ended, read as Job.fromId reads it but only the fields that tell: `finishedOn`,
+   * `failedReason`, the return value (null when there is none, undefined when it is not JSON).
+   * Undefined when the job is not in Redis.
+   */
+  private async ending(id: string): Promise<{ finishedOn?: string; failedReason?: string; returnvalue: unknown } | undefined> {
+    const client = await redisClientOf(this.bullQueue);
+    const fields = await client.hmget(this.bullQueue.toKey(id), 'data', 'timestamp', 'finishedOn', 'failedReason', 'returnvalue');
+    if (fields.every((field) => field === null)) return undefined;
+    const [, , finishedOn, failedReason, returnvalue] = fields;
+    let value: unknown = null;
+    if (typeof returnvalue === 'string') {
+      try {
+        value = JSON.parse(returnvalue);
+      } catch {
+        value = undefined;
+      }
+    }
+    return { finishedOn: finishedOn || undefined, failedReason: failedReason || undefined, returnvalue: value };
+  }
+
   private async finished(tool: ToolDefinition, id: string): Promise<Result | undefined> {
-    const job = await Job.fromId<ToolJobData>(this.bullQueue, id);
+    const job = await this.ending(id);
     if (!job) {
       if (await this.isCancelled(id))
         return fromWire(tool, { outcome: 'failure', message: 'The call was cancelled.', cancelled: true }, id);
@@ -363,7 +406,10 @@ export class ToolQueue {
       this.events.on('completed', ({ jobId, returnvalue }) => this.wake(jobId, { returnvalue }));
       this.events.on('failed', ({ jobId }) => this.wake(jobId));
       this.events.on('removed', ({ jobId }) => this.wake(jobId));
-      this.eventsReady = this.events.waitUntilReady();
+      this.eventsReady = this.events.waitUntilReady().then((client) => {
+        this.listening = true;
+        return client;
+      });
     }
     return this.eventsReady;
   }

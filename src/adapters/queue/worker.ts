@@ -116,9 +116,8 @@ export function startToolWorker(options: ToolWorkerOptions): ToolWorker {
   const invoker = new Invoker({ ...options.invoker, ...(options.container ? { container: options.container } : {}) });
 
   const toolOf = (data: unknown) => (isPlainObject(data) ? tools.get(toolKey(String(data.tool), Number(data.version))) : undefined);
-  const run = async (job: Job<ToolJobData, WireResult>, signal?: AbortSignal): Promise<WireResult> => {
+  const run = async (job: Job<ToolJobData, WireResult>, tool: ToolDefinition | undefined, signal?: AbortSignal): Promise<WireResult> => {
     const data = job.data;
-    const tool = toolOf(data);
     if (!tool) {
       throw new UnrecoverableError(
         `This worker has no tool '${isPlainObject(data) ? String(data.tool) : '?'}' version ${isPlainObject(data) ? String(data.version) : '?'} (it runs: ${known()}). ` +
@@ -173,13 +172,13 @@ export function startToolWorker(options: ToolWorkerOptions): ToolWorker {
 
   // A job's input and ambient values leave Redis once it has ended (scrub.ts); not before a retry.
   const processor = async (job: Job<ToolJobData, WireResult>, _token?: string, signal?: AbortSignal): Promise<WireResult> => {
+    const tool = toolOf(job.data);
     try {
-      const outcome = await run(job, signal);
-      await scrubJobData(job, toolOf(job.data));
+      const outcome = await run(job, tool, signal);
+      await scrubJobData(job, tool);
       return outcome;
     } catch (error) {
-      if (error instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1))
-        await scrubJobData(job, toolOf(job.data));
+      if (error instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) await scrubJobData(job, tool);
       throw error;
     }
   };

@@ -50,7 +50,7 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((thing) => thing.close()));
 });
 
-function setUp(tools = [SignIn]) {
+function setUp(tools: Array<new () => object> = [SignIn]) {
   const name = `sensitive${++count}`;
   queue = createToolQueue({ connection: redis.connection, name });
   const worker = startToolWorker({ connection: redis.connection, name, tools });
@@ -109,5 +109,48 @@ describe('sensitive values in the Redis job hash', () => {
     expect(JSON.stringify(hash)).not.toContain(PASSWORD);
     expect(JSON.stringify(hash)).not.toContain(OFFICER);
     expect(JSON.parse(hash.data)).toMatchObject({ tool: 'sign_in', version: 1, input: {}, ambient: {}, scrubbed: true });
+  });
+});
+
+class LookUpInput {
+  @Field() user!: string;
+}
+
+@Tool({ adapters: { queue: {} } })
+@Expects(LookUpInput)
+class LookUp {
+  call(input: LookUpInput) {
+    return { user: input.user };
+  }
+}
+
+describe('an ended job with nothing to remove', () => {
+  it('keeps its data as enqueued: no sensitive field and no ambient value means no second write', async () => {
+    const name = setUp([LookUp]);
+    const job = await queue.enqueue(LookUp, { user: 'ada' });
+    expect((await job.result()).value).toEqual({ user: 'ada' });
+    expect(JSON.parse((await rawJob(name, job.id!)).data)).toEqual({ tool: 'look_up', version: 1, input: { user: 'ada' }, ambient: {} });
+  });
+
+  it('still loses its ambient values when its tool has no sensitive field', async () => {
+    const name = setUp([LookUp]);
+    const job = await queue.enqueue(LookUp, { user: 'ada' }, { ambientContext: { officerId: OFFICER } });
+    expect((await job.result()).ok).toBe(true);
+    const hash = await rawJob(name, job.id!);
+    expect(JSON.stringify(hash)).not.toContain(OFFICER);
+    expect(JSON.parse(hash.data)).toEqual({ tool: 'look_up', version: 1, input: { user: 'ada' }, ambient: {}, scrubbed: true });
+  });
+
+  it('is still marked and emptied when approved where it was enqueued', async () => {
+    const name = setUp([LookUp]);
+    const job = await queue.enqueue(LookUp, { user: 'ada' }, { approved: true });
+    expect((await job.result()).ok).toBe(true);
+    expect(JSON.parse((await rawJob(name, job.id!)).data)).toEqual({
+      tool: 'look_up',
+      version: 1,
+      input: { user: 'ada' },
+      ambient: {},
+      scrubbed: true,
+    });
   });
 });
