@@ -103,7 +103,7 @@ class ForeignDefinition extends ToolDefinition {
   }
 }
 
-/** @internal A definition for a tool that is not a local class; make it once per tool and keep it. */
+/** A definition for a tool that is not a local class; make it once per tool and keep it (first-party adapters only, through adapter-kit/internal). */
 export function foreignTool(spec: ForeignToolSpec): ToolDefinition {
   return new ForeignDefinition({ ...spec, hints: Object.freeze([...spec.hints]) });
 }

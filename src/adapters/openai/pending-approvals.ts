@@ -13,7 +13,7 @@ import type { ToolCallMatch, ToolCallRecord } from './tool-calls';
 /** The text an `approval_required` record carries (it is never meant for the model). */
 export const APPROVAL_REQUIRED = 'This call is waiting for a person to approve it.';
 
-/** A call waiting for approval: what `approve` / `deny` run it with. */
+/** @internal A call waiting for approval: what `approve` / `deny` run it with. */
 export interface PendingApproval {
   /** The call, with the frozen copy of its arguments that the record shows. */
   readonly match: ToolCallMatch;
@@ -21,6 +21,7 @@ export interface PendingApproval {
   readonly transport: string;
 }
 
+/** @internal The Toolbox's calls waiting for approval, each with the frozen arguments it showed. */
 export class PendingApprovals {
   private readonly pending = new WeakMap<object, PendingApproval>();
 
