@@ -6,7 +6,7 @@
  * class-validator's exported check, with the same constraints, on every probe below. Only
  * constraints registered under a built-in's name are probed.
  */
-import { getFromContainer, getMetadataStorage } from 'class-validator';
+import { getMetadataStorage } from 'class-validator';
 import type { ValidationMetadata } from '../../interop/class-validator';
 import { BUILT_IN_MAPPINGS, BuiltInMapping } from './class-validator-mapping';
 
@@ -58,7 +58,63 @@ const PROBES: readonly unknown[] = [
   new Date(0),
 ];
 
+/**
+ * The probes for a built-in whose schema is only a type and that class-validator re-checks at run
+ * time (`@IsEmail`, `@IsUrl`, the ISO dates): a look-alike runs there anyway, so the verdict only
+ * names the rule in a FieldError, and a few probes tell one apart. Every other built-in gets the
+ * full set, since a wrong verdict would put a keyword in the schema. The re-checked ones are the
+ * costly checks (validator.js), and every field that uses one is probed once: with the full set,
+ * 1,000 tools took seconds to serve.
+ */
+const RECHECK_PROBES: readonly unknown[] = [
+  null,
+  '',
+  'abc',
+  'http://example.com/',
+  'example.com',
+  'javascript:alert(1)',
+  'a@example.com',
+  '2024-01-01T10:00:00Z',
+  42,
+];
+
 const verdicts = new WeakMap<Function, boolean>();
+/** class-validator's own answers on the probes, per built-in and constraints (JSON): computed once. */
+const references = new Map<string, readonly boolean[]>();
+
+/**
+ * Constraints as exact text (a RegExp by source and flags, `undefined` kept apart from `null`), or
+ * undefined where there is none (a function, a cycle, anything else JSON would drop or merge).
+ */
+function exactText(value: unknown, depth = 0): string | undefined {
+  if (depth > 8) return undefined;
+  if (value === undefined) return 'u';
+  if (value === null || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string') return JSON.stringify(value);
+  if (value instanceof RegExp) return `r${JSON.stringify(value.source)}/${value.flags}`;
+  if (value instanceof Date) return `d${value.getTime()}`;
+  if (Array.isArray(value)) {
+    const items = value.map((item) => exactText(item, depth + 1));
+    return items.includes(undefined) ? undefined : `[${items.join(',')}]`;
+  }
+  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    const entries = Object.keys(value).map((key) => {
+      const text = exactText((value as Record<string, unknown>)[key], depth + 1);
+      return text === undefined ? undefined : `${JSON.stringify(key)}:${text}`;
+    });
+    return entries.includes(undefined) ? undefined : `{${entries.join(',')}}`;
+  }
+  return undefined;
+}
+
+function referenceAnswers(name: string, mapping: BuiltInMapping, constraints: readonly unknown[], probes: readonly unknown[]): readonly boolean[] {
+  const text = exactText(constraints);
+  const key = text === undefined ? undefined : `${name}\u0000${probes.length}\u0000${text}`;
+  const known = key === undefined ? undefined : references.get(key);
+  if (known) return known;
+  const answers = probes.map((value) => mapping.reference(value, constraints));
+  if (key !== undefined && references.size < 10_000) references.set(key, answers);
+  return answers;
+}
 
 /** The built-in a constraint is (by name, then by behaviour), or undefined for any other constraint. */
 export function builtInOf(metadata: ValidationMetadata): BuiltInMapping | undefined {
@@ -78,11 +134,18 @@ function behavesAsBuiltIn(metadata: ValidationMetadata, mapping: BuiltInMapping)
   const registered = getMetadataStorage().getTargetValidatorConstraints(cls);
   if (registered.length === 1 && !registered[0].async) {
     try {
-      const instance = getFromContainer(cls) as ConstraintInstance;
+      // Made here, not through class-validator's container: its default container finds an instance
+      // by a linear search, so probing every field of 1,000 tools through it took seconds. A class
+      // that needs its container's dependencies throws here, and is no built-in.
+      const instance = new (cls as new () => ConstraintInstance)();
       const constraints: readonly unknown[] = metadata.constraints ?? [];
-      verdict = PROBES.every((value) => {
+      const { runtime, effects } = mapping.map(constraints);
+      const typeOnly = runtime === 'recheck' && effects.every((effect) => effect.kind === 'type' && effect.format === undefined);
+      const probes = typeOnly ? RECHECK_PROBES : PROBES;
+      const expected = referenceAnswers(metadata.name!, mapping, constraints, probes);
+      verdict = probes.every((value, index) => {
         const answer = instance.validate(value, { value, constraints, targetName: '', object: {}, property: metadata.propertyName });
-        return typeof answer === 'boolean' && answer === mapping.reference(value, constraints);
+        return answer === expected[index];
       });
     } catch {
       verdict = false;
