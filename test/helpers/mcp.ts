@@ -28,3 +28,25 @@ export async function connectInMemory(options: McpServerOptions): Promise<{ clie
     },
   };
 }
+
+/** One SSE event as the raw-HTTP tests read it. */
+export interface SseEvent {
+  id?: string;
+  data?: unknown;
+}
+
+/** Moves the complete SSE events at the front of `buffer` into `events`; returns what is left. */
+export function takeSseEvents(buffer: string, events: SseEvent[]): string {
+  let end: number;
+  while ((end = buffer.indexOf('\n\n')) >= 0) {
+    const block = buffer.slice(0, end);
+    buffer = buffer.slice(end + 2);
+    const event: SseEvent = {};
+    for (const line of block.split('\n')) {
+      if (line.startsWith('id: ')) event.id = line.slice(4);
+      if (line.startsWith('data: ') && line.length > 6) event.data = JSON.parse(line.slice(6));
+    }
+    events.push(event);
+  }
+  return buffer;
+}

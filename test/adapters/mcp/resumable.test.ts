@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { Tool, ToolContext, Expects } from 'toolwright';
 import { InMemoryEventStore, serveHttp } from 'toolwright/mcp';
-import { rawInitialize } from '../../helpers/mcp';
+import { rawInitialize, takeSseEvents } from '../../helpers/mcp';
 
 let release: () => void;
 const released = new Promise<void>((resolve) => (release = resolve));
@@ -58,17 +58,7 @@ async function readEvents(res: IncomingMessage, until: (events: Array<{ id?: str
   let buffer = '';
   for await (const chunk of res) {
     buffer += String(chunk);
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const event: { id?: string; data?: unknown } = {};
-      for (const line of block.split('\n')) {
-        if (line.startsWith('id: ')) event.id = line.slice(4);
-        if (line.startsWith('data: ') && line.length > 6) event.data = JSON.parse(line.slice(6));
-      }
-      events.push(event);
-    }
+    buffer = takeSseEvents(buffer, events);
     if (until(events)) break;
   }
   return events;

@@ -12,7 +12,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { LATEST_PROTOCOL_VERSION, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { Expects, Tool } from 'toolwright';
 import { InMemoryEventStore, serveHttp, type AuthInfo, type EventStore, type McpHttpHandle } from 'toolwright/mcp';
-import { rawInitialize } from '../../helpers/mcp';
+import { rawInitialize, takeSseEvents } from '../../helpers/mcp';
 
 @Tool('mcp', { name: 'ping' })
 @Expects({})
@@ -114,17 +114,7 @@ function sse(res: IncomingMessage) {
   let buffer = '';
   res.on('data', (chunk) => {
     buffer += String(chunk);
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const event: { id?: string; data?: unknown } = {};
-      for (const line of block.split('\n')) {
-        if (line.startsWith('id: ')) event.id = line.slice(4);
-        if (line.startsWith('data: ') && line.length > 6) event.data = JSON.parse(line.slice(6));
-      }
-      events.push(event);
-    }
+    buffer = takeSseEvents(buffer, events);
     wake();
   });
   res.on('error', () => undefined);
