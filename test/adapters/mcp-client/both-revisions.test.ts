@@ -6,9 +6,15 @@
  * call's own context in both revisions.
  */
 import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ElicitResultSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { isToolwrightError } from 'toolwright';
 import type { ElicitSchema, SampleRequest } from 'toolwright';
 import { admitMcpServer, connectMcpServer, loadMcpConfig, McpSecurityPolicy, McpServerConnection } from 'toolwright/mcp-client';
@@ -40,6 +46,59 @@ async function connect(alias: string, config: object): Promise<McpServerConnecti
   const connection = await connectMcpServer(admitMcpServer(alias, config, { security }));
   open.push(connection);
   return connection;
+}
+
+/** A 2025-11-25 server on the SDK 1.x with sessions whose `ask` tool sends elicitation/create on its call's stream. */
+async function startLegacyAskingServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  const newSession = async () => {
+    const mcp = new Server({ name: 'legacy-asking', version: '1.0.0' }, { capabilities: { tools: {} } });
+    mcp.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: 'ask', inputSchema: { type: 'object' } }] }));
+    mcp.setRequestHandler(CallToolRequestSchema, async (_request, extra) => {
+      const answer = await extra.sendRequest(
+        { method: 'elicitation/create', params: { message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } },
+        ElicitResultSchema,
+      );
+      return { content: [{ type: 'text', text: `Hello, ${String(answer.content?.name)}` }] };
+    });
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => void transports.set(id, transport),
+    });
+    await mcp.connect(transport);
+    return transport;
+  };
+  const httpServer = http.createServer((req, res) => {
+    const id = req.headers['mcp-session-id'];
+    const known = typeof id === 'string' ? transports.get(id) : undefined;
+    void (known ? Promise.resolve(known) : newSession()).then((transport) => transport.handleRequest(req, res));
+  });
+  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
+  const { port } = httpServer.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    close: async () => {
+      for (const transport of transports.values()) await transport.close();
+      httpServer.closeAllConnections();
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    },
+  };
+}
+
+/** Handlers that answer a form with the name Ada and a prompt with a greeting, recording what they were asked. */
+function handlers() {
+  const asked: { forms: Array<{ message: string; schema: ElicitSchema }>; prompts: SampleRequest[] } = { forms: [], prompts: [] };
+  const context = {
+    elicit: async (message: string, schema: ElicitSchema) => {
+      asked.forms.push({ message, schema });
+      return { action: 'accept' as const, content: { name: 'Ada' } };
+    },
+    sample: async (request: SampleRequest) => {
+      asked.prompts.push(request);
+      return { role: 'assistant' as const, content: { type: 'text' as const, text: 'Hello, Ada!' }, model: 'test-model' };
+    },
+  };
+  return { asked, context };
 }
 
 function textOf(result: { content: unknown }): string {
@@ -110,20 +169,6 @@ describe('a remote tool that needs the user and the model mid-call, answered by 
     await toolbox.addMcpServer('legacy_stdio', v2Stdio, { security });
   }, 30_000);
 
-  function handlers() {
-    const asked: { forms: Array<{ message: string; schema: ElicitSchema }>; prompts: SampleRequest[] } = { forms: [], prompts: [] };
-    const context = {
-      elicit: async (message: string, schema: ElicitSchema) => {
-        asked.forms.push({ message, schema });
-        return { action: 'accept' as const, content: { name: 'Ada' } };
-      },
-      sample: async (request: SampleRequest) => {
-        asked.prompts.push(request);
-        return { role: 'assistant' as const, content: { type: 'text' as const, text: 'Hello, Ada!' }, model: 'test-model' };
-      },
-    };
-    return { asked, context };
-  }
 
   it.each([
     ['modern_http', 'modern'],
@@ -192,15 +237,60 @@ describe('a remote tool that needs the user and the model mid-call, answered by 
   });
 });
 
+describe('which call a 2025-11-25 request belongs to', () => {
+  it('over stdio, with two calls in flight the request says neither: it is declined, never given to the wrong call', async () => {
+    const connection = await connect('ambiguous', v2Stdio);
+    const stop = new AbortController();
+    // callTool registers its call before its first await: `wait` is in flight from here on.
+    const waiting = connection.callTool('wait', {}, { signal: stop.signal }).catch((error: Error) => error);
+    const { asked, context } = handlers();
+    const result = await connection.callTool('interview', {}, { input: context });
+    expect(textOf(result)).toBe('The user chose decline.');
+    expect(asked.forms).toEqual([]);
+    stop.abort();
+    await waiting;
+    // Alone, the same call is answered.
+    const alone = await connection.callTool('interview', {}, { input: context });
+    expect(JSON.parse(textOf(alone))).toMatchObject({ name: 'Ada', era: 'legacy' });
+  }, 30_000);
+
+  it('over Streamable HTTP the request arrives on its call\'s own stream: concurrent calls each get their own answer', async () => {
+    const legacy = await startLegacyAskingServer();
+    try {
+      const connection = await connect('legacy_http', { url: legacy.url });
+      expect(connection.negotiatedProtocol).toBe('2025-11-25');
+      const names = ['Ada', 'Grace', 'Barbara'];
+      const answers = await Promise.all(
+        names.map((name) => connection.callTool('ask', {}, { input: { elicit: async () => ({ action: 'accept', content: { name } }) } })),
+      );
+      expect(answers.map(textOf)).toEqual(names.map((name) => `Hello, ${name}`));
+    } finally {
+      await legacy.close();
+    }
+  });
+});
+
 describe('x-mcp-header: the Toolbox passes the listed definition, and the SDK mirrors the designated argument', () => {
-  it('2026-07-28 over HTTP: the server receives Mcp-Param-Region with the argument', async () => {
+  it('2026-07-28 over HTTP: the server receives Mcp-Param-Region with the argument, in one tools/call', async () => {
     const toolbox = new Toolbox();
     try {
       await toolbox.addMcpServer('headers', { url: server.url }, { security });
+      server.methods.length = 0;
       const record = await toolbox.invoke({ name: 'mcp__headers__region', arguments: { region: 'eu-west-1' } });
       expect(JSON.parse(record.output)).toEqual({ region: 'eu-west-1', header: 'eu-west-1' });
+      expect(server.methods).toEqual(['tools/call']);
     } finally {
       await toolbox.close();
     }
+  });
+
+  it('a connection given the definition mirrors on its first call, with no tools/list of its own', async () => {
+    const lister = await connect('lister', { url: server.url });
+    const region = (await lister.listTools()).find((tool) => tool.name === 'region');
+    server.methods.length = 0;
+    const fresh = await connect('fresh', { url: server.url });
+    const result = await fresh.callTool('region', { region: 'ap-south-1' }, { tool: region });
+    expect(JSON.parse(textOf(result))).toEqual({ region: 'ap-south-1', header: 'ap-south-1' });
+    expect(server.methods).toEqual(['server/discover', 'tools/call']);
   });
 });
