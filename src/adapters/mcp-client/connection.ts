@@ -47,20 +47,34 @@ function negotiation(protocol: McpProtocol): { mode: 'legacy' | 'auto' | { pin: 
   return protocol === '2025-11-25' ? { mode: 'legacy' } : { mode: { pin: protocol } };
 }
 
-/** A Client that fulfils a 2026-07-28 `input_required` answer in the scope of the call it answers. */
-function routingClient(sdk: Sdk, router: InputRouter, protocol: McpProtocol): Client {
-  class RoutingClient extends sdk.Client {
-    protected override _resolveNonCompleteResult(decoded: never, flow: never): Promise<unknown> {
-      const signal = (flow as { options?: { signal?: AbortSignal } }).options?.signal;
-      return router.within(signal, () => super._resolveNonCompleteResult(decoded, flow));
+type RoutingClientClass = new (router: InputRouter, protocol: McpProtocol) => Client;
+const routingClients = new WeakMap<Sdk, RoutingClientClass>();
+
+/**
+ * The Client class (one per loaded SDK) that fulfils a 2026-07-28 `input_required` answer in the
+ * scope of the call it answers: `_resolveNonCompleteResult` is the SDK's extension point for it,
+ * and the originating call's options carry the call's own signal. (The concurrent-calls tests over
+ * stdio fail if the SDK stops calling it.)
+ */
+function routingClientClass(sdk: Sdk): RoutingClientClass {
+  let found = routingClients.get(sdk);
+  if (found === undefined) {
+    class RoutingClient extends sdk.Client {
+      constructor(
+        private readonly toolwrightRouter: InputRouter,
+        protocol: McpProtocol,
+      ) {
+        super(CLIENT_INFO, { capabilities: structuredClone(CLIENT_CAPABILITIES), versionNegotiation: negotiation(protocol) });
+        toolwrightRouter.install(this, sdk);
+      }
+      protected override _resolveNonCompleteResult(decoded: never, flow: never): Promise<unknown> {
+        const signal = (flow as { options?: { signal?: AbortSignal } }).options?.signal;
+        return this.toolwrightRouter.within(signal, () => super._resolveNonCompleteResult(decoded, flow));
+      }
     }
+    routingClients.set(sdk, (found = RoutingClient));
   }
-  const client = new RoutingClient(CLIENT_INFO, {
-    capabilities: structuredClone(CLIENT_CAPABILITIES),
-    versionNegotiation: negotiation(protocol),
-  });
-  router.install(client, sdk);
-  return client;
+  return found;
 }
 
 export class McpServerConnection {
@@ -103,7 +117,7 @@ export class McpServerConnection {
   async connect(): Promise<void> {
     const sdk = await loadSdk();
     const { StdioClientTransport, StreamableHTTPClientTransport } = sdk;
-    const client = routingClient(sdk, this.router, this.protocol);
+    const client = new (routingClientClass(sdk))(this.router, this.protocol);
     let transport;
     if ('command' in this.config) {
       const stdio = new StdioClientTransport({
