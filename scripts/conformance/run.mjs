@@ -186,15 +186,35 @@ async function clientRuns() {
     for (const revision of revisions) {
       const started = Date.now();
       const outcomes = {};
-      // One scenario per run (each starts its own scenario server and the client once); all at once.
-      await Promise.all(
-        CLIENT_SCENARIOS[revision].map(async (scenario) => {
-          const { output } = await suite(['client', '--command', command, '--scenario', scenario, '--spec-version', revision, '-o', out]);
+      // One scenario per run (each starts its own scenario server and the client once), two at a
+      // time: each client is a Node process with ts-node, and the suite times a scenario out.
+      const queue = [...CLIENT_SCENARIOS[revision]];
+      const failures = [];
+      const worker = async () => {
+        for (let scenario = queue.shift(); scenario !== undefined; scenario = queue.shift()) {
+          const args = [
+            'client',
+            '--command',
+            command,
+            '--scenario',
+            scenario,
+            '--spec-version',
+            revision,
+            '--timeout',
+            '120000',
+            '-o',
+            out,
+          ];
+          const { output } = await suite(args);
           outcomes[scenario] = /OVERALL: PASSED/.test(output);
-        }),
-      );
+          if (!outcomes[scenario]) failures.push(`--- ${scenario}\n${output.slice(-1500)}`);
+        }
+      };
+      await Promise.all([worker(), worker()]);
       const file = baseline(revision, 'client');
-      ok = judge(`client ${revision}`, file, 'client', outcomes, notScored(revision, 'client'), (Date.now() - started) / 1000) && ok;
+      const matches = judge(`client ${revision}`, file, 'client', outcomes, notScored(revision, 'client'), (Date.now() - started) / 1000);
+      if (!matches && quiet) process.stdout.write(failures.join('\n') + '\n');
+      ok = matches && ok;
     }
   } finally {
     rmSync(out, { recursive: true, force: true });

@@ -61,7 +61,7 @@ describe('the official MCP conformance suite, by revision', () => {
     const { code, stdout } = await conformance('--mode', mode);
     for (const [label, counts] of lines) expect(stdout).toMatch(matches(label, counts));
     expect(code).toBe(0);
-  }, 120_000);
+  }, 240_000);
 
   it('a failure not listed and a listed scenario that passes both fail the run, and the line says which', async () => {
     const dir = fs.mkdtempSync(join(os.tmpdir(), 'tw-baselines-'));
