@@ -1,15 +1,16 @@
 /**
- * One connection to a remote MCP server through the SDK's Client (loaded lazily, see ./sdk). Made
- * only by `connectMcpServer`, from a server its policy admitted.
+ * One connection to a remote MCP server through the SDK's Client (`@modelcontextprotocol/client`
+ * 2.x, loaded lazily, see ./sdk), in the revision its config asks for. Made only by
+ * `connectMcpServer`, from a server its policy admitted.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Client, Tool as McpTool } from '@modelcontextprotocol/client';
 import { DeclarationError, VERSION } from '../../index';
 import { describeValue } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
 import { AdmittedMcpServer, isAdmitted } from './admission';
-import { loadSdk } from './sdk';
-import type { McpServerConfig } from './server-config';
+import { CAPABILITIES_META, capabilitiesOf, CLIENT_CAPABILITIES, InputRouter, McpInputHandlers } from './input-requests';
+import { loadSdk, Sdk } from './sdk';
+import { defaultProtocol, McpProtocol, McpServerConfig } from './server-config';
 
 const STDERR_LINES = 20;
 
@@ -24,6 +25,56 @@ export interface McpCallOptions {
    * a tool that is safe to run twice (read-only or idempotent); default false.
    */
   retryable?: boolean;
+  /**
+   * How this call answers the server when it needs the user (`elicit`) or the model (`sample`)
+   * mid-call, in either revision. Without a handler such a request is declined.
+   */
+  input?: McpInputHandlers;
+  /**
+   * The tool's definition as the server listed it: the SDK mirrors the arguments it designates
+   * (`x-mcp-header`) into request headers on 2026-07-28 over HTTP, and checks the result against its
+   * output schema. Default: what the server listed.
+   */
+  tool?: McpTool;
+}
+
+/** The revision a connection speaks, once connected. */
+export type McpNegotiatedProtocol = '2025-11-25' | '2026-07-28' | (string & {});
+
+/** The SDK's `versionNegotiation` for a config's `protocol`. */
+function negotiation(protocol: McpProtocol): { mode: 'legacy' | 'auto' | { pin: string } } {
+  if (protocol === 'auto') return { mode: 'auto' };
+  return protocol === '2025-11-25' ? { mode: 'legacy' } : { mode: { pin: protocol } };
+}
+
+type RoutingClientClass = new (router: InputRouter, protocol: McpProtocol) => Client;
+const routingClients = new WeakMap<Sdk, RoutingClientClass>();
+
+/**
+ * The Client class (one per loaded SDK) that fulfils a 2026-07-28 `input_required` answer in the
+ * scope of the call it answers: `_resolveNonCompleteResult` is the SDK's extension point for it,
+ * and the originating call's options carry the call's own signal. (The concurrent-calls tests over
+ * stdio fail if the SDK stops calling it.)
+ */
+function routingClientClass(sdk: Sdk): RoutingClientClass {
+  let found = routingClients.get(sdk);
+  if (found === undefined) {
+    class RoutingClient extends sdk.Client {
+      constructor(
+        private readonly toolwrightRouter: InputRouter,
+        protocol: McpProtocol,
+      ) {
+        super(CLIENT_INFO, { capabilities: structuredClone(CLIENT_CAPABILITIES), versionNegotiation: negotiation(protocol) });
+        toolwrightRouter.install(this, sdk);
+      }
+      protected override _resolveNonCompleteResult(decoded: never, flow: never): Promise<unknown> {
+        const signal = (flow as { options?: { signal?: AbortSignal } }).options?.signal;
+        return this.toolwrightRouter.within(signal, () => super._resolveNonCompleteResult(decoded, flow));
+      }
+    }
+    routingClients.set(sdk, (found = RoutingClient));
+  }
+  return found;
 }
 
 export class McpServerConnection {
@@ -32,7 +83,10 @@ export class McpServerConnection {
   private readonly stderr: string[] = [];
   private closed = false;
   readonly alias: string;
+  /** The revision the config asks for: its `protocol`, or the default for its transport. */
+  readonly protocol: McpProtocol;
   private readonly config: Readonly<McpServerConfig>;
+  private readonly router: InputRouter;
 
   /** @internal Use connectMcpServer. */
   constructor(
@@ -42,6 +96,16 @@ export class McpServerConnection {
   ) {
     this.alias = server.alias;
     this.config = server.config;
+    this.protocol = server.config.protocol ?? defaultProtocol(server.config);
+    this.router = new InputRouter(server.alias);
+  }
+
+  /**
+   * The revision the connection negotiated (`'2025-11-25'`, `'2026-07-28'`); undefined before it
+   * connected and after close(). Under `protocol: 'auto'` it is what the server offered.
+   */
+  get negotiatedProtocol(): McpNegotiatedProtocol | undefined {
+    return this.client?.getNegotiatedProtocolVersion();
   }
 
   /** The last lines a command server wrote to stderr, for error messages. */
@@ -51,8 +115,9 @@ export class McpServerConnection {
 
   /** @internal Starts or reaches the server; connectMcpServer calls it. */
   async connect(): Promise<void> {
-    const { Client, StdioClientTransport, StreamableHTTPClientTransport } = await loadSdk();
-    const client = new Client(CLIENT_INFO);
+    const sdk = await loadSdk();
+    const { StdioClientTransport, StreamableHTTPClientTransport } = sdk;
+    const client = new (routingClientClass(sdk))(this.router, this.protocol);
     let transport;
     if ('command' in this.config) {
       const stdio = new StdioClientTransport({
@@ -86,7 +151,13 @@ export class McpServerConnection {
     } catch (error) {
       await client.close().catch(() => undefined);
       const where = 'command' in this.config ? `starting '${this.config.command}'` : `reaching ${this.config.url}`;
-      throw new Error(`MCP server '${this.alias}': ${where} failed: ${(error as Error).message}.${this.stderrTail()}`, { cause: error });
+      const pinned =
+        (error as { code?: unknown }).code === sdk.SdkErrorCode.EraNegotiationFailed && this.protocol !== 'auto'
+          ? ` Its config's 'protocol' is '${this.protocol}', which the server does not offer; use protocol: 'auto' (or the revision it speaks).`
+          : '';
+      throw new Error(`MCP server '${this.alias}': ${where} failed: ${(error as Error).message}.${pinned}${this.stderrTail()}`, {
+        cause: error,
+      });
     }
     this.client = client;
     this.open = true;
@@ -118,20 +189,36 @@ export class McpServerConnection {
       throw new TypeError(`MCP server '${this.alias}': the arguments of '${name}' must be an object; got ${describeValue(args)}.`);
     }
     this.connected('callTool');
-    const { signal, retryable = false } = options;
+    const { signal, retryable = false, input = {}, tool } = options;
     let reconnected = false;
     if (!this.open) {
       await this.reconnect();
       reconnected = true;
     }
+    // The call's own signal (the SDK never removes the abort listener it adds, and the router knows the call by it).
+    const own = new AbortController();
+    const forward = () => own.abort(signal?.reason);
+    if (signal?.aborted) forward();
+    else signal?.addEventListener('abort', forward, { once: true });
+    const send = () => {
+      const client = this.client!;
+      // 2026-07-28 sends the client's capabilities with each request: this call's, so a server asks only what it can answer.
+      const modern = client.getProtocolEra() === 'modern';
+      const params = { name, arguments: args, ...(modern ? { _meta: { [CAPABILITIES_META]: capabilitiesOf(input) } } : {}) };
+      return this.router.run(own.signal, input, () =>
+        client.callTool(params, { signal: own.signal, ...(tool ? { toolDefinition: tool } : {}) }),
+      ) as Promise<CallToolResult>;
+    };
     try {
-      return (await this.client!.callTool({ name, arguments: args }, undefined, { signal })) as CallToolResult;
+      return await send();
     } catch (error) {
-      const { ErrorCode } = await loadSdk();
-      const dropped = (error as { code?: number }).code === ErrorCode.ConnectionClosed && !signal?.aborted && !this.open;
+      const { SdkErrorCode } = await loadSdk();
+      const dropped = (error as { code?: unknown }).code === SdkErrorCode.ConnectionClosed && !signal?.aborted && !this.open;
       if (!dropped || reconnected || !retryable) throw error;
       await this.reconnect();
-      return (await this.client!.callTool({ name, arguments: args }, undefined, { signal })) as CallToolResult;
+      return await send();
+    } finally {
+      signal?.removeEventListener('abort', forward);
     }
   }
 
@@ -160,8 +247,9 @@ export class McpServerConnection {
 }
 
 /**
- * Starts or reaches an admitted server (see admitMcpServer) and completes the MCP handshake. The
- * MCP SDK (`@modelcontextprotocol/sdk`, an optional peer) is loaded now, on first use.
+ * Starts or reaches an admitted server (see admitMcpServer) and negotiates the revision its config
+ * asks for. The MCP SDK's client (`@modelcontextprotocol/client`, an optional peer) is loaded now,
+ * on first use.
  */
 export async function connectMcpServer(server: AdmittedMcpServer): Promise<McpServerConnection> {
   if (!isAdmitted(server)) {

@@ -3,14 +3,16 @@
  * surface (the Toolbox of `toolwright/openai` and `toolwright/ai` does). A server's config is
  * checked against a security policy before anything starts (`admitMcpServer`), then connected
  * (`connectMcpServer`), listed and called. Importing it registers no adapter and has no side
- * effects; the MCP SDK (`@modelcontextprotocol/sdk`, an optional peer) is loaded on first connect.
+ * effects; the MCP SDK's client (`@modelcontextprotocol/client` 2.x, an optional peer) is loaded on
+ * first connect.
  */
 export { admitMcpServer } from './admission';
 export type { AdmittedMcpServer, McpClientOptions } from './admission';
 export { connectMcpServer } from './connection';
-export type { McpCallOptions, McpServerConnection } from './connection';
+export type { McpCallOptions, McpNegotiatedProtocol, McpServerConnection } from './connection';
+export type { McpInputHandlers } from './input-requests';
 export { loadMcpConfig } from './server-config';
-export type { McpCommandConfig, McpServerConfig, McpUrlConfig } from './server-config';
+export type { McpCommandConfig, McpProtocol, McpServerConfig, McpUrlConfig } from './server-config';
 export { McpSecurityError, McpSecurityPolicy } from './security-policy';
 export type { McpSecurityPolicyOptions, McpTransportKind } from './security-policy';
 export { REFUSED_ENV_VARIABLES } from './refused-env';

@@ -1,36 +1,39 @@
 import { SetupError } from '../../index';
 /**
- * The MCP SDK, loaded only when a remote server is mounted (or its environment computed), so
- * `toolwright/openai` needs it only for remote tools.
+ * The MCP SDK's client (`@modelcontextprotocol/client` 2.x, an optional peer), loaded only when a
+ * remote server is mounted (or its environment computed), so `toolwright/openai` needs it only for
+ * remote tools.
  */
 export interface Sdk {
-  Client: typeof import('@modelcontextprotocol/sdk/client/index.js').Client;
-  StdioClientTransport: typeof import('@modelcontextprotocol/sdk/client/stdio.js').StdioClientTransport;
-  getDefaultEnvironment: typeof import('@modelcontextprotocol/sdk/client/stdio.js').getDefaultEnvironment;
-  StreamableHTTPClientTransport: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport;
-  ErrorCode: typeof import('@modelcontextprotocol/sdk/types.js').ErrorCode;
+  Client: typeof import('@modelcontextprotocol/client').Client;
+  StreamableHTTPClientTransport: typeof import('@modelcontextprotocol/client').StreamableHTTPClientTransport;
+  SdkError: typeof import('@modelcontextprotocol/client').SdkError;
+  SdkErrorCode: typeof import('@modelcontextprotocol/client').SdkErrorCode;
+  ProtocolError: typeof import('@modelcontextprotocol/client').ProtocolError;
+  StdioClientTransport: typeof import('@modelcontextprotocol/client/stdio').StdioClientTransport;
+  getDefaultEnvironment: typeof import('@modelcontextprotocol/client/stdio').getDefaultEnvironment;
 }
+
+/** The package remote servers need, named in the SetupError when it is missing. */
+export const CLIENT_PACKAGE = '@modelcontextprotocol/client';
 
 let sdk: Promise<Sdk> | undefined;
 
 export function loadSdk(): Promise<Sdk> {
-  sdk ??= Promise.all([
-    import('@modelcontextprotocol/sdk/client/index.js'),
-    import('@modelcontextprotocol/sdk/client/stdio.js'),
-    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-    import('@modelcontextprotocol/sdk/types.js'),
-  ]).then(
-    ([client, stdio, http, types]) => ({
+  sdk ??= Promise.all([import('@modelcontextprotocol/client'), import('@modelcontextprotocol/client/stdio')]).then(
+    ([client, stdio]) => ({
       Client: client.Client,
+      StreamableHTTPClientTransport: client.StreamableHTTPClientTransport,
+      SdkError: client.SdkError,
+      SdkErrorCode: client.SdkErrorCode,
+      ProtocolError: client.ProtocolError,
       StdioClientTransport: stdio.StdioClientTransport,
       getDefaultEnvironment: stdio.getDefaultEnvironment,
-      StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
-      ErrorCode: types.ErrorCode,
     }),
     (error: Error) => {
       sdk = undefined;
       throw new SetupError(
-        `Mounting remote MCP servers needs @modelcontextprotocol/sdk; install it (npm install @modelcontextprotocol/sdk). ${error.message}`,
+        `Mounting remote MCP servers needs ${CLIENT_PACKAGE} 2.x; install it (npm install ${CLIENT_PACKAGE}). ${error.message}`,
       );
     },
   );

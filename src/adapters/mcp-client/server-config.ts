@@ -8,6 +8,27 @@ import { isPlainObject } from '../../adapter-kit/internal';
 import { DeclarationError } from '../../index';
 import { checkEnvKeys } from './refused-env';
 
+/**
+ * The MCP revision a connection speaks: `'auto'` probes with `server/discover` and falls back to
+ * the 2025-11-25 handshake; a date is that revision or nothing (`'2026-07-28'` fails to connect to a
+ * server that does not offer it). Default: `'2025-11-25'` for a command (stdio) server, `'auto'` for
+ * a URL server.
+ */
+export type McpProtocol = 'auto' | '2025-11-25' | '2026-07-28';
+
+export const MCP_PROTOCOLS: readonly McpProtocol[] = Object.freeze(['auto', '2025-11-25', '2026-07-28']);
+
+/**
+ * The default revision per transport. A command server gets the 2025-11-25 handshake: `'auto'` on
+ * stdio spawns a second, short-lived server process for the probe on every connect, and a legacy
+ * server that never answers unknown requests stalls the connect for the whole probe timeout. A URL
+ * server gets `'auto'`: the probe is one request, a silent server is an outage there (an error, not
+ * a wrong guess), and a 2026-07-28 server is reached in its own revision.
+ */
+export function defaultProtocol(config: McpServerConfig): McpProtocol {
+  return 'command' in config ? '2025-11-25' : 'auto';
+}
+
 export interface McpCommandConfig {
   /**
    * The executable: a bare name (`npx`, `node`), looked up on this process's PATH before anything
@@ -22,12 +43,16 @@ export interface McpCommandConfig {
   env?: Record<string, string>;
   /** The server's working directory; only with the policy's allowCwd. */
   cwd?: string;
+  /** The MCP revision to speak (see McpProtocol); default `'2025-11-25'` (no probe process). */
+  protocol?: McpProtocol;
 }
 
 export interface McpUrlConfig {
   /** A Streamable HTTP endpoint, e.g. `https://tools.example.com/mcp`. */
   url: string;
   headers?: Record<string, string>;
+  /** The MCP revision to speak (see McpProtocol); default `'auto'`. */
+  protocol?: McpProtocol;
 }
 
 export type McpServerConfig = McpCommandConfig | McpUrlConfig;
@@ -81,8 +106,9 @@ export function checkServerConfig(alias: string, config: unknown): McpServerConf
   if (type !== undefined && TYPES[type as string] !== (hasCommand ? 'command' : 'url')) {
     throw new DeclarationError(`${where}: type '${type}' does not match a ${hasCommand ? 'command' : 'url'} config.`);
   }
-  const allowed = hasCommand ? ['command', 'args', 'env', 'cwd'] : ['url', 'headers'];
+  const allowed = hasCommand ? ['command', 'args', 'env', 'cwd', 'protocol'] : ['url', 'headers', 'protocol'];
   checkKnownKeys(where, rest, allowed, { noun: 'key' });
+  const protocol = checkProtocol(where, rest.protocol);
   if (hasCommand) {
     const { command, args, env, cwd } = rest;
     if (typeof command !== 'string' || command.trim() === '')
@@ -94,7 +120,7 @@ export function checkServerConfig(alias: string, config: unknown): McpServerConf
       throw new DeclarationError(`${where}: 'cwd' must be a string; got ${describeValue(cwd)}.`);
     const checkedEnv = stringRecord(env, `${where}: 'env'`);
     checkEnvKeys(where, checkedEnv);
-    return { command, args: args as string[] | undefined, env: checkedEnv, cwd: cwd as string | undefined };
+    return { command, args: args as string[] | undefined, env: checkedEnv, cwd: cwd as string | undefined, ...protocol };
   }
   const { url, headers } = rest;
   if (typeof url !== 'string') throw new DeclarationError(`${where}: 'url' must be a string; got ${describeValue(url)}.`);
@@ -103,7 +129,17 @@ export function checkServerConfig(alias: string, config: unknown): McpServerConf
   } catch {
     throw new DeclarationError(`${where}: 'url' ${describeValue(url)} is not a valid URL.`);
   }
-  return { url, headers: stringRecord(headers, `${where}: 'headers'`) };
+  return { url, headers: stringRecord(headers, `${where}: 'headers'`), ...protocol };
+}
+
+function checkProtocol(where: string, protocol: unknown): { protocol?: McpProtocol } {
+  if (protocol === undefined) return {};
+  if (typeof protocol !== 'string' || !(MCP_PROTOCOLS as readonly string[]).includes(protocol)) {
+    throw new DeclarationError(
+      `${where}: 'protocol' must be ${MCP_PROTOCOLS.map((p) => `'${p}'`).join(', ')} or left out; got ${describeValue(protocol)}.`,
+    );
+  }
+  return { protocol: protocol as McpProtocol };
 }
 
 /**

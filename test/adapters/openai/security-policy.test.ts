@@ -137,7 +137,7 @@ describe('server configs', () => {
     ['a bad alias', 'my server', { command: 'node' }, "addMcpServer: the server alias 'my server' must be letters, digits, '_' or '-'"],
     ['neither command nor url', 'a', {}, "MCP server 'a': give either a command (stdio) or a url (Streamable HTTP), one of them."],
     ['both', 'a', { command: 'node', url: 'https://x.example' }, "MCP server 'a': give either a command (stdio) or a url (Streamable HTTP), not both."],
-    ['an unknown key', 'a', { command: 'node', argv: [] }, "MCP server 'a': unknown key 'argv'. Known keys: command, args, env, cwd."],
+    ['an unknown key', 'a', { command: 'node', argv: [] }, "MCP server 'a': unknown key 'argv'. Known keys: command, args, env, cwd, protocol."],
     ['args that are not strings', 'a', { command: 'node', args: [1] }, "MCP server 'a': 'args' must be a list of strings; got [1]."],
     ['env values that are not strings', 'a', { command: 'node', env: { PORT: 3000 } }, "MCP server 'a': 'env' must be an object of string values"],
     ['an invalid URL', 'a', { url: 'not a url' }, "MCP server 'a': 'url' 'not a url' is not a valid URL."],

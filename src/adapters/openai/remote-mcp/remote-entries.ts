@@ -2,12 +2,15 @@
  * A remote MCP server's tools as toolbox entries: qualified names, copied schemas, calls through
  * the toolbox's invoker (its pipeline) to the connection, results mapped to what the model reads.
  */
-import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/client';
 import { fail, JsonSchema, Result } from '../../../index';
 import { foreignTool, isPlainObject } from '../../../adapter-kit/internal';
 import { EntryOutcome, INVALID_ARGUMENTS, outcomeOf, ToolboxEntry, toolboxEntry } from '../entry';
 import { FUNCTION_NAME_PATTERN } from '../function-schema';
 import type { McpServerConnection } from '../../mcp-client/index';
+
+/** The 2026-07-28 error for an input request the call's declared capabilities do not cover. */
+const MISSING_CLIENT_CAPABILITY = -32021;
 
 /** The function name of a remote tool: always qualified by its server's alias. */
 export function qualifiedName(alias: string, tool: string): string {
@@ -85,23 +88,32 @@ export function remoteEntry(alias: string, tool: McpTool, name: string, connecti
     id: `mcp:${alias}/${tool.name}`,
     description,
     hints: hintsOf(tool.annotations),
-    async call(input, { signal }) {
-      // The call's own signal, following the invoker's: the SDK never removes the abort listener it
-      // adds, so a signal shared between calls (the invoker's never-aborted one) must not receive it.
-      const own = new AbortController();
-      const forward = () => own.abort(signal.reason);
-      if (signal.aborted) forward();
-      else signal.addEventListener('abort', forward, { once: true });
+    async call(input, context) {
+      const { signal } = context;
+      // The server's requests for the user or the model go to this call's own context handlers.
+      const ask = {
+        ...(context.supports('elicit') ? { elicit: context.elicit.bind(context) } : {}),
+        ...(context.supports('sample') ? { sample: context.sample.bind(context) } : {}),
+      };
       let result: CallToolResult;
       try {
-        result = await connection.callTool(tool.name, input, { signal: own.signal, retryable });
+        // The definition as listed: the SDK mirrors the arguments it designates (x-mcp-header) into headers.
+        result = await connection.callTool(tool.name, input, { signal, retryable, input: ask, tool });
       } catch (error) {
         if (signal.aborted) throw error; // the invoker reports the cancellation or the time limit
-        const code = (error as { code?: number }).code;
-        if (code === -32602) fail(`${INVALID_ARGUMENTS}${(error as Error).message}`, { standalone: true });
-        fail(`The tool '${tool.name}' on MCP server '${alias}' could not be reached: ${(error as Error).message}`, { standalone: true });
-      } finally {
-        signal.removeEventListener('abort', forward);
+        const code = (error as { code?: unknown }).code;
+        const message = (error as Error).message;
+        if (code === -32602) fail(`${INVALID_ARGUMENTS}${message}`, { standalone: true });
+        if (code === MISSING_CLIENT_CAPABILITY) {
+          fail(
+            `The tool '${tool.name}' on MCP server '${alias}' needs to ask the user or the model, and this call cannot answer: ${message}. ` +
+              'Pass the handlers in the call options (toolbox.invoke(call, { context: { elicit, sample } })).',
+            { standalone: true },
+          );
+        }
+        // A number is the server's own JSON-RPC error; anything else (the SDK's string codes) is this side's.
+        if (typeof code === 'number') fail(`The tool '${tool.name}' on MCP server '${alias}' failed: ${message}`, { standalone: true });
+        fail(`The tool '${tool.name}' on MCP server '${alias}' could not be reached: ${message}`, { standalone: true });
       }
       return valueOf(result);
     },
