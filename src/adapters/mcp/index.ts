@@ -1,6 +1,6 @@
 /**
  * `toolwright/mcp`: serves toolwright tools to any MCP client through the official SDK
- * (`@modelcontextprotocol/sdk`, a peer dependency of this entry point only). Importing it registers
+ * (`@modelcontextprotocol/server` 2.x, an optional peer dependency needed by this entry point only). Importing it registers
  * the adapter key `mcp` and the semantic hints `openWorld` and `closedWorld`.
  */
 export { MCP_ADAPTER, McpConfig } from './config';
@@ -17,4 +17,4 @@ export { serveHttp, serveStdio } from './serve';
 export type { HttpServeOptions, McpHttpHandle, McpStdioHandle, StdioServeOptions } from './serve';
 export { McpRequestContext, mcpRequest } from './request-context';
 export type { AuthInfo, McpHttpAuth, McpResourceMetadata } from './auth';
-export { InsufficientScopeError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+export { InsufficientScopeError, InvalidTokenError } from './auth';

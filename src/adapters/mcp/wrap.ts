@@ -1,4 +1,4 @@
-import type { CallToolResult, Tool as McpTool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool as McpTool, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { DependencyContainer } from 'tsyringe';
 import { AmbientSource, CallContext, Approver, CallTrace, Invoker, Result, ToolDefinition, ToolLike, Tools } from '../../index';
 import { defaultInvoker, guardToolResponse, MAPPING_FAILURE } from '../../adapter-kit';
