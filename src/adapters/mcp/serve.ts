@@ -4,13 +4,14 @@ import {
   createMcpHandler,
   isInitializeRequest,
   isLegacyRequest,
+  McpServer,
   WebStandardStreamableHTTPServerTransport,
-  type McpServer,
   type Server,
 } from '@modelcontextprotocol/server';
 import { describeValue } from '../../adapter-kit';
 import { httpAuthGate, McpHttpAuth, ownerIdentity, warnIfExposed } from './auth';
 import { hostGuard } from './hosts';
+import { withParamHeaderCheck } from './param-headers';
 import { jsonRpcError, readJsonBody } from './http-body';
 import { DEFAULT_LIMITS, positiveInteger } from './limits';
 import { mcpServerFactory, McpServerFactoryContext, McpServerOptions } from './server';
@@ -112,10 +113,16 @@ export async function hostHttp(
   const refusal = hostGuard(host, http);
   let actualPort = port;
   // 2026-07-28: a server per request, whatever `stateless` says (the revision has no sessions).
-  const modern = createMcpHandler(({ era }) => makeServer({ era, perRequest: true }), {
-    legacy: 'reject',
-    onerror: (error) => reportModernError(error),
-  });
+  const modern = createMcpHandler(
+    ({ era }) => {
+      const server = makeServer({ era, perRequest: true });
+      return tools && !(server instanceof McpServer) ? withParamHeaderCheck(server, tools) : server;
+    },
+    {
+      legacy: 'reject',
+      onerror: (error) => reportModernError(error),
+    },
+  );
   const unsubscribe = tools?.onChange(() => modern.notify.toolsChanged());
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -24,6 +24,7 @@ export class McpServedTools {
   private readonly listeners = new Set<() => void>();
   private listing: { tools: McpToolEntry['tool'][] } | undefined;
   private anyScoped: boolean | undefined;
+  private anyHeaders: boolean | undefined;
 
   /** @internal */
   constructor(tools: readonly ServableTool[]) {
@@ -72,6 +73,13 @@ export class McpServedTools {
     return (this.anyScoped ??= [...this.byName.values()].some((served) => served.scopes.length > 0));
   }
 
+  /** @internal Whether any tool declares input fields mirrored as Mcp-Param-* headers. */
+  mirrorsHeaders(): boolean {
+    return (this.anyHeaders ??= [...this.byName.values()].some((served) =>
+      Object.values((served.entry.tool.inputSchema.properties ?? {}) as Record<string, object>).some((property) => 'x-mcp-header' in property),
+    ));
+  }
+
   /** @internal The unfiltered tools/list answer, built once per change. */
   list(): { tools: McpToolEntry['tool'][] } {
     return (this.listing ??= { tools: [...this.byName.values()].map((served) => served.entry.tool) });
@@ -109,12 +117,12 @@ export class McpServedTools {
     }
     this.byName.set(entry.tool.name, { entry, scopes: McpConfig.resolveOverrideFor(entry.definition, 'scopes') });
     this.listing = undefined;
-    this.anyScoped = undefined;
+    this.anyScoped = this.anyHeaders = undefined;
   }
 
   private changed(): void {
     this.listing = undefined;
-    this.anyScoped = undefined;
+    this.anyScoped = this.anyHeaders = undefined;
     for (const server of this.servers) {
       // A server whose client has not finished initializing, or is gone, has no one to tell.
       server.sendToolListChanged().catch(() => undefined);
