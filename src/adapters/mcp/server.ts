@@ -83,6 +83,13 @@ export interface McpServerOptions {
   listCache?: McpListCache;
 }
 
+/**
+ * The SDK `Server` (`@modelcontextprotocol/server` 2.x) toolwright builds and hands to `configure`,
+ * as toolwright's CommonJS build loads it. Annotate with this type in an ES-module application: the
+ * SDK ships separate ESM and CommonJS typings, whose `Server` classes TypeScript keeps apart.
+ */
+export type McpSdkServer = Server;
+
 /** What the serving entries tell the factory about the server they need. */
 export interface McpServerFactoryContext {
   /** The protocol revision family the server serves: 2025-11-25 and before (default), or 2026-07-28. */
