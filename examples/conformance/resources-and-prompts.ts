@@ -85,7 +85,10 @@ function prompt(name: string, args: Record<string, string>): GetPromptResult {
   const user = <T>(content: T) => ({ role: 'user' as const, content });
   const missing = (PROMPTS.find((p) => p.name === name)?.arguments ?? []).filter((a) => a.required && args[a.name] === undefined);
   if (missing.length > 0) {
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${name}: missing argument(s) ${missing.map((a) => a.name).join(', ')}.`);
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `Prompt ${name}: missing argument(s) ${missing.map((a) => a.name).join(', ')}.`,
+    );
   }
   switch (name) {
     case 'test_simple_prompt':

@@ -34,7 +34,6 @@ export function mcpApprover(
   trusted: boolean,
   timeoutMs: number,
 ): Approver | undefined {
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- 2025-11-25 only: declared at initialize.
   if (!canElicitForm(server.getClientCapabilities())) return trusted ? () => true : undefined;
   return async (call) => {
     let answer: ElicitResult;
@@ -54,7 +53,8 @@ export function mcpApprover(
       );
     } catch (error) {
       // Nobody answered within the timeout: not approved (any other error is reported).
-      if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) return { approved: false, reason: 'nobody answered in time' };
+      if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)
+        return { approved: false, reason: 'nobody answered in time' };
       throw error;
     }
     if (answer.action === 'accept' && answer.content?.approve === true) return true;

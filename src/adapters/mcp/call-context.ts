@@ -84,7 +84,6 @@ export function callHandlers(
     return { context: { ...base, unavailable: MODERN }, approve: approval.trusted ? () => true : undefined };
   }
   // The client's capabilities from its initialize (none on a stateless server, which never saw it).
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- 2025-11-25 only: declared at initialize.
   const capabilities = server.getClientCapabilities();
   const related = { relatedRequestId: request.requestId, signal: request.signal };
   const context: CallContext = {

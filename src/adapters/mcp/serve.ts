@@ -5,6 +5,7 @@ import {
   isInitializeRequest,
   isLegacyRequest,
   McpServer,
+  ProtocolError,
   WebStandardStreamableHTTPServerTransport,
   type Server,
 } from '@modelcontextprotocol/server';
@@ -217,11 +218,12 @@ export async function hostHttp(
 }
 
 /**
- * What the SDK's 2026-07-28 handler reports: its refusals of bad requests (answered to the client,
- * who sees them; not logged) and its own failures (logged).
+ * What the SDK's 2026-07-28 handler reports: its refusals of requests (a mismatching header, an
+ * unsupported revision, a missing capability: answered to the client, which sees them, and not
+ * logged, so a client cannot flood the log) and its own failures (logged).
  */
 function reportModernError(error: Error): void {
-  if (/^Rejected /.test(error.message)) return;
+  if (error instanceof ProtocolError || /^Rejected /.test(error.message)) return;
   console.error('toolwright/mcp: serving an MCP 2026-07-28 request failed:', error);
 }
 

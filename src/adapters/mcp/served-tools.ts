@@ -76,7 +76,9 @@ export class McpServedTools {
   /** @internal Whether any tool declares input fields mirrored as Mcp-Param-* headers. */
   mirrorsHeaders(): boolean {
     return (this.anyHeaders ??= [...this.byName.values()].some((served) =>
-      Object.values((served.entry.tool.inputSchema.properties ?? {}) as Record<string, object>).some((property) => 'x-mcp-header' in property),
+      Object.values((served.entry.tool.inputSchema.properties ?? {}) as Record<string, object>).some(
+        (property) => 'x-mcp-header' in property,
+      ),
     ));
   }
 

@@ -3,11 +3,11 @@ import {
   ProtocolErrorCode,
   Server,
   type AuthInfo,
-  type CacheHint,
   type CallToolResult,
   type JSONRPCRequest,
   type ListToolsResult,
   type RequestId,
+  type Result,
   type ServerCapabilities,
   type ServerContext,
 } from '@modelcontextprotocol/server';
@@ -256,9 +256,11 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
       );
     }
     if (!asTask && support === 'required') {
-      throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Tool ${name} must be called as a task (taskSupport required): add params.task.`);
+      throw new ProtocolError(
+        ProtocolErrorCode.MethodNotFound,
+        `Tool ${name} must be called as a task (taskSupport required): add params.task.`,
+      );
     }
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the revision this instance serves, for spans.
     const request = new RequestContext(ctx, server.getNegotiatedProtocolVersion());
     const child = root.createChildContainer();
     // An abstract class is a fine token at run time; tsyringe's types only admit concrete ones.
@@ -305,7 +307,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
 
   const factory = (context: McpServerFactoryContext = {}): Server => {
     const era: McpEra = context.era === 'modern' ? 'modern' : 'legacy';
-    const server = new Server(
+    const server = new ToolsServer(
       { name: options.name, version: options.version },
       {
         capabilities: era === 'legacy' ? legacyCapabilities : capabilities,
@@ -319,19 +321,36 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
       for (const served of tools.all()) if (allowed(served, ctx)) visible.push(served);
       return { tools: visible.map((served) => served.entry.tool) };
     });
-    // tools/call is answered here rather than through setRequestHandler: the SDK's Server parses its
-    // params first and answers a malformed call with its whole schema report.
-    server.fallbackRequestHandler = async (request, ctx) => {
-      if (request.method !== 'tools/call') throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
+    // ToolsServer checks the params first, answering a malformed call in one line.
+    server.setRequestHandler('tools/call', async (request, ctx) => {
       const { name, args, asTask } = callParams(request);
       return (await call(server, era, name, args, ctx, asTask)) as CallToolResult;
-    };
+    });
     if (tasks && era === 'legacy') handleTasks(server, tasks, taskTools, (tool, result) => mapResult(tool, result));
     options.configure?.(server);
     if (!context.perRequest) tools.attach(server);
     return server;
   };
   return Object.assign(factory, { tools });
+}
+
+/**
+ * The SDK's `Server`, with toolwright's own check of tools/call params before the SDK's: a
+ * malformed call is answered with one line saying what is wrong (the SDK's own answer is its whole
+ * schema report). A task-augmented call (2025-11-25) answers with the task, which the SDK's
+ * tools/call result check (a plain CallToolResult since 2.x) would refuse: it skips that check.
+ * tools/call goes through `setRequestHandler`, so the SDK's own dispatch answers unknown methods
+ * (404 on 2026-07-28) and its input-required seam applies to calls.
+ */
+class ToolsServer extends Server {
+  protected override _wrapHandler(
+    method: string,
+    handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>,
+  ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result> {
+    const wrapped = super._wrapHandler(method, handler);
+    if (method !== 'tools/call') return wrapped;
+    return (request, ctx) => (callParams(request).asTask ? handler(request, ctx) : wrapped(request, ctx));
+  }
 }
 
 /** An ambientContext function that threw: the server's problem, reported once, never shown to the model. */
@@ -352,7 +371,7 @@ function failedContext(tool: ToolDefinition, error: unknown): CallToolResult {
 }
 
 /** The name and arguments of a tools/call request, or a one-line -32602 saying what is wrong. */
-function callParams(request: JSONRPCRequest): { name: string; args: Record<string, unknown> | undefined; asTask: boolean } {
+function callParams(request: { params?: unknown }): { name: string; args: Record<string, unknown> | undefined; asTask: boolean } {
   const params = request.params as Record<string, unknown> | undefined;
   if (!isPlainObject(params) || typeof params.name !== 'string') {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid tools/call request: params.name must be the tool's name (a string).");
@@ -366,7 +385,10 @@ function callParams(request: JSONRPCRequest): { name: string; args: Record<strin
     );
   }
   if (params.task !== undefined && !isPlainObject(params.task)) {
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid tools/call request: params.task must be an object such as { ttl: 60000 }.');
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      'Invalid tools/call request: params.task must be an object such as { ttl: 60000 }.',
+    );
   }
   return { name: params.name, args, asTask: params.task !== undefined };
 }

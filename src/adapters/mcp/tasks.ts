@@ -35,7 +35,11 @@ export interface McpTaskQueue {
    * Enqueues a call the server admitted (`approved`: a person approved it), or (`outcome`) a job that
    * ends with the answer the server gave instead, without running the tool.
    */
-  enqueue(tool: ToolDefinition, args: unknown, options: { ambientContext?: AmbientSource; approved?: boolean; outcome?: Result }): Promise<McpTaskJob>;
+  enqueue(
+    tool: ToolDefinition,
+    args: unknown,
+    options: { ambientContext?: AmbientSource; approved?: boolean; outcome?: Result },
+  ): Promise<McpTaskJob>;
   job(id: string, options: { tools: readonly ToolDefinition[] }): Promise<McpTaskJob | undefined>;
   /** How long finished jobs stay readable, in milliseconds (null: until removed). */
   readonly keepFinishedMs?: number | null;

@@ -27,7 +27,8 @@ const PRIMITIVES = new Set(['string', 'integer', 'boolean']);
 /** `icons` setting check: true, or what is wrong. */
 export function iconsProblem(icons: unknown): true | string {
   if (icons === undefined) return true;
-  if (!Array.isArray(icons) || icons.length === 0) return "must be a non-empty list of icons such as [{ src: 'https://example.com/icon.png' }]";
+  if (!Array.isArray(icons) || icons.length === 0)
+    return "must be a non-empty list of icons such as [{ src: 'https://example.com/icon.png' }]";
   for (const [index, icon] of icons.entries()) {
     const at = `icons[${index}]`;
     if (!isPlainObject(icon)) return `must be a list of { src, mimeType?, sizes?, theme? } objects; ${at} is not one`;
@@ -45,7 +46,10 @@ export function iconsProblem(icons: unknown): true | string {
     if (icon.mimeType !== undefined && (typeof icon.mimeType !== 'string' || !/^[\w.+-]+\/[\w.+-]+$/.test(icon.mimeType))) {
       return `${at}.mimeType must be a media type such as 'image/png'`;
     }
-    if (icon.sizes !== undefined && (!Array.isArray(icon.sizes) || !icon.sizes.every((size) => typeof size === 'string' && SIZE.test(size)))) {
+    if (
+      icon.sizes !== undefined &&
+      (!Array.isArray(icon.sizes) || !icon.sizes.every((size) => typeof size === 'string' && SIZE.test(size)))
+    ) {
       return `${at}.sizes must be a list such as ['48x48'] or ['any']`;
     }
     if (icon.theme !== undefined && icon.theme !== 'light' && icon.theme !== 'dark') return `${at}.theme must be 'light' or 'dark'`;

@@ -147,6 +147,14 @@ describe('standard headers (2026-07-28)', () => {
   });
 });
 
+describe('a malformed tools/call (2026-07-28)', () => {
+  it('is answered with the same one-line -32602 as on 2025-11-25', async () => {
+    const handle = await serve({ name: 'malformed', version: '1', tools: [AdminOnly] });
+    const refused = await modern(handle.url, 'tools/call', { name: 'admin_only', arguments: [1, 2] });
+    expect(refused.body.error).toEqual({ code: -32602, message: 'Invalid tools/call request: arguments must be an object of named arguments, not an array.' });
+  });
+});
+
 describe('Mcp-Param-* headers a tool declares', () => {
   it('are declared with x-mcp-header in both revisions; the 2.x Client mirrors them and the call is served', async () => {
     const handle = await serve({ name: 'params', version: '1', tools: [Forecast] });

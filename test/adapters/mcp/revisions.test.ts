@@ -156,7 +156,7 @@ describe('one serveHttp endpoint, both revisions at once', () => {
     try {
       await Promise.all([arrived.modern, arrived.legacy]);
       expect(seen).toEqual({ modern: 1, legacy: 1 });
-      expect((await modern.listTools({ cacheMode: 'refresh' } as never)).tools.map((tool) => tool.name)).toContain('late');
+      expect((await modern.listTools()).tools.map((tool) => tool.name)).toContain('late');
       expect(text(await modern.callTool({ name: 'late', arguments: {} }))).toBe('late');
     } finally {
       await subscription.close();
@@ -188,7 +188,7 @@ describe('serveStdio, both revisions', () => {
   it.each(MODES)('%s: lists and calls, with scopes and the same invalid-argument answer', async (mode) => {
     const user = await stdio(mode);
     expect(user.getProtocolEra()).toBe(mode === 'legacy' ? 'legacy' : 'modern');
-    expect((await user.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['can_ask', 'echo', 'wipe']);
+    expect((await user.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['can_ask', 'echo', 'grow', 'wipe']);
     // (Progress over stdio is checked on the wire below: the SDK clients, 1.x and 2.x alike, dispatch a
     // notification a microtask after it arrives and a response at once, so a progress notification read
     // in the same chunk as the call's response finds its handler gone and is dropped by the client.)
@@ -266,7 +266,17 @@ describe('serveStdio, both revisions', () => {
 
   it('pinned to 2026-07-28: the scopes of unauthenticated requests (unauthenticatedScopes) show the scoped tool', async () => {
     const admin = await stdio('pin', { ADMIN: '1' });
-    expect((await admin.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['can_ask', 'echo', 'vault', 'wipe']);
+    expect((await admin.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['can_ask', 'echo', 'grow', 'vault', 'wipe']);
     expect(text(await admin.callTool({ name: 'vault', arguments: {} }))).toBe('the vault is open');
+  }, 120_000);
+
+  it.each(['legacy', 'pin'] as const)('%s: a tool added at run time reaches the client (2026-07-28: on its subscriptions/listen stream)', async (mode) => {
+    const client = await stdio(mode);
+    const changed = new Promise<void>((resolve) => client.setNotificationHandler('notifications/tools/list_changed', () => resolve()));
+    const subscription = mode === 'pin' ? await client.listen({ toolsListChanged: true }) : undefined;
+    expect(text(await client.callTool({ name: 'grow', arguments: {} }))).toBe('grown');
+    await changed;
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('late');
+    await subscription?.close();
   }, 120_000);
 });
