@@ -7,12 +7,13 @@
  */
 import 'reflect-metadata';
 import { spawn } from 'node:child_process';
+import { request } from 'node:http';
 import * as path from 'node:path';
 import { Client, LOG_LEVEL_META_KEY, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Tool } from 'toolwright';
+import { Expects, Tool, ToolContext } from 'toolwright';
 import { McpHttpHandle, serveHttp } from 'toolwright/mcp';
 import { revisionTools } from '../../fixtures/mcp-revisions/tools';
 
@@ -161,6 +162,63 @@ describe('one serveHttp endpoint, both revisions at once', () => {
     } finally {
       await subscription.close();
       handle.tools.remove('late');
+    }
+  });
+});
+
+describe('a 2026-07-28 call whose client goes away', () => {
+  it('is aborted: the tool sees its signal fire', async () => {
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    let aborted!: (reason: unknown) => void;
+    const abortedWith = new Promise<unknown>((resolve) => (aborted = resolve));
+    @Tool({ name: 'wait_forever', description: 'Waits until cancelled' })
+    @Expects({})
+    class WaitForever {
+      call(_input: unknown, context: ToolContext) {
+        started();
+        return new Promise((_resolve, reject) =>
+          context.signal.addEventListener('abort', () => {
+            aborted(context.signal.reason);
+            reject(context.signal.reason);
+          }),
+        );
+      }
+    }
+    const served = await serveHttp({ name: 'abort', version: '1', tools: [WaitForever] }, { port: 0 });
+    try {
+      const req = request(served.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'wait_forever',
+        },
+      });
+      req.on('error', () => undefined);
+      req.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: {
+            name: 'wait_forever',
+            arguments: {},
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+              'io.modelcontextprotocol/clientCapabilities': {},
+            },
+          },
+        }),
+      );
+      await running;
+      req.destroy();
+      await expect(abortedWith).resolves.toBeDefined();
+    } finally {
+      await served.close();
     }
   });
 });
