@@ -34,13 +34,14 @@ export interface HttpServeOptions {
   /** Default `/mcp`. */
   path?: string;
   /**
-   * No sessions: a fresh server for every request (default false: one server per session). A
-   * tools/call answers over SSE when the client accepts it (so progress and logs reach it); the
-   * client closing the response aborts the tool's signal.
+   * MCP 2025-11-25 without sessions: a fresh server for every request (default false: one server per
+   * session). A tools/call answers over SSE when the client accepts it (so progress and logs reach
+   * it); the client closing the response aborts the tool's signal. MCP 2026-07-28 requests are
+   * always served this way (that revision has no sessions), whatever this says.
    */
   stateless?: boolean;
   /**
-   * Session mode: makes SSE streams resumable. A client that lost a stream reconnects with
+   * Session mode (MCP 2025-11-25): makes SSE streams resumable. A client that lost a stream reconnects with
    * `Last-Event-ID` and is sent what it missed (only its own session's events). `new
    * InMemoryEventStore()` for development and one process; a shared store (`EventStore`) for
    * several. A session's events are forgotten when it ends. Default none.
@@ -56,7 +57,7 @@ export interface HttpServeOptions {
   // Limits and host rules (README, "Limits").
   /** A session with no request for this long is closed (default 15 minutes); an open GET stream keeps it active. */
   sessionIdleTimeoutMs?: number;
-  /** Open sessions at most (default 10,000); beyond it an initialize request gets 503 with `Retry-After`. */
+  /** Open sessions at most (default 10,000; MCP 2025-11-25); beyond it an initialize request gets 503 with `Retry-After`. */
   maxSessions?: number;
   /** Time for the request headers, and then for the body, to arrive (default 30 s); a late body gets 408. */
   requestTimeoutMs?: number;
@@ -82,8 +83,9 @@ export interface McpHttpHandle {
 }
 
 /**
- * Serves the tools over Streamable HTTP. Session mode (default) keeps one SDK server per session;
- * stateless mode builds one per request. Bound to 127.0.0.1 by default; a server on loopback
+ * Serves the tools over Streamable HTTP, to clients of MCP 2025-11-25 and 2026-07-28 on one endpoint.
+ * For 2025-11-25, session mode (default) keeps one SDK server per session and stateless mode builds
+ * one per request; 2026-07-28 requests always get one per request. Bound to 127.0.0.1 by default; a server on loopback
  * refuses requests whose Host or Origin is not loopback (DNS rebinding), and `allowedHosts` /
  * `allowedOrigins` set the rule for any bind address (hosts.ts). Sessions, bodies and request time
  * are bounded (limits.ts has the defaults; README, "Limits").
