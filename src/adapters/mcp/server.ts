@@ -2,24 +2,23 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   Server,
-  type AuthInfo,
   type CallToolResult,
   type JSONRPCRequest,
   type ListToolsResult,
-  type RequestId,
   type Result,
   type ServerCapabilities,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
-import { AmbientSource, CallTrace, Invoker, InvokerOptions, SpanAttributes, ToolDefinition } from '../../index';
+import { AmbientSource, Invoker, InvokerOptions, ToolDefinition } from '../../index';
 import { DEFAULT_ERROR, describeValue, guardToolResponse } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
 import { scopeListProblem } from './auth';
 import { callHandlers, McpEra } from './call-context';
 import { MCP_ADAPTER, McpConfig } from './config';
 import { checkListCache, McpListCache } from './list-cache';
-import { McpRequestContext, McpRequestHeaders, withMcpRequest } from './request-context';
+import { McpRequestContext, withMcpRequest } from './request-context';
+import { McpCallTrace, RequestContext } from './call-request';
 import { McpServedTools, ServableTool, ServedTool } from './served-tools';
 import { checkTasksOptions, createdTask, enqueueTaskCall, handleTasks, McpTasksOptions } from './tasks';
 import { mapResult, McpAdapter } from './wrap';
@@ -103,70 +102,6 @@ export interface McpServerFactory {
   (context?: McpServerFactoryContext): Server;
   /** The tools served: add and remove them at run time; clients are sent tools/list_changed. */
   readonly tools: McpServedTools;
-}
-
-class RequestContext extends McpRequestContext {
-  readonly requestId: RequestId;
-  readonly sessionId?: string;
-  readonly authInfo?: AuthInfo;
-  readonly signal: AbortSignal;
-  readonly meta?: Readonly<Record<string, unknown>>;
-  readonly protocolVersion?: string;
-  private headerRecord?: McpRequestHeaders;
-
-  constructor(
-    private readonly ctx: ServerContext,
-    protocolVersion: string | undefined,
-  ) {
-    super();
-    this.requestId = ctx.mcpReq.id;
-    this.sessionId = ctx.sessionId;
-    this.authInfo = ctx.http?.authInfo;
-    this.signal = ctx.mcpReq.signal;
-    this.meta = ctx.mcpReq._meta;
-    this.protocolVersion = protocolVersion;
-  }
-
-  get headers(): Readonly<McpRequestHeaders> | undefined {
-    const req = this.ctx.http?.req;
-    if (!req) return undefined;
-    return (this.headerRecord ??= Object.fromEntries(req.headers));
-  }
-
-  async progress(progress: number, total?: number, message?: string): Promise<void> {
-    const progressToken = this.ctx.mcpReq._meta?.progressToken;
-    if (progressToken === undefined || this.signal.aborted) return;
-    await this.ctx.mcpReq.notify({
-      method: 'notifications/progress',
-      params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) },
-    });
-  }
-}
-
-/**
- * Where a tools/call sits in a trace: the client's `_meta` trace context and the MCP span
- * attributes. Read only when the call opens a span (a tracer provider is registered).
- */
-class McpCallTrace implements CallTrace {
-  constructor(
-    private readonly request: RequestContext,
-    private readonly toolName: string,
-  ) {}
-
-  get parent(): CallTrace['parent'] {
-    return this.request.meta;
-  }
-
-  get attributes(): SpanAttributes {
-    const { requestId, sessionId, protocolVersion } = this.request;
-    return {
-      'mcp.method.name': 'tools/call',
-      'gen_ai.tool.name': this.toolName,
-      'jsonrpc.request.id': String(requestId),
-      ...(sessionId !== undefined ? { 'mcp.session.id': sessionId } : {}),
-      ...(protocolVersion !== undefined ? { 'mcp.protocol.version': protocolVersion } : {}),
-    };
-  }
 }
 
 /**
