@@ -13,7 +13,7 @@ import { Client, LOG_LEVEL_META_KEY, StreamableHTTPClientTransport } from '@mode
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Expects, Tool, ToolContext } from 'toolwright';
+import { AmbientContext, Expects, Tool, ToolContext } from 'toolwright';
 import { McpHttpHandle, serveHttp } from 'toolwright/mcp';
 import { revisionTools } from '../../fixtures/mcp-revisions/tools';
 
@@ -94,6 +94,50 @@ describe('one serveHttp endpoint, both revisions at once', () => {
     // A tool the caller may not see is an unknown tool, whatever the revision.
     for (const user of users) await expect(user.callTool({ name: 'vault', arguments: {} })).rejects.toMatchObject({ code: -32602, message: 'Unknown tool: vault' });
     await expect(legacy.callTool({ name: 'vault', arguments: {} })).rejects.toThrow('Unknown tool: vault');
+  });
+
+  it('ambientContext sees the same request in both revisions: the verified token, the headers, the revision', async () => {
+    class WhoInput {
+      @AmbientContext() caller!: string;
+      @AmbientContext() agent!: string;
+      @AmbientContext() revision!: string;
+    }
+    @Tool({ name: 'who', description: 'Who is calling, from trusted values' })
+    @Expects(WhoInput)
+    class Who {
+      call(input: WhoInput): string {
+        return `${input.caller} via ${input.agent} on ${input.revision}`;
+      }
+    }
+    const served = await serveHttp(
+      {
+        name: 'who',
+        version: '1',
+        tools: [Who],
+        ambientContext: (request) => ({
+          caller: request.authInfo?.clientId,
+          agent: request.headers?.['x-agent'],
+          revision: request.protocolVersion ?? 'none',
+        }),
+      },
+      { port: 0, auth },
+    );
+    try {
+      const answers: string[] = [];
+      for (const mode of MODES) {
+        const client = v2Client(mode);
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { Authorization: 'Bearer admin', 'X-Agent': mode } } }),
+        );
+        open.push(client);
+        answers.push(text(await client.callTool({ name: 'who', arguments: {} })));
+        // A caller cannot pass a trusted value as an argument, whatever the revision.
+        expect((await client.callTool({ name: 'who', arguments: { caller: 'mallory' } })).isError).toBe(true);
+      }
+      expect(answers).toEqual(['admin via legacy on 2025-11-25', 'admin via auto on 2026-07-28', 'admin via pin on 2026-07-28']);
+    } finally {
+      await served.close();
+    }
   });
 
   it('answers an invalid argument the same way in both revisions', async () => {
