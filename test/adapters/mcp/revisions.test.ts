@@ -140,6 +140,32 @@ describe('one serveHttp endpoint, both revisions at once', () => {
     }
   });
 
+  it('a 2026-07-28 request meets the same host rules and authentication before anything else', async () => {
+    const envelope = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const post = (headers: Record<string, string>, body: string = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: envelope } })) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(handle.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list', ...headers },
+        });
+        req.on('error', reject);
+        req.on('response', (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.end(body);
+      });
+    expect(await post({ authorization: 'Bearer user' })).toBe(200);
+    expect(await post({})).toBe(401);
+    expect(await post({ authorization: 'Bearer forged' })).toBe(401);
+    expect(await post({ authorization: 'Bearer user', host: 'evil.example:80' })).toBe(403);
+    await expect(connect('pin', 'forged')).rejects.toThrow();
+  });
+
   it('answers an invalid argument the same way in both revisions', async () => {
     const answers = await Promise.all(
       MODES.map(async (mode) => (await connect(mode)).callTool({ name: 'echo', arguments: { text: 5 } })),
