@@ -1,14 +1,14 @@
 /**
  * The server side of bench/mcp/http.ts, in its own process: a trivial tool (`echo { text }` → the
  * text) served over Streamable HTTP, in session or stateless mode, by toolwright's `serveHttp` or by
- * the SDK's `McpServer.registerTool` (zod input schema) behind the same hosting code (`hostHttp`,
+ * the SDK 2.x's `McpServer.registerTool` (zod input schema) behind the same hosting code (`hostHttp`,
  * the node:http server, host rules, body reading and session table `serveHttp` uses). Reports its URL,
  * then answers each IPC request with the CPU time the process has used (µs), so that the load
  * generator can charge each cell the server's own CPU.
  * `--cpu-prof` on this process profiles the server alone (BENCH_PROFILE=1 in http.ts).
  */
 import 'reflect-metadata';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { Expects, Tool, ToolContext } from 'toolwright';
 import { serveHttp } from 'toolwright/mcp';
@@ -29,10 +29,10 @@ class Echo {
 
 function sdkServer() {
   const server = new McpServer({ name: 'http-bench', version: '1.0.0' });
-  server.registerTool('echo', { description: 'Answers its text', inputSchema: { text: z.string() } }, ({ text }) => ({
+  server.registerTool('echo', { description: 'Answers its text', inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({
     content: [{ type: 'text', text }],
   }));
-  return server.server;
+  return server;
 }
 
 serve(

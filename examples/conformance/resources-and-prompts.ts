@@ -1,20 +1,16 @@
 /**
  * Resources, prompts, completions and subscriptions for the conformance server, added to each SDK
- * server through toolwright's `configure(server)` hook with the SDK's own request schemas.
+ * server (`@modelcontextprotocol/server` 2.x) through toolwright's `configure(server)` hook with the
+ * SDK's own method-keyed handlers.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import {
-  CompleteRequestSchema,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ReadResourceRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  type GetPromptResult,
+  type Server,
+  type ServerCapabilities,
+} from '@modelcontextprotocol/server';
 import { TEST_IMAGE_BASE64 } from './tools';
 
 /** What the hook adds, declared beside the tools and logging toolwright declares itself. */
@@ -62,7 +58,7 @@ function read(uri: string) {
   const id = TEMPLATE.exec(uri)?.[1];
   if (id !== undefined)
     return { uri, mimeType: 'application/json', text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) };
-  throw new McpError(-32002, `Resource not found: ${uri}`, { uri });
+  throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);
 }
 
 const PROMPTS = [
@@ -85,11 +81,14 @@ const PROMPTS = [
   { name: 'test_prompt_with_image', title: 'Prompt With Image', description: 'A prompt that includes image content' },
 ];
 
-function prompt(name: string, args: Record<string, string>) {
+function prompt(name: string, args: Record<string, string>): GetPromptResult {
   const user = <T>(content: T) => ({ role: 'user' as const, content });
   const missing = (PROMPTS.find((p) => p.name === name)?.arguments ?? []).filter((a) => a.required && args[a.name] === undefined);
   if (missing.length > 0) {
-    throw new McpError(ErrorCode.InvalidParams, `Prompt ${name}: missing argument(s) ${missing.map((a) => a.name).join(', ')}.`);
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `Prompt ${name}: missing argument(s) ${missing.map((a) => a.name).join(', ')}.`,
+    );
   }
   switch (name) {
     case 'test_simple_prompt':
@@ -114,14 +113,14 @@ function prompt(name: string, args: Record<string, string>) {
         ],
       };
   }
-  throw new McpError(ErrorCode.InvalidParams, `Unknown prompt ${JSON.stringify(name)}; prompts/list names the prompts.`);
+  throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt ${JSON.stringify(name)}; prompts/list names the prompts.`);
 }
 
 /** The `configure` hook: resources, a template, subscriptions, prompts and completions. */
 export function addResourcesAndPrompts(server: Server): void {
   const subscriptions = new Set<string>();
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: RESOURCES }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+  server.setRequestHandler('resources/list', () => ({ resources: RESOURCES }));
+  server.setRequestHandler('resources/templates/list', () => ({
     resourceTemplates: [
       {
         uriTemplate: 'test://template/{id}/data',
@@ -132,16 +131,17 @@ export function addResourcesAndPrompts(server: Server): void {
       },
     ],
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request) => ({ contents: [read(request.params.uri)] }));
-  server.setRequestHandler(SubscribeRequestSchema, (request) => {
+  server.setRequestHandler('resources/read', (request) => ({ contents: [read(request.params.uri)] }));
+  // resources/subscribe and unsubscribe are 2025-11-25 methods (2026-07-28 clients subscribe with subscriptions/listen).
+  server.setRequestHandler('resources/subscribe', (request) => {
     subscriptions.add(request.params.uri);
     return {};
   });
-  server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+  server.setRequestHandler('resources/unsubscribe', (request) => {
     subscriptions.delete(request.params.uri);
     return {};
   });
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: PROMPTS }));
-  server.setRequestHandler(GetPromptRequestSchema, (request) => prompt(request.params.name, request.params.arguments ?? {}));
-  server.setRequestHandler(CompleteRequestSchema, () => ({ completion: { values: [], total: 0, hasMore: false } }));
+  server.setRequestHandler('prompts/list', () => ({ prompts: PROMPTS }));
+  server.setRequestHandler('prompts/get', (request) => prompt(request.params.name, request.params.arguments ?? {}));
+  server.setRequestHandler('completion/complete', () => ({ completion: { values: [], total: 0, hasMore: false } }));
 }

@@ -199,6 +199,35 @@ export class JsonSchema202012 {
   }
 }
 
+@Tool({ name: 'test_logging_tool', description: 'Logs at every level (2026-07-28: only as the request asks with its logLevel)' })
+@Expects({})
+export class LoggingTool {
+  async call(_input: unknown, context: ToolContext) {
+    for (const level of ['debug', 'info', 'warning', 'error'] as const) await context.log(level, `A ${level} message`);
+    return Content.text('Logged at every level.');
+  }
+}
+
+class CustomHeadersInput {
+  @Field({ description: 'The region to report on, mirrored as the Mcp-Param-Region header' })
+  region!: string;
+
+  @Field({ description: 'Whether to include details, mirrored as the Mcp-Param-Verbose header' })
+  verbose!: boolean;
+}
+
+@Tool({
+  name: 'test_custom_headers',
+  description: 'Tests custom headers (SEP-2243): its region and verbose arguments are mirrored as Mcp-Param-* headers',
+  adapters: { mcp: { headers: { region: 'Region', verbose: 'Verbose' } } },
+})
+@Expects(CustomHeadersInput)
+export class CustomHeaders {
+  call(input: CustomHeadersInput): string {
+    return `Region ${input.region}${input.verbose ? ', in detail' : ''}`;
+  }
+}
+
 export const conformanceTools = [
   SimpleText,
   ImageContent,
@@ -213,4 +242,6 @@ export const conformanceTools = [
   ElicitationDefaults,
   ElicitationEnums,
   JsonSchema202012,
+  CustomHeaders,
+  LoggingTool,
 ];

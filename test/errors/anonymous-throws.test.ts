@@ -35,7 +35,6 @@ const ALLOWED: Record<string, { count: number; why: string }> = {
   'adapters/queue/wire.ts': { count: 3, why: RUNTIME_VALUE },
   'adapters/queue/tool-queue.ts': { count: 3, why: RUNTIME_VALUE },
   'adapters/queue/worker.ts': { count: 1, why: TRANSPORT },
-  'adapters/mcp/tasks.ts': { count: 2, why: TRANSPORT },
   'adapters/mcp/stdio.ts': { count: 1, why: TRANSPORT },
   'adapters/mcp/event-store.ts': { count: 1, why: TRANSPORT },
   'adapters/mcp-client/connection.ts': { count: 4, why: `${TRANSPORT}; and a caller's callTool arguments or a call after close(): ${RUNTIME_VALUE}` },

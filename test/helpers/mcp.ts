@@ -13,11 +13,14 @@ export function rawInitialize(id = 1): { jsonrpc: '2.0'; id: number; method: 'in
   };
 }
 
-/** A real SDK Client connected to a toolwright MCP server over InMemoryTransport. */
+/**
+ * A real 1.x SDK Client (what most hosts run, MCP 2025-11-25) connected to a toolwright MCP server
+ * (SDK 2.x) over the 1.x InMemoryTransport: both SDKs speak the same Transport interface.
+ */
 export async function connectInMemory(options: McpServerOptions): Promise<{ client: Client; close: () => Promise<void> }> {
   const server = createMcpServer(options);
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverTransport);
+  await server.connect(serverTransport as unknown as Parameters<typeof server.connect>[0]);
   const client = new Client({ name: 'toolwright-test', version: '1.0.0' });
   await client.connect(clientTransport);
   return {

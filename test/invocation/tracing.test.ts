@@ -27,7 +27,8 @@ import {
   ToolVersion,
   Tracing,
 } from 'toolwright';
-import { createMcpServer } from 'toolwright/mcp';
+import { createMcpServer, serveHttp } from 'toolwright/mcp';
+import { Client as ModernClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
 class TestReader extends MetricReader {
   constructor() {
@@ -159,9 +160,29 @@ describe('tracing', () => {
       'gen_ai.tool.call.id': continued.attributes['jsonrpc.request.id'],
       'toolwright.transport': 'mcp',
       'toolwright.outcome': 'success',
+      'mcp.protocol.version': '2025-11-25',
     });
     expect(fresh.spanContext().traceId).not.toBe(traceId); // a malformed traceparent starts a new trace
     expect(fresh.parentSpanContext).toBeUndefined();
+    expect(JSON.stringify(spans().map(everything))).not.toContain(SECRET);
+  });
+
+  it('a 2026-07-28 call (no session) continues the trace too, and names its protocol version', async () => {
+    const http = await serveHttp({ name: 'auth', version: '1.0.0', tools: [LoginV2], ambientContext: () => ({ apiKey: SECRET }) }, { port: 0 });
+    const client = new ModernClient({ name: 'test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+      const traceId = '5bf92f3577b34da6a3ce929d0e0e4737';
+      const parentId = '10f067aa0ba902b8';
+      await client.callTool({ name: 'login', arguments: { user: 'ada', password: SECRET }, _meta: { traceparent: `00-${traceId}-${parentId}-01` } });
+    } finally {
+      await client.close();
+      await http.close();
+    }
+    const [span] = spans().filter((each) => each.name === 'execute_tool login');
+    expect(span.spanContext().traceId).toBe('5bf92f3577b34da6a3ce929d0e0e4737');
+    expect(span.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'mcp.protocol.version': '2026-07-28', 'toolwright.outcome': 'success' });
+    expect(span.attributes['mcp.session.id']).toBeUndefined();
     expect(JSON.stringify(spans().map(everything))).not.toContain(SECRET);
   });
 

@@ -398,12 +398,12 @@ describe("the README's install figures (### Install) are what the install line w
   };
   const near = (stated: number, measured: number) => Math.abs(stated - measured) <= Math.max(0.2, stated * 0.03);
 
-  nodeIndependent('packages and megabytes: the line, the four peers alone, toolwright\'s share, its own code, and with the MCP SDK', async () => {
+  nodeIndependent('packages and megabytes: the line, the four peers alone, toolwright\'s share, its own code, and with the MCP SDK server', async () => {
     // The sentence as the README words it, wherever its lines wrap.
     const sentence = [
       "the first line above adds (\\d+) packages, ([\\d.]+) MB,[^]*?",
       "peers alone are (\\d+) packages and ([\\d.]+) MB, so toolwright's own share is (\\d+) packages and ([\\d.]+) MB: ([\\d.]+) MB of its own code[^]*?",
-      'With the MCP SDK[^]*?it is (\\d+) packages, ([\\d.]+) MB',
+      'With the MCP SDK server[^]*?it is (\\d+) packages, ([\\d.]+) MB',
     ].join('');
     const figures = new RegExp(sentence.replace(/ /g, '\\s+')).exec(README);
     expect(figures).not.toBeNull();
@@ -417,9 +417,10 @@ describe("the README's install figures (### Install) are what the install line w
       own: weigh(all.filter((dir) => !peers.has(dir))),
       code: weigh([path.join(project, 'node_modules', 'toolwright')]).mb,
     };
-    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', '@modelcontextprotocol/sdk@' + optionalPeerSpecs('newest').find((spec) => spec.startsWith('@modelcontextprotocol/sdk@'))!.split('@').pop()], project);
+    // toolwright/mcp's peer: the SDK 2.x server package.
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', '@modelcontextprotocol/server@' + optionalPeerSpecs('newest').find((spec) => spec.startsWith('@modelcontextprotocol/server@'))!.split('@').pop()], project);
     const sdk = weigh(installedPackages(project).keys());
-    const report = `measured: the line ${measured.line.packages} packages, ${measured.line.mb} MB; peers alone ${measured.peers.packages}, ${measured.peers.mb} MB; toolwright's share ${measured.own.packages}, ${measured.own.mb} MB; its code ${measured.code} MB; with the MCP SDK ${sdk.packages}, ${sdk.mb} MB`;
+    const report = `measured: the line ${measured.line.packages} packages, ${measured.line.mb} MB; peers alone ${measured.peers.packages}, ${measured.peers.mb} MB; toolwright's share ${measured.own.packages}, ${measured.own.mb} MB; its code ${measured.code} MB; with the MCP SDK server ${sdk.packages}, ${sdk.mb} MB`;
     expect([
       linePackages === measured.line.packages && near(lineMb, measured.line.mb),
       peerPackages === measured.peers.packages && near(peerMb, measured.peers.mb),

@@ -3,8 +3,7 @@
  * with one "approve" checkbox) when the client supports form elicitation. Otherwise the call is
  * refused, unless the server chose to rely on the client's own confirmation UI.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, McpError, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { SdkError, SdkErrorCode, type ClientCapabilities, type ElicitResult, type Server } from '@modelcontextprotocol/server';
 import type { Approver } from '../../index';
 
 /** Longest input shown in the confirmation text; the rest is cut with "…". */
@@ -17,10 +16,16 @@ function question(tool: string, input: Readonly<Record<string, unknown>>): strin
   return `Allow the tool ${tool} to run with ${shown}?`;
 }
 
+/** Whether a 2025-11-25 client declared form elicitation (a bare `elicitation: {}` means form, as before modes). */
+export function canElicitForm(capabilities: ClientCapabilities | undefined): boolean {
+  const elicitation = capabilities?.elicitation as Record<string, unknown> | undefined;
+  return elicitation !== undefined && (elicitation.form !== undefined || Object.keys(elicitation).length === 0);
+}
+
 /**
- * The approver of one tools/call request, or undefined when this client cannot be asked (the
- * invoker then refuses the call, saying so). `trusted`: the server relies on the client's own
- * confirmation, so a client without elicitation is taken to have confirmed.
+ * The approver of one tools/call request on a 2025-11-25 server, or undefined when this client
+ * cannot be asked (the invoker then refuses the call, saying so). `trusted`: the server relies on
+ * the client's own confirmation, so a client without elicitation is taken to have confirmed.
  */
 export function mcpApprover(
   server: Server,
@@ -29,7 +34,7 @@ export function mcpApprover(
   trusted: boolean,
   timeoutMs: number,
 ): Approver | undefined {
-  if (!server.getClientCapabilities()?.elicitation?.form) return trusted ? () => true : undefined;
+  if (!canElicitForm(server.getClientCapabilities())) return trusted ? () => true : undefined;
   return async (call) => {
     let answer: ElicitResult;
     try {
@@ -47,8 +52,8 @@ export function mcpApprover(
         { relatedRequestId: request.requestId, signal: request.signal, timeout: timeoutMs },
       );
     } catch (error) {
-      // Nobody answered within the SDK's request timeout: not approved (any other error is reported).
-      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
+      // Nobody answered within the timeout: not approved (any other error is reported).
+      if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)
         return { approved: false, reason: 'nobody answered in time' };
       throw error;
     }

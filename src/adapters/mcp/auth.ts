@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { InsufficientScopeError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { OAuthErrorResponse, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+import {
+  OAuthError,
+  OAuthErrorCode,
+  type AuthInfo,
+  type OAuthErrorResponse,
+  type OAuthProtectedResourceMetadata,
+} from '@modelcontextprotocol/server';
 import { checkKnownKeys, describeValue, isLoopbackHost, KnownKeysStyle } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
 import { DeclarationError } from '../../index';
@@ -15,7 +19,7 @@ import { DeclarationError } from '../../index';
 export interface McpHttpAuth {
   /**
    * Checks an access token and returns what it grants. A token that is not valid (bad signature,
-   * wrong audience, revoked): throw the SDK's `InvalidTokenError` (re-exported by `toolwright/mcp`)
+   * wrong audience, revoked): throw `InvalidTokenError` (exported by `toolwright/mcp`)
    * or return `undefined`; both answer 401 `invalid_token`. `InsufficientScopeError` answers 403.
    * Anything else thrown is a fault of the server: 500, logged, nothing of it sent to the caller.
    * The returned `expiresAt` (seconds since the epoch) is required, as in the SDK's `requireBearerAuth`.
@@ -46,6 +50,22 @@ export interface McpResourceMetadata {
 }
 
 export type { AuthInfo };
+
+/** Thrown by `verifyAccessToken` for a token that is not valid: answered 401 `invalid_token`. */
+export class InvalidTokenError extends OAuthError {
+  constructor(message: string, errorUri?: string) {
+    super(OAuthErrorCode.InvalidToken, message, errorUri);
+    this.name = 'InvalidTokenError';
+  }
+}
+
+/** Thrown by `verifyAccessToken` for a valid token that lacks a scope: answered 403 `insufficient_scope`. */
+export class InsufficientScopeError extends OAuthError {
+  constructor(message: string, errorUri?: string) {
+    super(OAuthErrorCode.InsufficientScope, message, errorUri);
+    this.name = 'InsufficientScopeError';
+  }
+}
 
 /** What `serveHttp` uses: the PRM route, the per-request check and the session binding. */
 export interface HttpAuthGate {
@@ -212,12 +232,13 @@ export function ownerIdentity(authInfo: AuthInfo): string {
 
 /** A thrown SDK OAuthError (recognised by shape: the ESM and CommonJS copies are different classes). */
 function asOAuthError(error: unknown): OAuthErrorResponse | undefined {
-  const candidate = error as { errorCode?: unknown; toResponseObject?: unknown } | null;
-  if (!(error instanceof Error) || typeof candidate?.errorCode !== 'string' || typeof candidate.toResponseObject !== 'function')
-    return undefined;
+  // The SDK 2.x OAuthError names its code `code`; the 1.x errors (still thrown by applications) `errorCode`.
+  const candidate = error as { errorCode?: unknown; code?: unknown; toResponseObject?: unknown } | null;
+  const code = typeof candidate?.errorCode === 'string' ? candidate.errorCode : candidate?.code;
+  if (!(error instanceof Error) || typeof code !== 'string' || typeof candidate?.toResponseObject !== 'function') return undefined;
   const response = (candidate.toResponseObject as () => unknown).call(error) as OAuthErrorResponse;
   return {
-    error: candidate.errorCode,
+    error: code,
     error_description: typeof response?.error_description === 'string' ? response.error_description : error.message,
   };
 }

@@ -1,25 +1,16 @@
 /**
  * The tool context of an MCP call: progress, logs, elicitation and sampling go to the client over
- * the request's own stream (related to the tools/call request), as far as the client declared it
- * can take them.
+ * the request's own stream (related to the tools/call request), as far as the client and the
+ * protocol revision of the request let them. `callHandlers` is the one place where the context and
+ * the approver are chosen per revision.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { SetLevelRequestSchema, type CreateMessageRequestParams, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
-import { CallContext, LOG_LEVELS, LogLevel, SampleResult } from '../../index';
+import type { CreateMessageRequestParams, LoggingLevel, Server, ServerContext } from '@modelcontextprotocol/server';
+import { Approver, CallContext, SampleResult } from '../../index';
+import { canElicitForm, mcpApprover } from './approval';
 import type { McpRequestContext } from './request-context';
 
-/** What a session remembers for its tool calls: the level the client asked for with logging/setLevel. */
-export interface SessionState {
-  level?: LogLevel;
-}
-
-/** Answers logging/setLevel for this server's session (the server declares the logging capability). */
-export function handleSetLevel(server: Server, state: SessionState): void {
-  server.setRequestHandler(SetLevelRequestSchema, (request) => {
-    state.level = request.params.level as LogLevel;
-    return {};
-  });
-}
+/** The protocol revision family a server instance serves: 2025-11-25 and before, or 2026-07-28. */
+export type McpEra = 'legacy' | 'modern';
 
 /** Log data as MCP carries it: the message alone, or `{ message, data }`. */
 function logData(message: string, data: unknown): unknown {
@@ -45,25 +36,59 @@ const STATELESS = {
     'the server is stateless (no session), so it cannot send the client a request and receive its answer; serve with sessions (serveHttp without stateless: true) to ask the model, or let the tool go on without it (context.supports("sample"))',
 };
 
-/** The context handlers and identity of one tools/call. */
-export function mcpCallContext(server: Server, state: SessionState, request: McpRequestContext, toolName: string): CallContext {
-  const related = { relatedRequestId: request.requestId, signal: request.signal };
-  const capabilities = server.getClientCapabilities();
-  return {
+/**
+ * Why elicit/sample cannot run on a 2026-07-28 request: that revision has no server-to-client
+ * requests (it asks through input-required results, which this server does not send yet).
+ */
+const MODERN = {
+  elicit:
+    'the client speaks MCP 2026-07-28, where a server asks its user through input-required results, which this server does not offer yet; let the tool go on without asking (context.supports("elicit")), or connect with a 2025-11-25 client',
+  sample:
+    'the client speaks MCP 2026-07-28, where a server asks the model through input-required results, which this server does not offer yet; let the tool go on without it (context.supports("sample")), or connect with a 2025-11-25 client',
+};
+
+/** What a tools/call runs with, per revision: its tool context and its approver. */
+export interface CallHandlers {
+  context: CallContext;
+  /** Undefined: this client cannot be asked (the invoker refuses a call that needs approval, saying so). */
+  approve: Approver | undefined;
+}
+
+/**
+ * The tool context and the approver of one tools/call, chosen by the revision the server instance
+ * serves. 2025-11-25 sends elicitation and sampling requests on the call's stream (when the client
+ * declared them at initialize); 2026-07-28 has none of those (the input-required rounds will plug in
+ * here). Progress and logs reach the client in both (logs follow `logging/setLevel` on 2025-11-25
+ * and the request's `logLevel` on 2026-07-28: the SDK's `ctx.mcpReq.log` applies either).
+ */
+export function callHandlers(
+  era: McpEra,
+  server: Server,
+  ctx: ServerContext,
+  request: McpRequestContext,
+  toolName: string,
+  approval: { trusted: boolean; timeoutMs: number },
+): CallHandlers {
+  const base: CallContext = {
     transport: 'mcp',
     requestId: request.requestId,
     ...(request.sessionId !== undefined ? { sessionId: request.sessionId } : {}),
     ...(request.authInfo !== undefined ? { auth: request.authInfo } : {}),
     progress: (done, total, message) => request.progress(done, total, message),
     log: async (level, message, data) => {
-      if (state.level !== undefined && LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(state.level)) return;
       if (request.signal.aborted) return;
-      await server.notification(
-        { method: 'notifications/message', params: { level: level as LoggingLevel, logger: toolName, data: logData(message, data) } },
-        { relatedRequestId: request.requestId },
-      );
+      await ctx.mcpReq.log(level as LoggingLevel, logData(message, data), toolName);
     },
-    ...(capabilities?.elicitation?.form
+  };
+  if (era === 'modern') {
+    return { context: { ...base, unavailable: MODERN }, approve: approval.trusted ? () => true : undefined };
+  }
+  // The client's capabilities from its initialize (none on a stateless server, which never saw it).
+  const capabilities = server.getClientCapabilities();
+  const related = { relatedRequestId: request.requestId, signal: request.signal };
+  const context: CallContext = {
+    ...base,
+    ...(canElicitForm(capabilities)
       ? {
           elicit: async (message, schema) => {
             const result = await server.elicitInput({ mode: 'form', message, requestedSchema: schema as never }, related);
@@ -81,4 +106,5 @@ export function mcpCallContext(server: Server, state: SessionState, request: Mcp
       : {}),
     unavailable: capabilities === undefined ? STATELESS : CLIENT_CANNOT,
   };
+  return { context, approve: mcpApprover(server, request, toolName, approval.trusted, approval.timeoutMs) };
 }

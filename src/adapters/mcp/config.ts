@@ -1,6 +1,7 @@
 import { Tools } from '../../index';
 import { declareRejectOpaqueExposedValues, defineAdapterConfig, Extensions } from '../../adapter-kit';
 import { scopeListProblem } from './auth';
+import { headersProblem, iconsProblem, McpToolIcon } from './tool-extras';
 
 /** The adapter key: `@Tool('mcp')` membership, `Tools.forAdapter('mcp')`, per-adapter names. */
 export const MCP_ADAPTER = 'mcp';
@@ -9,7 +10,8 @@ Tools.registerAdapter(MCP_ADAPTER);
 Extensions.registerSemanticHint('openWorld', 'closedWorld');
 
 /**
- * The MCP adapter's settings. `presentAs`, `title` and `scopes` can be set per tool:
+ * The MCP adapter's settings. `presentAs`, `title`, `icons`, `scopes`, `headers` and `taskSupport`
+ * can be set per tool:
  * `@Tool({ adapters: { mcp: { presentAs: 'message', title: 'Approve a loan', scopes: ['loans:write'] } } })`.
  */
 export const McpConfig = defineAdapterConfig(MCP_ADAPTER, {
@@ -20,6 +22,26 @@ export const McpConfig = defineAdapterConfig(MCP_ADAPTER, {
     default: undefined as string | undefined,
     validate: (value: string | undefined) =>
       value === undefined || (typeof value === 'string' && value.trim() !== '') || 'must be a non-empty string',
+    overridable: true,
+  },
+  /**
+   * Icons clients may show for the tool, in `tools/list` (both revisions): `[{ src, mimeType?,
+   * sizes?, theme? }]`, each `src` an https: or data: URL.
+   */
+  icons: {
+    default: undefined as readonly McpToolIcon[] | undefined,
+    validate: (value: readonly McpToolIcon[] | undefined) => iconsProblem(value),
+    overridable: true,
+  },
+  /**
+   * Input fields a 2026-07-28 client sends again as HTTP headers (`{ region: 'Region' }`: the
+   * `region` argument as `Mcp-Param-Region`), so proxies and gateways can route on them without
+   * reading the body; the server refuses a call whose header disagrees with its body (400, -32020).
+   * Top-level string, integer or boolean fields only.
+   */
+  headers: {
+    default: undefined as Readonly<Record<string, string>> | undefined,
+    validate: (value: Readonly<Record<string, string>> | undefined) => headersProblem(value),
     overridable: true,
   },
   /**

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EventStore as SdkEventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { EventStore as SdkEventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
 import { describeValue } from '../../adapter-kit';
 import { DeclarationError } from '../../index';
 

@@ -1,8 +1,11 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { TOO_LARGE } from './limits';
 
 type JsonRpcId = string | number | null;
+
+/** The JSON-RPC code of a request the server stopped waiting for (the 1.x SDK's ConnectionClosed). */
+const CONNECTION_CLOSED = -32000;
 
 /** Answers a request with a JSON-RPC error body (unless an answer has already started). */
 export function jsonRpcError(
@@ -78,7 +81,7 @@ export function readJsonBody(req: IncomingMessage, res: ServerResponse, limits: 
         settle({ body: text === '' ? undefined : JSON.parse(text) });
       } catch {
         settle(undefined);
-        jsonRpcError(res, 400, ErrorCode.ParseError, 'Parse error: the request body is not valid JSON.');
+        jsonRpcError(res, 400, ProtocolErrorCode.ParseError, 'Parse error: the request body is not valid JSON.');
       }
     };
     const onClose = () => {
@@ -92,7 +95,7 @@ export function readJsonBody(req: IncomingMessage, res: ServerResponse, limits: 
       jsonRpcError(
         res,
         408,
-        ErrorCode.ConnectionClosed,
+        CONNECTION_CLOSED,
         `Request Timeout: the request body did not arrive within ${requestTimeoutMs} ms (requestTimeoutMs).`,
         {
           headers: refuseClose,

@@ -1,13 +1,16 @@
 /**
  * `toolwright/mcp`: serves toolwright tools to any MCP client through the official SDK
- * (`@modelcontextprotocol/sdk`, a peer dependency of this entry point only). Importing it registers
+ * (`@modelcontextprotocol/server` 2.x, an optional peer dependency needed by this entry point only). Importing it registers
  * the adapter key `mcp` and the semantic hints `openWorld` and `closedWorld`.
  */
 export { MCP_ADAPTER, McpConfig } from './config';
 export { McpAdapter } from './wrap';
 export type { McpCallOptions, McpToolEntry, WrapOptions } from './wrap';
 export { createMcpServer, mcpServerFactory } from './server';
-export type { McpServerFactory, McpServerOptions } from './server';
+export type { McpSdkServer, McpServerFactory, McpServerFactoryContext, McpServerOptions } from './server';
+export type { McpEra } from './call-context';
+export type { McpListCache } from './list-cache';
+export type { McpToolIcon } from './tool-extras';
 export type { McpTaskJob, McpTaskQueue, McpTasksOptions } from './tasks';
 export { McpServedTools } from './served-tools';
 export { InMemoryEventStore } from './event-store';
@@ -16,5 +19,6 @@ export type { ServableTool } from './served-tools';
 export { serveHttp, serveStdio } from './serve';
 export type { HttpServeOptions, McpHttpHandle, McpStdioHandle, StdioServeOptions } from './serve';
 export { McpRequestContext, mcpRequest } from './request-context';
+export type { McpRequestHeaders } from './request-context';
 export type { AuthInfo, McpHttpAuth, McpResourceMetadata } from './auth';
-export { InsufficientScopeError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+export { InsufficientScopeError, InvalidTokenError } from './auth';

@@ -1,6 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { IsomorphicHeaders, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { AuthInfo, RequestId } from '@modelcontextprotocol/server';
+
+/** HTTP request headers by lower-cased name (a repeated header's values joined with ", "). */
+export type McpRequestHeaders = Record<string, string | string[] | undefined>;
 
 /**
  * The MCP request a tool call belongs to. Registered in the per-call child DI container (so a tool
@@ -11,7 +13,7 @@ import type { IsomorphicHeaders, RequestId } from '@modelcontextprotocol/sdk/typ
 export abstract class McpRequestContext {
   /** The JSON-RPC id of the tools/call request. */
   abstract readonly requestId: RequestId;
-  /** The transport session, when the transport has sessions (Streamable HTTP in session mode). */
+  /** The transport session, when the transport has sessions (Streamable HTTP in session mode, MCP 2025-11-25). */
   abstract readonly sessionId?: string;
   /**
    * The verified access token (`token`, `clientId`, `scopes`, `expiresAt`, `extra`) when the server
@@ -19,9 +21,11 @@ export abstract class McpRequestContext {
    */
   abstract readonly authInfo?: AuthInfo;
   /** HTTP request headers (Streamable HTTP only), lower-cased names. */
-  abstract readonly headers?: Readonly<IsomorphicHeaders>;
+  abstract readonly headers?: Readonly<McpRequestHeaders>;
   /** Aborted when the client cancels the request. */
   abstract readonly signal: AbortSignal;
+  /** The protocol revision of the request: `2026-07-28`, or the one its session negotiated (e.g. `2025-11-25`). */
+  abstract readonly protocolVersion?: string;
   /** The request's `_meta`. */
   abstract readonly meta?: Readonly<Record<string, unknown>>;
   /**

@@ -1,16 +1,24 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+  McpServer,
+  ProtocolError,
+  WebStandardStreamableHTTPServerTransport,
+  type Server,
+} from '@modelcontextprotocol/server';
 import { describeValue } from '../../adapter-kit';
 import { httpAuthGate, McpHttpAuth, ownerIdentity, warnIfExposed } from './auth';
 import { hostGuard } from './hosts';
+import { withParamHeaderCheck } from './param-headers';
 import { jsonRpcError, readJsonBody } from './http-body';
 import { DEFAULT_LIMITS, positiveInteger } from './limits';
-import { mcpServerFactory, McpServerOptions } from './server';
+import { mcpServerFactory, McpServerFactoryContext, McpServerOptions } from './server';
 import type { McpServedTools } from './served-tools';
-import { SessionTable } from './sessions';
+import { serveWeb, SessionTable } from './sessions';
+import { webRequest, writeWebResponse } from './web-bridge';
 import type { EventStore } from './event-store';
 import { listenError } from './listen-error';
 import { DeclarationError } from '../../index';
@@ -26,13 +34,14 @@ export interface HttpServeOptions {
   /** Default `/mcp`. */
   path?: string;
   /**
-   * No sessions: a fresh server for every request (default false: one server per session). A
-   * tools/call answers over SSE when the client accepts it (so progress and logs reach it); the
-   * client closing the response aborts the tool's signal.
+   * MCP 2025-11-25 without sessions: a fresh server for every request (default false: one server per
+   * session). A tools/call answers over SSE when the client accepts it (so progress and logs reach
+   * it); the client closing the response aborts the tool's signal. MCP 2026-07-28 requests are
+   * always served this way (that revision has no sessions), whatever this says.
    */
   stateless?: boolean;
   /**
-   * Session mode: makes SSE streams resumable. A client that lost a stream reconnects with
+   * Session mode (MCP 2025-11-25): makes SSE streams resumable. A client that lost a stream reconnects with
    * `Last-Event-ID` and is sent what it missed (only its own session's events). `new
    * InMemoryEventStore()` for development and one process; a shared store (`EventStore`) for
    * several. A session's events are forgotten when it ends. Default none.
@@ -48,7 +57,7 @@ export interface HttpServeOptions {
   // Limits and host rules (README, "Limits").
   /** A session with no request for this long is closed (default 15 minutes); an open GET stream keeps it active. */
   sessionIdleTimeoutMs?: number;
-  /** Open sessions at most (default 10,000); beyond it an initialize request gets 503 with `Retry-After`. */
+  /** Open sessions at most (default 10,000; MCP 2025-11-25); beyond it an initialize request gets 503 with `Retry-After`. */
   maxSessions?: number;
   /** Time for the request headers, and then for the body, to arrive (default 30 s); a late body gets 408. */
   requestTimeoutMs?: number;
@@ -74,8 +83,9 @@ export interface McpHttpHandle {
 }
 
 /**
- * Serves the tools over Streamable HTTP. Session mode (default) keeps one SDK server per session;
- * stateless mode builds one per request. Bound to 127.0.0.1 by default; a server on loopback
+ * Serves the tools over Streamable HTTP, to clients of MCP 2025-11-25 and 2026-07-28 on one endpoint.
+ * For 2025-11-25, session mode (default) keeps one SDK server per session and stateless mode builds
+ * one per request; 2026-07-28 requests always get one per request. Bound to 127.0.0.1 by default; a server on loopback
  * refuses requests whose Host or Origin is not loopback (DNS rebinding), and `allowedHosts` /
  * `allowedOrigins` set the rule for any bind address (hosts.ts). Sessions, bodies and request time
  * are bounded (limits.ts has the defaults; README, "Limits").
@@ -83,21 +93,40 @@ export interface McpHttpHandle {
 export async function serveHttp(options: McpServerOptions, http: HttpServeOptions = {}): Promise<McpHttpHandle> {
   resolveHttpOptions(http); // the options' errors before the tools'
   const makeServer = mcpServerFactory(options);
-  return { ...(await hostHttp(makeServer, http)), tools: makeServer.tools };
+  return { ...(await hostHttp(makeServer, http, makeServer.tools)), tools: makeServer.tools };
 }
 
 /**
- * `serveHttp`'s hosting of any SDK `Server` factory (one server per session, or per request when
- * stateless): the HTTP server, host rules, auth, body limits and session table. Internal; bench/mcp
- * hosts the SDK's `McpServer` with it, so both contenders stand behind the same hosting code.
+ * `serveHttp`'s hosting of any SDK server factory, for both protocol revisions on one endpoint:
+ * the HTTP server, host rules, auth and body limits, then a 2025-11-25 request goes to the session
+ * table (one server per session, or per request when stateless) and a 2026-07-28 one to the SDK's
+ * `createMcpHandler` (one server per request). Internal; bench/mcp hosts the SDK's `McpServer` with
+ * it, so both contenders stand behind the same hosting code. `tools`: their changes are published
+ * to 2026-07-28 clients listening with `subscriptions/listen`.
  */
-export async function hostHttp(makeServer: () => Server, http: HttpServeOptions = {}): Promise<Omit<McpHttpHandle, 'tools'>> {
+export async function hostHttp(
+  makeServer: (context: McpServerFactoryContext) => Server | McpServer,
+  http: HttpServeOptions = {},
+  tools?: McpServedTools,
+): Promise<Omit<McpHttpHandle, 'tools'>> {
   const { host, port, path, stateless, maxBodyBytes, requestTimeoutMs, ...limits } = resolveHttpOptions(http);
   let servedUrl = '';
   const gate = http.auth !== undefined ? httpAuthGate(http.auth, () => servedUrl) : undefined;
-  const sessions = new SessionTable(limits, makeServer, http.eventStore);
+  const sessions = new SessionTable(limits, () => makeServer({ era: 'legacy' }), http.eventStore);
   const refusal = hostGuard(host, http);
   let actualPort = port;
+  // 2026-07-28: a server per request, whatever `stateless` says (the revision has no sessions).
+  const modern = createMcpHandler(
+    ({ era }) => {
+      const server = makeServer({ era, perRequest: true });
+      return tools && !(server instanceof McpServer) ? withParamHeaderCheck(server, tools) : server;
+    },
+    {
+      legacy: 'reject',
+      onerror: (error) => reportModernError(error),
+    },
+  );
+  const unsubscribe = tools?.onChange(() => modern.notify.toolsChanged());
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -111,33 +140,43 @@ export async function hostHttp(makeServer: () => Server, http: HttpServeOptions 
     const read = req.method === 'POST' ? await readJsonBody(req, res, { maxBodyBytes, requestTimeoutMs }) : { body: undefined };
     if (!read) return; // answered (413, 408, 400), or the client is gone
     const { body } = read;
+    const request = webRequest(req, res);
+
+    // The SDK's own classification, on the body already parsed: a request with the 2026-07-28
+    // `_meta` envelope (server/discover among them) is modern; anything else is 2025-11-25 traffic.
+    if (req.method === 'POST' && body !== undefined && !(await isLegacyRequest(request, body))) {
+      return writeWebResponse(res, await modern.fetch(request, { parsedBody: body, ...(authInfo ? { authInfo } : {}) }));
+    }
 
     if (stateless) {
-      const server = makeServer();
+      const server = makeServer({ era: 'legacy', perRequest: true });
       // A tool call answers over SSE when the client takes it, so progress, logs, elicitation and
       // sampling reach the client mid-call; everything else answers with one JSON body.
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !streamsCall(req, body) });
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: !streamsCall(req, body),
+      });
       res.on('close', () => {
         void transport.close();
         void server.close();
       });
       await server.connect(transport);
-      await transport.handleRequest(req, res, body);
-      return;
+      return serveWeb(transport, request, res, body, authInfo);
     }
 
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       // Another client's session is answered as an unknown one, so a session id confirms nothing.
       const transport = sessions.transport(sessionId);
-      if (transport && (!gate || gate.owns(transport, authInfo)) && (await sessions.serve(sessionId, req, res, body))) return;
+      if (transport && (!gate || gate.owns(transport, authInfo)) && (await sessions.serve(sessionId, request, res, body, authInfo))) return;
       return jsonRpcError(res, 404, -32001, 'Session not found: start a new session with an initialize request.');
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return jsonRpcError(res, 400, -32000, 'Bad Request: no valid session id; start a session with an initialize request.');
     }
-    if (gate && authInfo) await sessions.open(req, res, body, (transport) => gate.claim(transport, authInfo), ownerIdentity(authInfo));
-    else await sessions.open(req, res, body);
+    if (gate && authInfo) {
+      await sessions.open(request, res, body, (transport) => gate.claim(transport, authInfo), ownerIdentity(authInfo), authInfo);
+    } else await sessions.open(request, res, body);
   };
 
   // Headers get requestTimeoutMs; readJsonBody gives the body as long again. Node's own whole-request
@@ -171,11 +210,23 @@ export async function hostHttp(makeServer: () => Server, http: HttpServeOptions 
     url: servedUrl,
     sessions: () => sessions.size,
     async close() {
+      unsubscribe?.();
+      await modern.close();
       await sessions.closeAll();
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },
   };
+}
+
+/**
+ * What the SDK's 2026-07-28 handler reports: its refusals of requests (a mismatching header, an
+ * unsupported revision, a missing capability: answered to the client, which sees them, and not
+ * logged, so a client cannot flood the log) and its own failures (logged).
+ */
+function reportModernError(error: Error): void {
+  if (error instanceof ProtocolError || /^Rejected /.test(error.message)) return;
+  console.error('toolwright/mcp: serving an MCP 2026-07-28 request failed:', error);
 }
 
 /** A single tools/call from a client that accepts an SSE answer. */

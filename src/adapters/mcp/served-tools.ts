@@ -1,4 +1,4 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
 import { ToolDefinition, ToolLike, Tools } from '../../index';
 import { describeValue } from '../../adapter-kit';
 import { McpConfig } from './config';
@@ -21,7 +21,10 @@ export interface ServedTool {
 export class McpServedTools {
   private readonly byName = new Map<string, ServedTool>();
   private readonly servers = new Set<Server>();
+  private readonly listeners = new Set<() => void>();
   private listing: { tools: McpToolEntry['tool'][] } | undefined;
+  private anyScoped: boolean | undefined;
+  private anyHeaders: boolean | undefined;
 
   /** @internal */
   constructor(tools: readonly ServableTool[]) {
@@ -67,8 +70,16 @@ export class McpServedTools {
 
   /** @internal Whether any tool declares scopes (then tools/list is filtered per request). */
   scoped(): boolean {
-    for (const served of this.byName.values()) if (served.scopes.length > 0) return true;
-    return false;
+    return (this.anyScoped ??= [...this.byName.values()].some((served) => served.scopes.length > 0));
+  }
+
+  /** @internal Whether any tool declares input fields mirrored as Mcp-Param-* headers. */
+  mirrorsHeaders(): boolean {
+    return (this.anyHeaders ??= [...this.byName.values()].some((served) =>
+      Object.values((served.entry.tool.inputSchema.properties ?? {}) as Record<string, object>).some(
+        (property) => 'x-mcp-header' in property,
+      ),
+    ));
   }
 
   /** @internal The unfiltered tools/list answer, built once per change. */
@@ -84,6 +95,12 @@ export class McpServedTools {
       this.servers.delete(server);
       previous?.();
     };
+  }
+
+  /** @internal Called on every change (the 2026-07-28 endpoint publishes it to subscriptions/listen streams); returns the unsubscribe. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
   }
 
   private nameOf(tool: ToolLike): string | undefined {
@@ -102,14 +119,17 @@ export class McpServedTools {
     }
     this.byName.set(entry.tool.name, { entry, scopes: McpConfig.resolveOverrideFor(entry.definition, 'scopes') });
     this.listing = undefined;
+    this.anyScoped = this.anyHeaders = undefined;
   }
 
   private changed(): void {
     this.listing = undefined;
+    this.anyScoped = this.anyHeaders = undefined;
     for (const server of this.servers) {
       // A server whose client has not finished initializing, or is gone, has no one to tell.
       server.sendToolListChanged().catch(() => undefined);
     }
+    for (const listener of this.listeners) listener();
   }
 }
 

@@ -1,28 +1,26 @@
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
-  ErrorCode,
-  ListToolsRequestSchema,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
   type CallToolResult,
-  type IsomorphicHeaders,
   type JSONRPCRequest,
-  type RequestId,
+  type ListToolsResult,
+  type Result,
   type ServerCapabilities,
-  type ServerNotification,
-  type ServerRequest,
-} from '@modelcontextprotocol/sdk/types.js';
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
-import { AmbientSource, CallTrace, Invoker, InvokerOptions, SpanAttributes, ToolDefinition } from '../../index';
+import { AmbientSource, Invoker, InvokerOptions, ToolDefinition } from '../../index';
 import { DEFAULT_ERROR, describeValue, guardToolResponse } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
 import { scopeListProblem } from './auth';
-import { handleSetLevel, mcpCallContext, SessionState } from './call-context';
+import { callHandlers, McpEra } from './call-context';
 import { MCP_ADAPTER, McpConfig } from './config';
-import { mcpApprover } from './approval';
+import { checkListCache, McpListCache } from './list-cache';
 import { McpRequestContext, withMcpRequest } from './request-context';
+import { McpCallTrace, RequestContext } from './call-request';
 import { McpServedTools, ServableTool, ServedTool } from './served-tools';
-import { checkTasksOptions, createdTask, enqueueTaskCall, McpTasksOptions, queueTaskStore } from './tasks';
+import { checkTasksOptions, createdTask, enqueueTaskCall, handleTasks, McpTasksOptions } from './tasks';
 import { mapResult, McpAdapter } from './wrap';
 import { DeclarationError } from '../../index';
 
@@ -69,88 +67,41 @@ export interface McpServerOptions {
    */
   capabilities?: ServerCapabilities;
   /**
-   * Called with every SDK server this builds (once per session; once per request in stateless mode;
-   * once for stdio) before it connects: add resources, prompts, completions and anything else with
-   * the SDK's own API (`server.setRequestHandler(ListResourcesRequestSchema, …)`). Declare their
-   * capabilities in `capabilities`.
+   * Called with every SDK server (`Server` of `@modelcontextprotocol/server` 2.x) this builds, before
+   * it connects: once per session; once per request in stateless mode and on MCP 2026-07-28; once per
+   * stdio connection. Add resources, prompts, completions and anything else with the SDK's own API
+   * (`server.setRequestHandler('resources/list', (request, ctx) => …)`). Declare their capabilities in
+   * `capabilities`.
    */
   configure?: (server: Server) => void;
+  /**
+   * How long MCP 2026-07-28 clients may keep a `tools/list` answer (`ttlMs`, default 60,000) and
+   * whether a shared cache may (`cacheScope`; default `'private'` when any tool declares scopes,
+   * since then the list differs per caller, else `'public'`). 2025-11-25 answers carry neither.
+   */
+  listCache?: McpListCache;
+}
+
+/**
+ * The SDK `Server` (`@modelcontextprotocol/server` 2.x) toolwright builds and hands to `configure`,
+ * as toolwright's CommonJS build loads it. Annotate with this type in an ES-module application: the
+ * SDK ships separate ESM and CommonJS typings, whose `Server` classes TypeScript keeps apart.
+ */
+export type McpSdkServer = Server;
+
+/** What the serving entries tell the factory about the server they need. */
+export interface McpServerFactoryContext {
+  /** The protocol revision family the server serves: 2025-11-25 and before (default), or 2026-07-28. */
+  era?: McpEra;
+  /** @internal A server for one HTTP request of 2026-07-28: its list changes go out through the handler, not the server. */
+  perRequest?: boolean;
 }
 
 /** The factory of SDK servers `mcpServerFactory` returns, with the live tool set they share. */
 export interface McpServerFactory {
-  (): Server;
+  (context?: McpServerFactoryContext): Server;
   /** The tools served: add and remove them at run time; clients are sent tools/list_changed. */
   readonly tools: McpServedTools;
-}
-
-/**
- * A JSON-RPC error the SDK sends as it is. (The SDK's `McpError` puts "MCP error <code>: " into its
- * message, and the client's `McpError` adds it again: "MCP error -32602: MCP error -32602: …".)
- */
-class JsonRpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** What the SDK hands a request handler of this server. */
-type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-
-class RequestContext extends McpRequestContext {
-  readonly requestId: RequestId;
-  readonly sessionId?: string;
-  readonly authInfo?: AuthInfo;
-  readonly headers?: Readonly<IsomorphicHeaders>;
-  readonly signal: AbortSignal;
-  readonly meta?: Readonly<Record<string, unknown>>;
-
-  constructor(private readonly extra: RequestExtra) {
-    super();
-    this.requestId = extra.requestId;
-    this.sessionId = extra.sessionId;
-    this.authInfo = extra.authInfo;
-    this.headers = extra.requestInfo?.headers;
-    this.signal = extra.signal;
-    this.meta = extra._meta;
-  }
-
-  async progress(progress: number, total?: number, message?: string): Promise<void> {
-    const progressToken = this.extra._meta?.progressToken;
-    if (progressToken === undefined || this.signal.aborted) return;
-    await this.extra.sendNotification({
-      method: 'notifications/progress',
-      params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) },
-    });
-  }
-}
-
-/**
- * Where a tools/call sits in a trace: the client's `_meta` trace context and the MCP span
- * attributes. Read only when the call opens a span (a tracer provider is registered).
- */
-class McpCallTrace implements CallTrace {
-  constructor(
-    private readonly extra: RequestExtra,
-    private readonly toolName: string,
-  ) {}
-
-  get parent(): CallTrace['parent'] {
-    return this.extra._meta;
-  }
-
-  get attributes(): SpanAttributes {
-    const { requestId, sessionId } = this.extra;
-    return {
-      'mcp.method.name': 'tools/call',
-      'gen_ai.tool.name': this.toolName,
-      'jsonrpc.request.id': String(requestId),
-      ...(sessionId !== undefined ? { 'mcp.session.id': sessionId } : {}),
-    };
-  }
 }
 
 /**
@@ -196,47 +147,56 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
       { class: wantsTasks[0].entry.definition.target },
     );
   }
-  const taskStore = tasks
-    ? queueTaskStore(
-        tasks,
-        wantsTasks.map((served) => served.entry.definition),
-        (tool, result) => mapResult(tool, result),
-      )
-    : undefined;
+  const taskTools = wantsTasks.map((served) => served.entry.definition);
+  const listCache = checkListCache(options.listCache);
   const invoker = new Invoker(options.invoker);
   const root = options.container ?? rootContainer;
   const capabilities: ServerCapabilities = { ...options.capabilities, tools: { listChanged: true }, logging: {} };
+  const legacyCapabilities: ServerCapabilities = tasks
+    ? { ...capabilities, tasks: { cancel: {}, requests: { tools: { call: {} } } } }
+    : capabilities;
+  const approval = { trusted: options.trustClientConfirmation === true, timeoutMs: approvalTimeoutMs };
 
   /** Whether this request may see and call the tool: it holds every scope the tool declares. */
-  const allowed = ({ scopes }: ServedTool, extra: RequestExtra): boolean => {
+  const allowed = ({ scopes }: ServedTool, ctx: ServerContext): boolean => {
     if (scopes.length === 0) return true;
-    const held = extra.authInfo ? extra.authInfo.scopes : unauthenticated;
+    const authInfo = ctx.http?.authInfo;
+    const held = authInfo ? authInfo.scopes : unauthenticated;
     return scopes.every((scope) => held.includes(scope));
   };
 
   const call = async (
     server: Server,
-    state: SessionState,
+    era: McpEra,
     name: string,
     args: unknown,
-    extra: RequestExtra,
+    ctx: ServerContext,
     asTask: boolean,
   ): Promise<CallToolResult | { task: unknown }> => {
     const served = tools.get(name);
     // A tool the caller may not see answers exactly as one that does not exist: nothing to probe.
-    if (!served || !allowed(served, extra)) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (!served || !allowed(served, ctx)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const { entry } = served;
     const support = taskSupportOf(served);
+    if (era === 'modern' && (asTask || support === 'required')) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Tool ${name} ${asTask ? 'was called as a task' : 'runs only as a task'}: MCP tasks are served to 2025-11-25 clients only on this server (the 2026-07-28 tasks extension is not offered yet); call it over 2025-11-25${asTask ? ', or without params.task' : ''}.`,
+      );
+    }
     if (asTask && support === 'forbidden') {
-      throw new JsonRpcError(
-        ErrorCode.InvalidParams,
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
         `Tool ${name} cannot be called as a task (its taskSupport is forbidden); call it without params.task.`,
       );
     }
     if (!asTask && support === 'required') {
-      throw new JsonRpcError(ErrorCode.MethodNotFound, `Tool ${name} must be called as a task (taskSupport required): add params.task.`);
+      throw new ProtocolError(
+        ProtocolErrorCode.MethodNotFound,
+        `Tool ${name} must be called as a task (taskSupport required): add params.task.`,
+      );
     }
-    const request = new RequestContext(extra);
+    const request = new RequestContext(ctx, server.getNegotiatedProtocolVersion());
     const child = root.createChildContainer();
     // An abstract class is a fine token at run time; tsyringe's types only admit concrete ones.
     child.register(McpRequestContext as unknown as InjectionToken<McpRequestContext>, { useValue: request });
@@ -248,8 +208,8 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
         return failedContext(entry.definition, error);
       }
     }
-    // Approval, call id and trace context: the pipeline's view of this request.
-    const approve = mcpApprover(server, extra, entry.tool.name, options.trustClientConfirmation === true, approvalTimeoutMs);
+    // The tool context and the approver, per revision; call id and trace context: the pipeline's view of this request.
+    const { context, approve } = callHandlers(era, server, ctx, request, name, approval);
     if (asTask) {
       // Admitted here, through the pipeline (checks, middleware, approval), and run on a worker with the
       // approved input; the request's own container and signal do not travel (cancel with tasks/cancel).
@@ -257,59 +217,75 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
         enqueueTaskCall(invoker, tasks!.queue, entry.definition, args ?? {}, {
           ambientContext,
           container: child,
-          signal: extra.signal,
+          signal: request.signal,
           transport: 'mcp',
           approve,
-          callId: String(extra.requestId),
+          callId: String(request.requestId),
         }),
       );
       return createdTask(job, tasks!, tasks!.queue.keepFinishedMs ?? null);
     }
-    const context = mcpCallContext(server, state, request, name);
-    const trace = new McpCallTrace(extra, entry.tool.name);
+    const trace = new McpCallTrace(request, entry.tool.name);
     return withMcpRequest(request, () =>
       entry.handler(args, {
         invoker,
         ambientContext,
         container: child,
-        signal: extra.signal,
+        signal: request.signal,
         approve,
-        callId: String(extra.requestId),
+        callId: String(request.requestId),
         trace,
         context,
       }),
     );
   };
 
-  const factory = () => {
-    const server = new Server(
+  const factory = (context: McpServerFactoryContext = {}): Server => {
+    const era: McpEra = context.era === 'modern' ? 'modern' : 'legacy';
+    const server = new ToolsServer(
       { name: options.name, version: options.version },
       {
-        capabilities: tasks ? { ...capabilities, tasks: { cancel: {}, requests: { tools: { call: {} } } } } : capabilities,
+        capabilities: era === 'legacy' ? legacyCapabilities : capabilities,
         ...(options.instructions ? { instructions: options.instructions } : {}),
-        ...(taskStore ? { taskStore } : {}),
+        cacheHints: { 'tools/list': listCache.hint(tools) },
       },
     );
-    const state: SessionState = {};
-    handleSetLevel(server, state);
-    server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => {
+    server.setRequestHandler('tools/list', (_request, ctx): ListToolsResult => {
       if (!tools.scoped()) return tools.list();
       const visible: ServedTool[] = [];
-      for (const served of tools.all()) if (allowed(served, extra)) visible.push(served);
+      for (const served of tools.all()) if (allowed(served, ctx)) visible.push(served);
       return { tools: visible.map((served) => served.entry.tool) };
     });
-    // tools/call is answered here rather than through setRequestHandler: the SDK's Server parses its
-    // params first and answers a malformed call with its whole schema report, twice prefixed.
-    server.fallbackRequestHandler = async (request, extra) => {
-      if (request.method !== 'tools/call') throw new JsonRpcError(ErrorCode.MethodNotFound, 'Method not found');
+    // ToolsServer checks the params first, answering a malformed call in one line.
+    server.setRequestHandler('tools/call', async (request, ctx) => {
       const { name, args, asTask } = callParams(request);
-      return call(server, state, name, args, extra, asTask);
-    };
+      return (await call(server, era, name, args, ctx, asTask)) as CallToolResult;
+    });
+    if (tasks && era === 'legacy') handleTasks(server, tasks, taskTools, (tool, result) => mapResult(tool, result));
     options.configure?.(server);
-    tools.attach(server);
+    if (!context.perRequest) tools.attach(server);
     return server;
   };
   return Object.assign(factory, { tools });
+}
+
+/**
+ * The SDK's `Server`, with toolwright's own check of tools/call params before the SDK's: a
+ * malformed call is answered with one line saying what is wrong (the SDK's own answer is its whole
+ * schema report). A task-augmented call (2025-11-25) answers with the task, which the SDK's
+ * tools/call result check (a plain CallToolResult since 2.x) would refuse: it skips that check.
+ * tools/call goes through `setRequestHandler`, so the SDK's own dispatch answers unknown methods
+ * (404 on 2026-07-28) and its input-required seam applies to calls.
+ */
+class ToolsServer extends Server {
+  protected override _wrapHandler(
+    method: string,
+    handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>,
+  ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result> {
+    const wrapped = super._wrapHandler(method, handler);
+    if (method !== 'tools/call') return wrapped;
+    return (request, ctx) => (callParams(request).asTask ? handler(request, ctx) : wrapped(request, ctx));
+  }
 }
 
 /** An ambientContext function that threw: the server's problem, reported once, never shown to the model. */
@@ -330,28 +306,32 @@ function failedContext(tool: ToolDefinition, error: unknown): CallToolResult {
 }
 
 /** The name and arguments of a tools/call request, or a one-line -32602 saying what is wrong. */
-function callParams(request: JSONRPCRequest): { name: string; args: Record<string, unknown> | undefined; asTask: boolean } {
+function callParams(request: { params?: unknown }): { name: string; args: Record<string, unknown> | undefined; asTask: boolean } {
   const params = request.params as Record<string, unknown> | undefined;
   if (!isPlainObject(params) || typeof params.name !== 'string') {
-    throw new JsonRpcError(ErrorCode.InvalidParams, "Invalid tools/call request: params.name must be the tool's name (a string).");
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid tools/call request: params.name must be the tool's name (a string).");
   }
   const args = params.arguments;
   if (args !== undefined && !isPlainObject(args)) {
     const kind = args === null ? 'null' : Array.isArray(args) ? 'an array' : `a ${typeof args}`;
-    throw new JsonRpcError(
-      ErrorCode.InvalidParams,
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
       `Invalid tools/call request: arguments must be an object of named arguments, not ${kind}.`,
     );
   }
   if (params.task !== undefined && !isPlainObject(params.task)) {
-    throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid tools/call request: params.task must be an object such as { ttl: 60000 }.');
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      'Invalid tools/call request: params.task must be an object such as { ttl: 60000 }.',
+    );
   }
   return { name: params.name, args, asTask: params.task !== undefined };
 }
 
 /**
- * An MCP server (the SDK's low-level `Server`) answering `tools/list` and `tools/call` for
- * toolwright tools. Connect it to any SDK transport; `serveStdio` and `serveHttp` do that for you.
+ * An MCP server (the low-level `Server` of `@modelcontextprotocol/server` 2.x) answering `tools/list`
+ * and `tools/call` for toolwright tools, speaking MCP 2025-11-25 (and earlier). Connect it to any SDK
+ * transport; `serveStdio` and `serveHttp` do that for you, and serve 2026-07-28 as well.
  */
 export function createMcpServer(options: McpServerOptions): Server {
   return mcpServerFactory(options)();

@@ -5,8 +5,7 @@
  * nothing of it.
  */
 import { createHash } from 'node:crypto';
-import type { EventStore as SdkEventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ErrorCode, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, type EventStore as SdkEventStore, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { EventStore } from './event-store';
 
 /** The `<session>` part of a session's stream ids: its id and a digest of who owns it. */
@@ -14,8 +13,8 @@ export function sessionScope(sessionId: string, owner: string): string {
   return `${sessionId}.${createHash('sha256').update(owner).digest('base64url').slice(0, 22)}`;
 }
 
-function foreign(): McpError {
-  return new McpError(ErrorCode.InvalidRequest, 'Last-Event-ID names no event of this session.');
+function foreign(): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidRequest, 'Last-Event-ID names no event of this session.');
 }
 
 /** The store as one session's transport sees it. */

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { ServerResponse } from 'node:http';
+import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type Server } from '@modelcontextprotocol/server';
 import type { EventStore } from './event-store';
 import { jsonRpcError } from './http-body';
 import { sessionEventStore, sessionScope } from './session-events';
+import { writeWebResponse } from './web-bridge';
+
+type StreamableHTTPServerTransport = WebStandardStreamableHTTPServerTransport;
 
 /** A server at its session limit logs at most one line a minute. */
 const REPORT_EVERY_MS = 60_000;
@@ -16,7 +18,7 @@ export interface SessionLimits {
 
 interface Session {
   readonly transport: StreamableHTTPServerTransport;
-  readonly server: Server;
+  readonly server: Pick<Server, 'connect' | 'close'>;
   /** Requests of this session whose response is still open (an open GET stream counts). */
   open: number;
   /** Armed while `open` is 0; when it fires the session is closed. */
@@ -44,7 +46,7 @@ export class SessionTable {
 
   constructor(
     private readonly limits: SessionLimits,
-    private readonly makeServer: () => Server,
+    private readonly makeServer: () => Pick<Server, 'connect' | 'close'>,
     /** Makes the session's SSE streams resumable (`Last-Event-ID`), when given. */
     private readonly eventStore?: EventStore,
   ) {}
@@ -59,13 +61,13 @@ export class SessionTable {
   }
 
   /** Serves a request of an existing session; false when there is no such session. */
-  async serve(id: string, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<boolean> {
+  async serve(id: string, request: Request, res: ServerResponse, body: unknown, authInfo?: AuthInfo): Promise<boolean> {
     const session = this.sessions.get(id);
     if (!session) return false;
     this.sessions.delete(id);
     this.sessions.set(id, session); // most recently active last
     this.track(session, res);
-    await session.transport.handleRequest(req, res, body);
+    await serveWeb(session.transport, request, res, body, authInfo);
     return true;
   }
 
@@ -75,11 +77,12 @@ export class SessionTable {
    * `owner` is that caller's identity, which scopes the session's events in the event store.
    */
   async open(
-    req: IncomingMessage,
+    request: Request,
     res: ServerResponse,
     body: unknown,
     claim?: (transport: StreamableHTTPServerTransport) => void,
     owner = '',
+    authInfo?: AuthInfo,
   ): Promise<void> {
     const { maxSessions } = this.limits;
     if (this.sessions.size + this.opening >= maxSessions) {
@@ -106,7 +109,7 @@ export class SessionTable {
     // Its events are stored under its own scope, and dropped when it ends.
     const scope = sessionScope(sessionId, owner);
     const store = this.eventStore;
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => sessionId,
       ...(store ? { eventStore: sessionEventStore(store, scope) } : {}),
       onsessioninitialized: (id) => {
@@ -130,7 +133,7 @@ export class SessionTable {
     this.opening++;
     try {
       await server.connect(transport);
-      await transport.handleRequest(req, res, body);
+      await serveWeb(transport, request, res, body, authInfo);
     } finally {
       this.opening--;
       // An initialize the transport refused (a bad Accept header, say) leaves no session behind.
@@ -170,6 +173,21 @@ export class SessionTable {
     const ms = oldest && oldest.open === 0 ? oldest.idleSince + sessionIdleTimeoutMs - Date.now() : sessionIdleTimeoutMs;
     return Math.max(1, Math.ceil(ms / 1000));
   }
+}
+
+/** One request through an SDK web-standard transport (a session's, or a stateless one's). */
+export async function serveWeb(
+  transport: StreamableHTTPServerTransport,
+  request: Request,
+  res: ServerResponse,
+  body: unknown,
+  authInfo: AuthInfo | undefined,
+): Promise<void> {
+  const response = await transport.handleRequest(request, {
+    ...(body !== undefined ? { parsedBody: body } : {}),
+    ...(authInfo ? { authInfo } : {}),
+  });
+  await writeWebResponse(res, response);
 }
 
 /** Drops an ended session's events; a store that fails to is reported, not thrown into the close. */

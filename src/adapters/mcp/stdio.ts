@@ -1,7 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { parseJSONRPCMessage, ProtocolErrorCode, type JSONRPCMessage, type Server, type Transport } from '@modelcontextprotocol/server';
+import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import { DEFAULT_LIMITS, positiveInteger, TOO_LARGE } from './limits';
 import { mcpServerFactory, McpServerOptions } from './server';
 import type { McpServedTools } from './served-tools';
@@ -106,19 +105,21 @@ export class BoundedStdioTransport implements Transport {
       value = JSON.parse(text);
     } catch {
       log(`a stdin message of ${bytes.length} bytes is not valid JSON; answered -32700.`);
-      return this.reply(ErrorCode.ParseError, 'Parse error: the message is not valid JSON.', null);
+      return this.reply(ProtocolErrorCode.ParseError, 'Parse error: the message is not valid JSON.', null);
     }
-    const parsed = JSONRPCMessageSchema.safeParse(value);
-    if (!parsed.success) {
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(value);
+    } catch {
       const id = (value as { id?: unknown } | null)?.id;
       log(`a stdin message of ${bytes.length} bytes is not a JSON-RPC 2.0 message; answered -32600.`);
       return this.reply(
-        ErrorCode.InvalidRequest,
+        ProtocolErrorCode.InvalidRequest,
         'Invalid Request: the message is not a JSON-RPC 2.0 request, notification or response.',
         typeof id === 'string' || typeof id === 'number' ? id : null,
       );
     }
-    this.onmessage?.(parsed.data);
+    this.onmessage?.(message);
   }
 
   private reply(code: number, message: string, id: string | number | null): void {
@@ -139,17 +140,34 @@ export interface StdioServeOptions {
 }
 
 export interface McpStdioHandle {
-  readonly server: Server;
-  /** The tools served: add and remove them while the client is connected (it is sent tools/list_changed). */
+  /**
+   * The SDK server serving the connection, once the client's first message chose its revision
+   * (undefined before).
+   */
+  readonly server: Server | undefined;
+  /** The tools served: add and remove them while the client is connected (it is told the list changed). */
   readonly tools: McpServedTools;
   close(): Promise<void>;
 }
 
-/** Serves the tools over stdio (the process's stdin and stdout): what desktop clients launch. */
+/**
+ * Serves the tools over stdio (the process's stdin and stdout): what desktop clients launch. The
+ * client's opening message chooses the revision of the connection (the SDK's `serveStdio`):
+ * `initialize` for 2025-11-25, `server/discover` or any enveloped request for 2026-07-28.
+ */
 export async function serveStdio(options: McpServerOptions, stdio: StdioServeOptions = {}): Promise<McpStdioHandle> {
   const maxMessageBytes = positiveInteger('serveStdio', 'maxMessageBytes', stdio?.maxMessageBytes, DEFAULT_LIMITS.maxMessageBytes);
   const factory = mcpServerFactory(options);
-  const server = factory();
-  await server.connect(new BoundedStdioTransport(maxMessageBytes));
-  return { server, tools: factory.tools, close: () => server.close() };
+  let server: Server | undefined;
+  const served = sdkServeStdio(({ era }) => (server = factory({ era })), {
+    transport: new BoundedStdioTransport(maxMessageBytes),
+    onerror: (error) => log(`stdio: ${error.message}`),
+  });
+  return {
+    get server() {
+      return server;
+    },
+    tools: factory.tools,
+    close: () => served.close(),
+  };
 }

@@ -1,12 +1,20 @@
 /**
- * MCP tasks (spec 2025-11-25, the SDK's experimental support) backed by a job queue: a task-augmented
- * `tools/call` passes the server's pipeline (checks, middleware, approval), enqueues the approved call
- * and answers at once; `tasks/get`, `tasks/result` and `tasks/cancel`
- * read the job from the queue, so any server process sharing it can answer them, and a restart of
- * the process that took the call loses nothing.
+ * MCP tasks on the 2025-11-25 wire backed by a job queue: a task-augmented `tools/call` passes the
+ * server's pipeline (checks, middleware, approval), enqueues the approved call and answers at once;
+ * `tasks/get`, `tasks/result`, `tasks/cancel` (and `tasks/list`, refused) are answered here from
+ * the queue, so any server process sharing it can answer them, and a restart of the process that
+ * took the call loses nothing. (The SDK 2.x no longer answers `tasks/*` itself; it keeps the
+ * 2025-11-25 task vocabulary as deprecated wire types, which these handlers speak.)
  */
-import type { CreateTaskOptions, TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
-import { ErrorCode, McpError, type CallToolResult, type Task } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  RELATED_TASK_META_KEY,
+  type CallToolResult,
+  type RequestMethod,
+  type Server,
+  type Task,
+} from '@modelcontextprotocol/server';
 import { AmbientSource, CallOptions, Invoker, Result, ToolDefinition } from '../../index';
 import { describeValue } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
@@ -27,7 +35,11 @@ export interface McpTaskQueue {
    * Enqueues a call the server admitted (`approved`: a person approved it), or (`outcome`) a job that
    * ends with the answer the server gave instead, without running the tool.
    */
-  enqueue(tool: ToolDefinition, args: unknown, options: { ambientContext?: AmbientSource; approved?: boolean; outcome?: Result }): Promise<McpTaskJob>;
+  enqueue(
+    tool: ToolDefinition,
+    args: unknown,
+    options: { ambientContext?: AmbientSource; approved?: boolean; outcome?: Result },
+  ): Promise<McpTaskJob>;
   job(id: string, options: { tools: readonly ToolDefinition[] }): Promise<McpTaskJob | undefined>;
   /** How long finished jobs stay readable, in milliseconds (null: until removed). */
   readonly keepFinishedMs?: number | null;
@@ -62,31 +74,61 @@ export function checkTasksOptions(tasks: unknown): McpTasksOptions | undefined {
   return tasks as unknown as McpTasksOptions;
 }
 
-function notFound(taskId: string): McpError {
-  return new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
+function notFound(taskId: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Task not found: ${taskId}`);
 }
 
+const TERMINAL = new Set<Task['status']>(['completed', 'failed', 'cancelled']);
+
+/** The task id of a tasks/* request, or a one-line -32602. */
+function taskIdOf(request: { params?: unknown }, method: string): string {
+  const taskId = (request.params as { taskId?: unknown } | undefined)?.taskId;
+  if (typeof taskId !== 'string' || taskId === '') {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid ${method} request: params.taskId must be the task's id (a string).`);
+  }
+  return taskId;
+}
+
+/** Waits a poll interval, or rejects when the request is cancelled. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const cancelled = () => reject(new ProtocolError(ProtocolErrorCode.InvalidRequest, 'Request cancelled'));
+    if (signal.aborted) return cancelled();
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      cancelled();
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** The 2025-11-25 task methods (deprecated wire vocabulary in the SDK 2.x, so absent from its typed method map). */
+const method = (name: 'tasks/get' | 'tasks/result' | 'tasks/cancel' | 'tasks/list') => name as unknown as RequestMethod;
+
 /**
- * The SDK task store over the queue. Task ids are the jobs' random UUIDs: whoever holds one can read
- * the task, as the spec's capability model has it; `tasks/list` is not offered, since a shared queue
- * would list other callers' tasks.
+ * Answers `tasks/get`, `tasks/result`, `tasks/cancel` and `tasks/list` on a 2025-11-25 server from
+ * the queue. Task ids are the jobs' random UUIDs: whoever holds one can read the task, as the spec's
+ * capability model has it; `tasks/list` is refused, since a shared queue would list other callers'
+ * tasks. `tasks/result` waits (polling the queue) until the task ends, as the spec has it.
  */
-export function queueTaskStore(
+export function handleTasks(
+  server: Server,
   options: McpTasksOptions,
   tools: readonly ToolDefinition[],
   toCallToolResult: (tool: ToolDefinition, result: Result) => CallToolResult,
-): TaskStore {
+): void {
   const { queue } = options;
   const pollInterval = options.pollIntervalMs ?? 1000;
   const ttl = queue.keepFinishedMs ?? null;
 
-  const find = async (taskId: string): Promise<McpTaskJob | undefined> => {
-    return queue.job(taskId, { tools });
-  };
-
-  const task = async (job: McpTaskJob): Promise<Task | null> => {
-    const info = await job.info();
-    if (info.status === 'unknown' || info.status === 'rejected') return null;
+  const task = async (taskId: string): Promise<{ job: McpTaskJob; task: Task }> => {
+    const job = await queue.job(taskId, { tools });
+    const info = job ? await job.info() : undefined;
+    if (!job || !info || info.status === 'unknown' || info.status === 'rejected') throw notFound(taskId);
     const status: Task['status'] = WORKING.has(info.status)
       ? 'working'
       : info.status === 'completed'
@@ -96,42 +138,47 @@ export function queueTaskStore(
           : 'failed';
     const now = new Date().toISOString();
     return {
-      taskId: job.id!,
-      status,
-      ttl,
-      createdAt: info.enqueuedAt?.toISOString() ?? now,
-      lastUpdatedAt: info.updatedAt?.toISOString() ?? now,
-      pollInterval,
-      ...(status === 'failed' ? { statusMessage: 'The worker running the call stopped or refused it.' } : {}),
-      ...(status === 'cancelled' ? { statusMessage: 'The call was cancelled.' } : {}),
+      job,
+      task: {
+        taskId: job.id!,
+        status,
+        ttl,
+        createdAt: info.enqueuedAt?.toISOString() ?? now,
+        lastUpdatedAt: info.updatedAt?.toISOString() ?? now,
+        pollInterval,
+        ...(status === 'failed' ? { statusMessage: 'The worker running the call stopped or refused it.' } : {}),
+        ...(status === 'cancelled' ? { statusMessage: 'The call was cancelled.' } : {}),
+      },
     };
   };
 
-  return {
-    async createTask(_params: CreateTaskOptions): Promise<Task> {
-      throw new Error('Tasks of this server are created by tools/call through its queue, not by createTask.');
-    },
-    async getTask(taskId) {
-      const job = await find(taskId);
-      return job ? task(job) : null;
-    },
-    async storeTaskResult() {
-      throw new Error("A queued task's result is stored by the worker that ran it.");
-    },
-    async getTaskResult(taskId) {
-      const job = await find(taskId);
-      if (!job) throw notFound(taskId);
-      return toCallToolResult(job.tool, await job.result());
-    },
-    async updateTaskStatus(taskId, status) {
-      const job = await find(taskId);
-      if (!job) throw notFound(taskId);
-      if (status === 'cancelled') await job.cancel();
-    },
-    async listTasks() {
-      throw new McpError(ErrorCode.MethodNotFound, 'tasks/list is not offered by this server: ask for a task by its id.');
-    },
-  };
+  // Per the spec, a tasks/get answer carries no related-task metadata: the taskId is the source of truth.
+  server.setRequestHandler(method('tasks/get'), async (request) => (await task(taskIdOf(request, 'tasks/get'))).task as never);
+
+  server.setRequestHandler(method('tasks/result'), async (request, ctx) => {
+    const taskId = taskIdOf(request, 'tasks/result');
+    let found = await task(taskId);
+    while (!TERMINAL.has(found.task.status)) {
+      await pause(pollInterval, ctx.mcpReq.signal);
+      found = await task(taskId);
+    }
+    const result = toCallToolResult(found.job.tool, await found.job.result());
+    return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId } } } as never;
+  });
+
+  server.setRequestHandler(method('tasks/cancel'), async (request) => {
+    const taskId = taskIdOf(request, 'tasks/cancel');
+    const { job, task: current } = await task(taskId);
+    if (TERMINAL.has(current.status)) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel task in terminal status: ${current.status}`);
+    }
+    await job.cancel();
+    return { _meta: {}, ...(await task(taskId)).task } as never;
+  });
+
+  server.setRequestHandler(method('tasks/list'), async () => {
+    throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'tasks/list is not offered by this server: ask for a task by its id.');
+  });
 }
 
 /**

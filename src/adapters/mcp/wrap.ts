@@ -1,8 +1,9 @@
-import type { CallToolResult, Tool as McpTool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool as McpTool, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { DependencyContainer } from 'tsyringe';
 import { AmbientSource, CallContext, Approver, CallTrace, Invoker, Result, ToolDefinition, ToolLike, Tools } from '../../index';
 import { defaultInvoker, guardToolResponse, MAPPING_FAILURE } from '../../adapter-kit';
 import { MCP_ADAPTER, McpConfig } from './config';
+import { withHeaderFields } from './tool-extras';
 
 /** Per-call inputs of a wrapped tool's handler. */
 export interface McpCallOptions {
@@ -116,12 +117,16 @@ export const McpAdapter = {
     // What MCP clients expect: the dialect named, and a class used in several places written once.
     const outputSchema = definition.outputSchema(MCP_SCHEMA);
     const title = McpConfig.resolveOverrideFor(definition, 'title') ?? definition.title;
+    const icons = McpConfig.resolveOverrideFor(definition, 'icons');
+    const headers = McpConfig.resolveOverrideFor(definition, 'headers');
+    const inputSchema = withHeaderFields(definition, definition.inputSchema(MCP_SCHEMA) as Record<string, unknown>, headers);
     const entry: McpTool = {
       name: options.name ?? definition.toolName(MCP_ADAPTER),
       ...(title !== undefined ? { title } : {}),
       // MCP clients expect a description: a tool without one is described by its title or its name.
       description: options.description ?? definition.description ?? title ?? sentenceOf(definition.toolName(MCP_ADAPTER)),
-      inputSchema: definition.inputSchema(MCP_SCHEMA) as McpTool['inputSchema'],
+      inputSchema: inputSchema as McpTool['inputSchema'],
+      ...(icons ? { icons: icons.map((icon) => ({ ...icon, ...(icon.sizes ? { sizes: [...icon.sizes] } : {}) })) } : {}),
       ...(outputSchema ? { outputSchema: outputSchema as McpTool['outputSchema'] } : {}),
     };
     const annotations = annotationsFor(definition.hints);

@@ -17,7 +17,9 @@ function mcpModule(): McpModule {
   try {
     return require('../../adapters/mcp') as McpModule;
   } catch (error) {
-    throw new CliError(`serving MCP needs @modelcontextprotocol/sdk: npm install @modelcontextprotocol/sdk (${oneLine(error)}).`);
+    throw new CliError(
+      `serving MCP needs @modelcontextprotocol/server (2.x): npm install @modelcontextprotocol/server (${oneLine(error)}).`,
+    );
   }
 }
 

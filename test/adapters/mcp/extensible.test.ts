@@ -6,14 +6,8 @@
 import 'reflect-metadata';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ReadResourceRequestSchema,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/server';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Tool } from 'toolwright';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createMcpServer, McpAdapter, mcpServerFactory, serveHttp } from 'toolwright/mcp';
@@ -33,12 +27,12 @@ class Goodbye {
 }
 
 function addDocs(server: Server): void {
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [{ uri: 'docs://readme', name: 'readme', mimeType: 'text/plain' }] }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request) => ({
+  server.setRequestHandler('resources/list', () => ({ resources: [{ uri: 'docs://readme', name: 'readme', mimeType: 'text/plain' }] }));
+  server.setRequestHandler('resources/read', (request) => ({
     contents: [{ uri: request.params.uri, mimeType: 'text/plain', text: 'Read me.' }],
   }));
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [{ name: 'greet', description: 'A greeting' }] }));
-  server.setRequestHandler(GetPromptRequestSchema, () => ({
+  server.setRequestHandler('prompts/list', () => ({ prompts: [{ name: 'greet', description: 'A greeting' }] }));
+  server.setRequestHandler('prompts/get', () => ({
     messages: [{ role: 'user', content: { type: 'text', text: 'Say hello.' } }],
   }));
 }
@@ -105,7 +99,7 @@ describe('tools added and removed at run time', () => {
       changes.map(async (_, index) => {
         const server = factory();
         const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-        await server.connect(serverSide);
+        await server.connect(serverSide as unknown as Parameters<typeof server.connect>[0]);
         const client = new Client({ name: `c${index}`, version: '1' });
         client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changes[index]++);
         await client.connect(clientSide);

@@ -8,7 +8,7 @@ import 'reflect-metadata';
 import { IncomingMessage, request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
 import { LATEST_PROTOCOL_VERSION, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { Expects, Tool } from 'toolwright';
 import { InMemoryEventStore, serveHttp, type AuthInfo, type EventStore, type McpHttpHandle } from 'toolwright/mcp';
