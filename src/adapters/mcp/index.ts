@@ -8,6 +8,7 @@ export { McpAdapter } from './wrap';
 export type { McpCallOptions, McpToolEntry, WrapOptions } from './wrap';
 export { createMcpServer, mcpServerFactory } from './server';
 export type { McpServerFactory, McpServerOptions } from './server';
+export type { McpRequestStateOptions } from './request-state';
 export type { McpTaskJob, McpTaskQueue, McpTasksOptions } from './tasks';
 export { McpServedTools } from './served-tools';
 export { InMemoryEventStore } from './event-store';
