@@ -134,7 +134,8 @@ export class RequestStateSeal {
     if (prefix !== PREFIX || rest.length > 0 || body === undefined) refuse('not a toolwright requestState');
     const key = this.keys.find((candidate) => candidate.id === id) ?? refuse('sealed with a key this server does not hold');
     const sealed = Buffer.from(body, 'base64url');
-    if (sealed.length < IV_BYTES + TAG_BYTES) refuse('too short');
+    // Only the one canonical spelling opens (base64url decoding skips stray characters).
+    if (sealed.length < IV_BYTES + TAG_BYTES || sealed.toString('base64url') !== body) refuse('not a sealed state');
     let plain: string;
     try {
       const decipher = createDecipheriv('aes-256-gcm', key.secret, sealed.subarray(0, IV_BYTES));

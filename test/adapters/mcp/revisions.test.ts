@@ -122,7 +122,7 @@ describe('one serveHttp endpoint, both revisions at once', () => {
     }
   });
 
-  it('on 2026-07-28, a tool cannot ask the user (yet) and a tool needing approval is refused, as for a client without elicitation', async () => {
+  it('on 2026-07-28, a client that declares no elicitation cannot be asked, and a tool needing approval is refused, as on 2025-11-25', async () => {
     const modern = await connect('pin');
     const legacy = await connect('legacy');
     expect(text(await modern.callTool({ name: 'can_ask', arguments: {} }))).toBe('no');
