@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { McpHttpHandle, serveHttp } from 'toolwright/mcp';
-import { roundTools, runs, wiped } from '../../fixtures/mcp-rounds/tools';
+import { roundTools, runs, topic, wiped } from '../../fixtures/mcp-rounds/tools';
 
 const KEY = 'rounds-test-key-0123456789abcdef-0123456789';
 
@@ -159,6 +159,29 @@ describe('2026-07-28 input-required rounds over HTTP', () => {
       "chatty asked for input more than 3 times in one call (the server's requestState.maxRounds), so the call was stopped; nothing after the last ask ran.",
     );
     expect(asked).toHaveLength(6);
+  });
+
+  it('an answer recorded for another question (the tool asked something else this run) is dropped and the question asked again', async () => {
+    topic.current = 'tea';
+    const { client: modern, asked } = await connect({
+      elicit: (params) => {
+        // While the user answers, what the tool will ask about changes.
+        if (asked.length === 1) topic.current = 'coffee';
+        return { action: 'accept', content: { name: String(params.message).includes('tea') ? 'Ada' : 'Grace' } };
+      },
+    });
+    expect(text(await modern.callTool({ name: 'shifting', arguments: {} }))).toBe('Grace for coffee');
+    expect(asked.map((params) => params.message)).toEqual(['Your name, for tea?', 'Your name, for coffee?']);
+    expect(runs.shifting).toBe(3);
+  });
+
+  it('answers too large for one requestState end the call with a clear tool error', async () => {
+    const { client: modern } = await connect({
+      elicit: (params) => ({ action: 'accept', content: String(params.message).startsWith('Your') ? { name: 'x'.repeat(70_000) } : { color: 'teal' } }),
+    });
+    const result = await modern.callTool({ name: 'pair', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toBe('pair collected more answers than one requestState may carry, so the call was stopped; ask for less per call.');
   });
 
   it('a 2025-11-25 client on the same endpoint keeps the session push: one run, no re-run', async () => {

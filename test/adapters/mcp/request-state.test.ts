@@ -120,6 +120,16 @@ describe('a sealed requestState', () => {
     expect(answer.error?.message).toMatch(/inputResponses\['ask-1'\]: expected an elicitation result/);
   });
 
+  it('asks again when an accepted answer does not fill the form that was asked', async () => {
+    const state = await firstRound(url, greet, 'alice');
+    const again = await post(url, { ...greet, requestState: state, inputResponses: { 'ask-1': { action: 'accept', content: { nickname: 'A' } } } }, 'alice');
+    expect(again.result?.resultType).toBe('input_required');
+    expect(Object.keys(again.result!.inputRequests!)).toEqual(['ask-1']);
+    expect(again.result!.requestState).not.toBe(state);
+    const done = await post(url, { ...greet, requestState: again.result!.requestState, inputResponses: accepted('Ada') }, 'alice');
+    expect(done.result?.content?.[0].text).toBe('hello Ada');
+  });
+
   it('expires after ttlMs', async () => {
     const short = await serve({ requestState: { keys: [K1], ttlMs: 1 } });
     const state = await firstRound(short);
