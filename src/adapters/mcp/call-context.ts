@@ -89,7 +89,18 @@ export function callHandlers(
   if (era === 'modern') {
     const declared = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
     const { elicit, sample, approve } = roundHandlers(rounds!, declared, toolName, approval.trusted);
-    return { context: { ...base, ...(elicit ? { elicit } : {}), ...(sample ? { sample } : {}), unavailable: MODERN_CANNOT }, approve };
+    // Read only when the tool asks what the request cannot answer: the call then needed that capability.
+    const unavailable = {
+      get elicit() {
+        rounds!.missing = 'elicitation';
+        return MODERN_CANNOT.elicit;
+      },
+      get sample() {
+        rounds!.missing = 'sampling';
+        return MODERN_CANNOT.sample;
+      },
+    };
+    return { context: { ...base, ...(elicit ? { elicit } : {}), ...(sample ? { sample } : {}), unavailable }, approve };
   }
   // The client's capabilities from its initialize (none on a stateless server, which never saw it).
   // eslint-disable-next-line @typescript-eslint/no-deprecated -- 2025-11-25 only: declared at initialize.

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import {
   inputRequired,
+  MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
   type ClientCapabilities,
@@ -50,6 +51,8 @@ export class CallRounds {
   private readonly answers: Recorded[];
   private asked = 0;
   private stopped?: { pending: Pending; request: InputRequest };
+  /** A capability the run needed and the request did not declare (the tool was told it cannot ask). */
+  missing?: 'elicitation' | 'sampling';
   readonly suspension = new InputSuspension();
 
   private constructor(
@@ -95,6 +98,17 @@ export class CallRounds {
     // reports nothing) a microtask later: whoever awaits this ask (an approval's wait) is listening by then.
     queueMicrotask(() => this.abort.abort(this.suspension));
     throw this.suspension;
+  }
+
+  /**
+   * The protocol's answer to a run that needed a capability the request did not declare and did not
+   * recover from it (SEP-2575: -32021, HTTP 400, naming the capability).
+   */
+  missingCapability(): MissingRequiredClientCapabilityError {
+    return new MissingRequiredClientCapabilityError(
+      { requiredCapabilities: { [this.missing!]: {} } },
+      `The tool needs the client's ${this.missing} capability, which this request does not declare in its client capabilities; declare it (and answer the input-required rounds), or call a tool that does not ask.`,
+    );
   }
 
   /** The input-required answer for the ask this run stopped at, sealed for this call; undefined if too large. */

@@ -325,7 +325,10 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
       }),
     );
     // A run that reached an unanswered ask ends as input-required, whatever the tool did with the suspension.
-    return rounds?.suspended ? inputRound(entry.definition, rounds, binding, singleProcess) : result;
+    if (rounds?.suspended) return inputRound(entry.definition, rounds, binding, singleProcess);
+    // One that failed for want of a capability the request did not declare: -32021 (a tool that went on without it keeps its result).
+    if (rounds?.missing && result.isError === true) throw rounds.missingCapability();
+    return result;
   };
 
   /** The input-required answer of a suspended run, or the tool error that ends the call instead. */

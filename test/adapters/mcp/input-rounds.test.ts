@@ -129,11 +129,14 @@ describe('2026-07-28 input-required rounds over HTTP', () => {
     expect(runs.wipe).toBeUndefined();
   });
 
-  it('a client that declares neither capability: supports() says no, an ask fails clearly, an approval is refused', async () => {
+  it('a client that declares neither capability: supports() says no, an ask is answered -32021, an approval is refused', async () => {
     const { client: modern } = await connect({});
     expect(text(await modern.callTool({ name: 'can_ask', arguments: {} }))).toBe('elicit:no sample:no');
-    const asked = await modern.callTool({ name: 'greet', arguments: { greeting: 'hello' } });
-    expect(asked.isError).toBe(true);
+    // A tool that needs what the request did not declare: -32021 naming the capability (SEP-2575).
+    await expect(modern.callTool({ name: 'greet', arguments: { greeting: 'hello' } })).rejects.toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { elicitation: {} } },
+    });
     const refused = await modern.callTool({ name: 'wipe', arguments: { table: 'users', password: 'x' } });
     expect(refused.isError).toBe(true);
     expect(text(refused)).toMatch(/approval/);

@@ -130,6 +130,18 @@ describe('a sealed requestState', () => {
     expect(done.result?.content?.[0].text).toBe('hello Ada');
   });
 
+  it('answers -32021 over HTTP 400 when the tool needs a capability the request does not declare', async () => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'summarize', authorization: 'Bearer alice' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'summarize', arguments: { text: 't' }, _meta: ENVELOPE } }),
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as Answer;
+    expect(body.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { sampling: {} } } });
+    expect(body.error?.message).toMatch(/sampling capability/);
+  });
+
   it('expires after ttlMs', async () => {
     const short = await serve({ requestState: { keys: [K1], ttlMs: 1 } });
     const state = await firstRound(short);
