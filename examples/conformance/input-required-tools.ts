@@ -77,11 +77,17 @@ export class InputRequiredCapabilities {
   }
 }
 
-@Tool({ name: 'test_missing_capability', description: "Needs the client's sampling capability (SEP-2575: -32021 when a request does not declare it)" })
+@Tool({
+  name: 'test_missing_capability',
+  description: "Needs the client's sampling capability (SEP-2575: -32021 when a request does not declare it)",
+})
 @Expects({})
 export class MissingCapability {
   async call(_input: unknown, context: ToolContext): Promise<string> {
-    const answer = await context.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Reply with the single word: pong' } }], maxTokens: 16 });
+    const answer = await context.sample({
+      messages: [{ role: 'user', content: { type: 'text', text: 'Reply with the single word: pong' } }],
+      maxTokens: 16,
+    });
     return `sampling round-trip complete (${answer.model})`;
   }
 }

@@ -87,7 +87,8 @@ export function callHandlers(
     },
   };
   if (era === 'modern') {
-    const declared = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+    const declared = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as
+      ClientCapabilities | undefined;
     const { elicit, sample, approve } = roundHandlers(rounds!, declared, toolName, approval.trusted);
     // Read only when the tool asks what the request cannot answer: the call then needed that capability.
     const unavailable = {

@@ -101,10 +101,14 @@ export class RequestStateSeal {
       }
     });
     if (typeof ttlMs !== 'number' || !Number.isInteger(ttlMs) || ttlMs < 1) {
-      throw new DeclarationError(`${where}: 'requestState.ttlMs' must be a whole number of milliseconds of at least 1; got ${describeValue(ttlMs)}.`);
+      throw new DeclarationError(
+        `${where}: 'requestState.ttlMs' must be a whole number of milliseconds of at least 1; got ${describeValue(ttlMs)}.`,
+      );
     }
     if (typeof maxRounds !== 'number' || !Number.isInteger(maxRounds) || maxRounds < 1 || maxRounds > 64) {
-      throw new DeclarationError(`${where}: 'requestState.maxRounds' must be a whole number from 1 to 64; got ${describeValue(maxRounds)}.`);
+      throw new DeclarationError(
+        `${where}: 'requestState.maxRounds' must be a whole number from 1 to 64; got ${describeValue(maxRounds)}.`,
+      );
     }
     this.ttlMs = ttlMs;
     this.maxRounds = maxRounds;
@@ -161,7 +165,7 @@ export class RequestStateSeal {
 export function missingKeysError(): SetupError {
   return new SetupError(
     'createMcpServer: a tool asked a 2026-07-28 client for input, and the server has no requestState.keys. A random per-process key ' +
-      "cannot open a state another replica sealed, so NODE_ENV=production refuses it: pass requestState: { keys: [process.env.MCP_STATE_KEY] } (each at least 32 bytes, the same on every replica).",
+      'cannot open a state another replica sealed, so NODE_ENV=production refuses it: pass requestState: { keys: [process.env.MCP_STATE_KEY] } (each at least 32 bytes, the same on every replica).',
   );
 }
 

@@ -12,14 +12,16 @@ import {
   MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
+  type CallToolResult,
   type ClientCapabilities,
   type InputRequest,
   type InputRequiredResult,
+  type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { Approver, ElicitResult, ElicitSchema, SampleRequest, SampleResult } from '../../index';
 import { isPlainObject } from '../../adapter-kit/internal';
 import { approvalForm, canElicitForm, decisionOf } from './approval';
-import { RequestStateSeal, StateBinding } from './request-state';
+import { invalidState, missingKeysError, RequestStateSeal, StateBinding, warnMissingKeysOnce } from './request-state';
 
 /** What a run stops with when it reaches an ask nobody has answered yet. Never a tool's business. */
 export class InputSuspension extends Error {
@@ -68,7 +70,11 @@ export class CallRounds {
    * The rounds of a call from its opened state (none on a first round) and this round's
    * `inputResponses`: the pending ask's response, checked, becomes the next recorded answer.
    */
-  static from(state: Record<string, unknown> | undefined, responses: Record<string, unknown> | undefined, abort: AbortController): CallRounds {
+  static from(
+    state: Record<string, unknown> | undefined,
+    responses: Record<string, unknown> | undefined,
+    abort: AbortController,
+  ): CallRounds {
     const taken = typeof state?.n === 'number' ? state.n : 0;
     const answers = Array.isArray(state?.a) ? (state.a as Recorded[]) : [];
     const pending = state?.p as Pending | undefined;
@@ -76,6 +82,25 @@ export class CallRounds {
       answers.push({ q: pending.q, r: checkResponse(pending, responses[pending.k]) });
     }
     return new CallRounds(taken, answers, abort);
+  }
+
+  /**
+   * The rounds of a 2026-07-28 call from its request: its sealed state opened for this call (a bad
+   * one is refused with -32602 before anything runs), this round's answer recorded, and the signal
+   * the run gets (the caller's, and the suspension's).
+   */
+  static open(
+    seal: RequestStateSeal,
+    ctx: ServerContext,
+    binding: StateBinding,
+    signal: AbortSignal,
+    onRefused: (reason: string) => void,
+  ): { rounds: CallRounds; signal: AbortSignal } {
+    const raw: unknown = ctx.mcpReq.requestState();
+    if (raw !== undefined && typeof raw !== 'string') throw invalidState();
+    const opened = raw === undefined ? undefined : seal.open(raw, binding, onRefused);
+    const suspend = new AbortController();
+    return { rounds: CallRounds.from(opened, ctx.mcpReq.inputResponses, suspend), signal: AbortSignal.any([signal, suspend.signal]) };
   }
 
   /** The ask this run stopped at, if any (even when the tool caught the suspension). */
@@ -111,8 +136,35 @@ export class CallRounds {
     );
   }
 
+  /**
+   * What a suspended run answers: input-required with its ask, sealed for this call; or the tool
+   * error that ends the call instead (past the round cap, answers too large for a state), or the
+   * server's fault (`fault`: no keys in production).
+   */
+  answer(
+    seal: RequestStateSeal,
+    binding: StateBinding,
+    singleProcess: boolean,
+    fault: (error: Error) => CallToolResult,
+  ): CallToolResult | InputRequiredResult {
+    const failed = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text }] });
+    if (this.taken >= seal.maxRounds) {
+      return failed(
+        `${binding.tool} asked for input more than ${seal.maxRounds} times in one call (the server's requestState.maxRounds), so the call was stopped; nothing after the last ask ran.`,
+      );
+    }
+    if (!seal.shared && !singleProcess) {
+      if (process.env.NODE_ENV === 'production') return fault(missingKeysError());
+      warnMissingKeysOnce();
+    }
+    return (
+      this.inputRequired(seal, binding) ??
+      failed(`${binding.tool} collected more answers than one requestState may carry, so the call was stopped; ask for less per call.`)
+    );
+  }
+
   /** The input-required answer for the ask this run stopped at, sealed for this call; undefined if too large. */
-  inputRequired(seal: RequestStateSeal, binding: StateBinding): InputRequiredResult | undefined {
+  private inputRequired(seal: RequestStateSeal, binding: StateBinding): InputRequiredResult | undefined {
     const { pending, request } = this.stopped!;
     const state = seal.seal({ e: Date.now() + seal.ttlMs, n: this.taken + 1, a: this.answers, p: pending }, binding);
     return state === undefined ? undefined : inputRequired({ inputRequests: { [pending.k]: request }, requestState: state });
@@ -136,7 +188,8 @@ const isElicitValue = (value: unknown) =>
 function checkResponse(pending: Pending, response: unknown): unknown {
   if (pending.t === 'elicit') {
     const expected = "an elicitation result { action: 'accept' | 'decline' | 'cancel', content? } with primitive content values";
-    if (!isPlainObject(response) || !['accept', 'decline', 'cancel'].includes(response.action as string)) throw badResponse(pending.k, expected);
+    if (!isPlainObject(response) || !['accept', 'decline', 'cancel'].includes(response.action as string))
+      throw badResponse(pending.k, expected);
     if (response.action !== 'accept') return { action: response.action };
     const content = response.content ?? {};
     if (!isPlainObject(content) || !Object.values(content).every(isElicitValue)) throw badResponse(pending.k, expected);

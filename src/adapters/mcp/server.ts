@@ -24,7 +24,7 @@ import { McpServedTools, ServableTool, ServedTool } from './served-tools';
 import { checkTasksOptions, createdTask, enqueueTaskCall, handleTasks, McpTasksOptions } from './tasks';
 import { mapResult, McpAdapter } from './wrap';
 import { DeclarationError } from '../../index';
-import { invalidState, McpRequestStateOptions, missingKeysError, RequestStateSeal, StateBinding, warnMissingKeysOnce } from './request-state';
+import { McpRequestStateOptions, RequestStateSeal, StateBinding } from './request-state';
 import { CallRounds } from './rounds';
 
 export interface McpServerOptions {
@@ -268,6 +268,14 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
     }
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- the revision this instance serves, for spans.
     const request = new RequestContext(ctx, server.getNegotiatedProtocolVersion());
+    // 2026-07-28: the call's rounds so far, from its sealed state (a bad state is refused before anything runs).
+    let rounds: CallRounds | undefined;
+    let signal = request.signal;
+    const binding: StateBinding = { tool: name, args: args ?? {}, authInfo: request.authInfo };
+    if (era === 'modern') {
+      const onRefused = (reason: string) => server.onerror?.(new Error(`requestState refused for tools/call ${name}: ${reason}`));
+      ({ rounds, signal } = CallRounds.open(seal, ctx, binding, request.signal, onRefused));
+    }
     const child = root.createChildContainer();
     // An abstract class is a fine token at run time; tsyringe's types only admit concrete ones.
     child.register(McpRequestContext as unknown as InjectionToken<McpRequestContext>, { useValue: request });
@@ -278,21 +286,6 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
       } catch (error) {
         return serverFault(entry.definition, contextError(entry.definition, error));
       }
-    }
-    // 2026-07-28: the call's rounds so far, from its sealed state (a bad state is refused before anything runs).
-    let rounds: CallRounds | undefined;
-    let signal = request.signal;
-    const binding: StateBinding = { tool: name, args: args ?? {}, authInfo: request.authInfo };
-    if (era === 'modern') {
-      const raw: unknown = ctx.mcpReq.requestState();
-      if (raw !== undefined && typeof raw !== 'string') throw invalidState();
-      const opened =
-        raw === undefined
-          ? undefined
-          : seal.open(raw, binding, (reason) => server.onerror?.(new Error(`requestState refused for tools/call ${name}: ${reason}`)));
-      const suspend = new AbortController();
-      rounds = CallRounds.from(opened, ctx.mcpReq.inputResponses, suspend);
-      signal = AbortSignal.any([request.signal, suspend.signal]);
     }
     // The tool context and the approver, per revision; call id and trace context: the pipeline's view of this request.
     const { context, approve } = callHandlers(era, server, ctx, request, name, approval, rounds);
@@ -325,28 +318,12 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
       }),
     );
     // A run that reached an unanswered ask ends as input-required, whatever the tool did with the suspension.
-    if (rounds?.suspended) return inputRound(entry.definition, rounds, binding, singleProcess);
+    if (rounds?.suspended) {
+      return rounds.answer(seal, binding, singleProcess, (error) => serverFault(entry.definition, error)) as CallToolResult;
+    }
     // One that failed for want of a capability the request did not declare: -32021 (a tool that went on without it keeps its result).
     if (rounds?.missing && result.isError === true) throw rounds.missingCapability();
     return result;
-  };
-
-  /** The input-required answer of a suspended run, or the tool error that ends the call instead. */
-  const inputRound = (tool: ToolDefinition, rounds: CallRounds, binding: StateBinding, singleProcess: boolean): CallToolResult => {
-    const failed = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text }] });
-    if (rounds.taken >= seal.maxRounds) {
-      return failed(
-        `${binding.tool} asked for input more than ${seal.maxRounds} times in one call (the server's requestState.maxRounds), so the call was stopped; nothing after the last ask ran.`,
-      );
-    }
-    if (!seal.shared && !singleProcess) {
-      if (process.env.NODE_ENV === 'production') return serverFault(tool, missingKeysError());
-      warnMissingKeysOnce();
-    }
-    return (
-      (rounds.inputRequired(seal, binding) as CallToolResult | undefined) ??
-      failed(`${binding.tool} collected more answers than one requestState may carry, so the call was stopped; ask for less per call.`)
-    );
   };
 
   const factory = (context: McpServerFactoryContext = {}): Server => {
