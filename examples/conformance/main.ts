@@ -4,7 +4,9 @@
  * its URL on the first line of stdout. Run by scripts/conformance/run.mjs (`npm run conformance`).
  */
 import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
 import { InMemoryEventStore, serveHttp } from 'toolwright/mcp';
+import { inputRequiredTools } from './input-required-tools';
 import { addResourcesAndPrompts, conformanceCapabilities } from './resources-and-prompts';
 import { conformanceTools } from './tools';
 
@@ -16,7 +18,9 @@ async function main(): Promise<void> {
     {
       name: 'toolwright-conformance-server',
       version: '1.0.0',
-      tools: conformanceTools,
+      tools: [...conformanceTools, ...inputRequiredTools],
+      // One process: its own key (MCP_STATE_KEY shares one between replicas).
+      requestState: { keys: [process.env.MCP_STATE_KEY ?? randomBytes(32)] },
       capabilities: conformanceCapabilities,
       configure: addResourcesAndPrompts,
     },

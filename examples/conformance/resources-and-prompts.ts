@@ -4,6 +4,8 @@
  * SDK's own method-keyed handlers.
  */
 import {
+  acceptedContent,
+  inputRequired,
   ProtocolError,
   ProtocolErrorCode,
   ResourceNotFoundError,
@@ -62,6 +64,7 @@ function read(uri: string) {
 }
 
 const PROMPTS = [
+  { name: 'test_input_required_result_prompt', description: 'Asks the user for context first (MCP 2026-07-28 input-required)' },
   { name: 'test_simple_prompt', title: 'Simple Test Prompt', description: 'A simple prompt without arguments' },
   {
     name: 'test_prompt_with_arguments',
@@ -142,6 +145,21 @@ export function addResourcesAndPrompts(server: Server): void {
     return {};
   });
   server.setRequestHandler('prompts/list', () => ({ prompts: PROMPTS }));
-  server.setRequestHandler('prompts/get', (request) => prompt(request.params.name, request.params.arguments ?? {}));
+  server.setRequestHandler('prompts/get', (request, ctx) => {
+    if (request.params.name !== 'test_input_required_result_prompt') return prompt(request.params.name, request.params.arguments ?? {});
+    // A prompt is no toolwright tool: this one asks with the SDK's own input-required helpers.
+    const answer = acceptedContent<{ context: string }>(ctx.mcpReq.inputResponses, 'user_context');
+    if (answer === undefined) {
+      return inputRequired({
+        inputRequests: {
+          user_context: inputRequired.elicit({
+            message: 'What context should the prompt use?',
+            requestedSchema: { type: 'object', properties: { context: { type: 'string' } }, required: ['context'] },
+          }),
+        },
+      }) as never;
+    }
+    return { messages: [{ role: 'user', content: { type: 'text', text: `Use this context: ${String(answer.context)}` } }] };
+  });
   server.setRequestHandler('completion/complete', () => ({ completion: { values: [], total: 0, hasMore: false } }));
 }

@@ -4,7 +4,7 @@
  * refused, unless the server chose to rely on the client's own confirmation UI.
  */
 import { SdkError, SdkErrorCode, type ClientCapabilities, type ElicitResult, type Server } from '@modelcontextprotocol/server';
-import type { Approver } from '../../index';
+import type { ApprovalDecision, Approver, ElicitSchema } from '../../index';
 
 /** Longest input shown in the confirmation text; the rest is cut with "…". */
 const MAX_SHOWN = 2_000;
@@ -16,7 +16,31 @@ function question(tool: string, input: Readonly<Record<string, unknown>>): strin
   return `Allow the tool ${tool} to run with ${shown}?`;
 }
 
-/** Whether a 2025-11-25 client declared form elicitation (a bare `elicitation: {}` means form, as before modes). */
+/** The form that asks a person to approve one call: the question, and one "approve" checkbox. */
+export function approvalForm(name: string, input: Readonly<Record<string, unknown>>): { message: string; schema: ElicitSchema } {
+  return {
+    message: question(name, input),
+    schema: {
+      type: 'object',
+      properties: { approve: { type: 'boolean', title: 'Approve', description: `Run ${name} now`, default: false } },
+      required: ['approve'],
+    },
+  };
+}
+
+/** The person's answer to the approval form as a decision, with the reason the caller reads. */
+export function decisionOf(answer: { action: string; content?: Readonly<Record<string, unknown>> }): ApprovalDecision {
+  if (answer.action === 'accept' && answer.content?.approve === true) return true;
+  const reason =
+    answer.action === 'accept'
+      ? 'the user did not tick approve'
+      : answer.action === 'decline'
+        ? 'the user declined'
+        : 'the user dismissed the request';
+  return { approved: false, reason };
+}
+
+/** Whether a client declared form elicitation (a bare `elicitation: {}` means form, as before modes). */
 export function canElicitForm(capabilities: ClientCapabilities | undefined): boolean {
   const elicitation = capabilities?.elicitation as Record<string, unknown> | undefined;
   return elicitation !== undefined && (elicitation.form !== undefined || Object.keys(elicitation).length === 0);
@@ -37,17 +61,10 @@ export function mcpApprover(
   if (!canElicitForm(server.getClientCapabilities())) return trusted ? () => true : undefined;
   return async (call) => {
     let answer: ElicitResult;
+    const { message, schema } = approvalForm(name, call.redactedInput());
     try {
       answer = await server.elicitInput(
-        {
-          mode: 'form',
-          message: question(name, call.redactedInput()),
-          requestedSchema: {
-            type: 'object',
-            properties: { approve: { type: 'boolean', title: 'Approve', description: `Run ${name} now`, default: false } },
-            required: ['approve'],
-          },
-        },
+        { mode: 'form', message, requestedSchema: schema as never },
         // Routed with the tools/call request (its HTTP stream), and abandoned when the call is cancelled.
         { relatedRequestId: request.requestId, signal: request.signal, timeout: timeoutMs },
       );
@@ -57,13 +74,6 @@ export function mcpApprover(
         return { approved: false, reason: 'nobody answered in time' };
       throw error;
     }
-    if (answer.action === 'accept' && answer.content?.approve === true) return true;
-    const reason =
-      answer.action === 'accept'
-        ? 'the user did not tick approve'
-        : answer.action === 'decline'
-          ? 'the user declined'
-          : 'the user dismissed the request';
-    return { approved: false, reason };
+    return decisionOf(answer);
   };
 }

@@ -4,10 +4,18 @@
  * protocol revision of the request let them. `callHandlers` is the one place where the context and
  * the approver are chosen per revision.
  */
-import type { CreateMessageRequestParams, LoggingLevel, Server, ServerContext } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
+  type CreateMessageRequestParams,
+  type LoggingLevel,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { Approver, CallContext, SampleResult } from '../../index';
 import { canElicitForm, mcpApprover } from './approval';
 import type { McpRequestContext } from './request-context';
+import { CallRounds, roundHandlers } from './rounds';
 
 /** The protocol revision family a server instance serves: 2025-11-25 and before, or 2026-07-28. */
 export type McpEra = 'legacy' | 'modern';
@@ -36,15 +44,12 @@ const STATELESS = {
     'the server is stateless (no session), so it cannot send the client a request and receive its answer; serve with sessions (serveHttp without stateless: true) to ask the model, or let the tool go on without it (context.supports("sample"))',
 };
 
-/**
- * Why elicit/sample cannot run on a 2026-07-28 request: that revision has no server-to-client
- * requests (it asks through input-required results, which this server does not send yet).
- */
-const MODERN = {
+/** Why elicit/sample cannot run on a 2026-07-28 request: the request did not declare the capability. */
+const MODERN_CANNOT = {
   elicit:
-    'the client speaks MCP 2026-07-28, where a server asks its user through input-required results, which this server does not offer yet; let the tool go on without asking (context.supports("elicit")), or connect with a 2025-11-25 client',
+    'the MCP client did not declare the elicitation capability (form mode) in this request (MCP 2026-07-28 clients declare it per request); use a client that can ask its user, or let the tool go on without asking (context.supports("elicit"))',
   sample:
-    'the client speaks MCP 2026-07-28, where a server asks the model through input-required results, which this server does not offer yet; let the tool go on without it (context.supports("sample")), or connect with a 2025-11-25 client',
+    'the MCP client did not declare the sampling capability in this request (MCP 2026-07-28 clients declare it per request); use a client that offers its model, or let the tool go on without it (context.supports("sample"))',
 };
 
 /** What a tools/call runs with, per revision: its tool context and its approver. */
@@ -57,8 +62,8 @@ export interface CallHandlers {
 /**
  * The tool context and the approver of one tools/call, chosen by the revision the server instance
  * serves. 2025-11-25 sends elicitation and sampling requests on the call's stream (when the client
- * declared them at initialize); 2026-07-28 has none of those (the input-required rounds will plug in
- * here). Progress and logs reach the client in both (logs follow `logging/setLevel` on 2025-11-25
+ * declared them at initialize); 2026-07-28 asks through the call's input-required rounds (rounds.ts),
+ * as far as the request's own client capabilities declare them. Progress and logs reach the client in both (logs follow `logging/setLevel` on 2025-11-25
  * and the request's `logLevel` on 2026-07-28: the SDK's `ctx.mcpReq.log` applies either).
  */
 export function callHandlers(
@@ -68,6 +73,7 @@ export function callHandlers(
   request: McpRequestContext,
   toolName: string,
   approval: { trusted: boolean; timeoutMs: number },
+  rounds?: CallRounds,
 ): CallHandlers {
   const base: CallContext = {
     transport: 'mcp',
@@ -81,7 +87,21 @@ export function callHandlers(
     },
   };
   if (era === 'modern') {
-    return { context: { ...base, unavailable: MODERN }, approve: approval.trusted ? () => true : undefined };
+    const declared = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as
+      ClientCapabilities | undefined;
+    const { elicit, sample, approve } = roundHandlers(rounds!, declared, toolName, approval.trusted);
+    // Read only when the tool asks what the request cannot answer: the call then needed that capability.
+    const unavailable = {
+      get elicit() {
+        rounds!.missing = 'elicitation';
+        return MODERN_CANNOT.elicit;
+      },
+      get sample() {
+        rounds!.missing = 'sampling';
+        return MODERN_CANNOT.sample;
+      },
+    };
+    return { context: { ...base, ...(elicit ? { elicit } : {}), ...(sample ? { sample } : {}), unavailable }, approve };
   }
   // The client's capabilities from its initialize (none on a stateless server, which never saw it).
   const capabilities = server.getClientCapabilities();

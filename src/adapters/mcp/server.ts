@@ -23,6 +23,8 @@ import { McpServedTools, ServableTool, ServedTool } from './served-tools';
 import { checkTasksOptions, createdTask, enqueueTaskCall, handleTasks, McpTasksOptions } from './tasks';
 import { mapResult, McpAdapter } from './wrap';
 import { DeclarationError } from '../../index';
+import { McpRequestStateOptions, RequestStateSeal, StateBinding } from './request-state';
+import { CallRounds } from './rounds';
 
 export interface McpServerOptions {
   /** The server's name, as clients show it. */
@@ -80,6 +82,15 @@ export interface McpServerOptions {
    * since then the list differs per caller, else `'public'`). 2025-11-25 answers carry neither.
    */
   listCache?: McpListCache;
+  /**
+   * How MCP 2026-07-28 input-required rounds keep a call's answers between rounds (elicitation,
+   * sampling and approvals on a request without a session): sealed (AES-256-GCM) into the
+   * `requestState` the client echoes. `keys`: secrets of at least 32 bytes, the same on every
+   * replica (the first seals, any opens); `ttlMs` (default 600,000); `maxRounds` (default 8). Without
+   * keys a per-process random key is used: fine for one process (stdio), refused for HTTP when
+   * NODE_ENV is production, and warned about otherwise.
+   */
+  requestState?: McpRequestStateOptions;
 }
 
 /**
@@ -95,6 +106,8 @@ export interface McpServerFactoryContext {
   era?: McpEra;
   /** @internal A server for one HTTP request of 2026-07-28: its list changes go out through the handler, not the server. */
   perRequest?: boolean;
+  /** @internal One process serves every round of a call (stdio): a per-process requestState key is enough. */
+  singleProcess?: boolean;
 }
 
 /** The factory of SDK servers `mcpServerFactory` returns, with the live tool set they share. */
@@ -156,6 +169,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
     ? { ...capabilities, tasks: { cancel: {}, requests: { tools: { call: {} } } } }
     : capabilities;
   const approval = { trusted: options.trustClientConfirmation === true, timeoutMs: approvalTimeoutMs };
+  const seal = new RequestStateSeal(options.requestState, 'createMcpServer');
 
   /** Whether this request may see and call the tool: it holds every scope the tool declares. */
   const allowed = ({ scopes }: ServedTool, ctx: ServerContext): boolean => {
@@ -172,6 +186,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
     args: unknown,
     ctx: ServerContext,
     asTask: boolean,
+    singleProcess: boolean,
   ): Promise<CallToolResult | { task: unknown }> => {
     const served = tools.get(name);
     // A tool the caller may not see answers exactly as one that does not exist: nothing to probe.
@@ -197,6 +212,14 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
       );
     }
     const request = new RequestContext(ctx, server.getNegotiatedProtocolVersion());
+    // 2026-07-28: the call's rounds so far, from its sealed state (a bad state is refused before anything runs).
+    let rounds: CallRounds | undefined;
+    let signal = request.signal;
+    const binding: StateBinding = { tool: name, args: args ?? {}, authInfo: request.authInfo };
+    if (era === 'modern') {
+      const onRefused = (reason: string) => server.onerror?.(new Error(`requestState refused for tools/call ${name}: ${reason}`));
+      ({ rounds, signal } = CallRounds.open(seal, ctx, binding, request.signal, onRefused));
+    }
     const child = root.createChildContainer();
     // An abstract class is a fine token at run time; tsyringe's types only admit concrete ones.
     child.register(McpRequestContext as unknown as InjectionToken<McpRequestContext>, { useValue: request });
@@ -205,11 +228,11 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
       try {
         ambientContext = (await options.ambientContext(request)) ?? {};
       } catch (error) {
-        return failedContext(entry.definition, error);
+        return serverFault(entry.definition, contextError(entry.definition, error));
       }
     }
     // The tool context and the approver, per revision; call id and trace context: the pipeline's view of this request.
-    const { context, approve } = callHandlers(era, server, ctx, request, name, approval);
+    const { context, approve } = callHandlers(era, server, ctx, request, name, approval, rounds);
     if (asTask) {
       // Admitted here, through the pipeline (checks, middleware, approval), and run on a worker with the
       // approved input; the request's own container and signal do not travel (cancel with tasks/cancel).
@@ -226,18 +249,25 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
       return createdTask(job, tasks!, tasks!.queue.keepFinishedMs ?? null);
     }
     const trace = new McpCallTrace(request, entry.tool.name);
-    return withMcpRequest(request, () =>
+    const result = await withMcpRequest(request, () =>
       entry.handler(args, {
         invoker,
         ambientContext,
         container: child,
-        signal: request.signal,
+        signal,
         approve,
         callId: String(request.requestId),
         trace,
         context,
       }),
     );
+    // A run that reached an unanswered ask ends as input-required, whatever the tool did with the suspension.
+    if (rounds?.suspended) {
+      return rounds.answer(seal, binding, singleProcess, (error) => serverFault(entry.definition, error)) as CallToolResult;
+    }
+    // One that failed for want of a capability the request did not declare: -32021 (a tool that went on without it keeps its result).
+    if (rounds?.missing && result.isError === true) throw rounds.missingCapability();
+    return result;
   };
 
   const factory = (context: McpServerFactoryContext = {}): Server => {
@@ -259,7 +289,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
     // ToolsServer checks the params first, answering a malformed call in one line.
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const { name, args, asTask } = callParams(request);
-      return (await call(server, era, name, args, ctx, asTask)) as CallToolResult;
+      return (await call(server, era, name, args, ctx, asTask, context.singleProcess === true)) as CallToolResult;
     });
     if (tasks && era === 'legacy') handleTasks(server, tasks, taskTools, (tool, result) => mapResult(tool, result));
     options.configure?.(server);
@@ -288,14 +318,18 @@ class ToolsServer extends Server {
   }
 }
 
-/** An ambientContext function that threw: the server's problem, reported once, never shown to the model. */
-function failedContext(tool: ToolDefinition, error: unknown): CallToolResult {
-  const wrapped = new Error(
+/** An ambientContext function that threw, as the error reported. */
+function contextError(tool: ToolDefinition, error: unknown): Error {
+  return new Error(
     `the server's ambientContext function threw for ${tool.toolName(MCP_ADAPTER)}: ${(error as Error)?.message ?? String(error)}`,
     {
       cause: error,
     },
   );
+}
+
+/** The server's own problem (its ambientContext threw, its setup is wrong): reported once, never shown to the model. */
+function serverFault(tool: ToolDefinition, wrapped: Error): CallToolResult {
   return guardToolResponse(
     tool,
     () => {

@@ -159,7 +159,7 @@ export async function serveStdio(options: McpServerOptions, stdio: StdioServeOpt
   const maxMessageBytes = positiveInteger('serveStdio', 'maxMessageBytes', stdio?.maxMessageBytes, DEFAULT_LIMITS.maxMessageBytes);
   const factory = mcpServerFactory(options);
   let server: Server | undefined;
-  const served = sdkServeStdio(({ era }) => (server = factory({ era })), {
+  const served = sdkServeStdio(({ era }) => (server = factory({ era, singleProcess: true })), {
     transport: new BoundedStdioTransport(maxMessageBytes),
     onerror: (error) => log(`stdio: ${error.message}`),
   });

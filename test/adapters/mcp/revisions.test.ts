@@ -194,11 +194,11 @@ describe('one serveHttp endpoint, both revisions at once', () => {
     }
   });
 
-  it('on 2026-07-28, a tool cannot ask the user (yet) and a tool needing approval is refused, as for a client without elicitation', async () => {
+  it('on 2026-07-28, a client that declares no elicitation cannot be asked, and a tool needing approval is refused, as on 2025-11-25', async () => {
     const modern = await connect('pin');
     const legacy = await connect('legacy');
     expect(text(await modern.callTool({ name: 'can_ask', arguments: {} }))).toMatch(
-      /^no: .*the client speaks MCP 2026-07-28, where a server asks its user through input-required results, which this server does not offer yet/,
+      /^no: .*the MCP client did not declare the elicitation capability \(form mode\) in this request \(MCP 2026-07-28 clients declare it per request\)/,
     );
     const refused = await modern.callTool({ name: 'wipe', arguments: {} });
     expect(refused.isError).toBe(true);
