@@ -9,7 +9,9 @@
  * pattern). 1, 10, 50 and 100 clients, cells interleaved with the contenders alternating, median over
  * rounds: calls/s, p50, p99 and the server process's CPU per call. Then a profiling pass
  * (`--cpu-prof`, every server again, 50 clients) splits each server's CPU by whose code ran: toolwright's
- * `src/`, the MCP SDK, zod, Node's own, garbage collection. Writes bench/results/mcp-revisions.md.
+ * `src/`, the hosting code both run, the MCP SDK, zod, Node's own, garbage collection
+ * (BENCH_KEEP_PROFILES=1 keeps the .cpuprofile files and prints where). Writes
+ * bench/results/mcp-revisions.md.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -116,7 +118,8 @@ async function profilePass(): Promise<Map<string, ReturnType<typeof splitProfile
       await new Promise((resolve) => setTimeout(resolve, 300)); // the profile is written as the process exits
       const [file] = fs.readdirSync(dir);
       split.set(`${key}:${revision}`, { ...splitProfile(path.join(dir, file), from, to), cpuPerCall: cpu / ((rate * elapsed) / 1e3) });
-      fs.rmSync(dir, { recursive: true, force: true });
+      if (process.env.BENCH_KEEP_PROFILES) console.error(`profile of ${key} ${revision}: ${path.join(dir, file)}`);
+      else fs.rmSync(dir, { recursive: true, force: true });
     }
   }
   return split;
