@@ -26,7 +26,7 @@ import {
 import { AmbientSource, CallOptions, Invoker, Result, ToolDefinition } from '../../index';
 import { describeValue } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
-import { DeclarationError } from '../../index';
+import { DeclarationError, SetupError } from '../../index';
 
 /** A queued call as the task store reads it; `toolwright/queue`'s `ToolJob` is one. */
 export interface McpTaskJob {
@@ -262,19 +262,34 @@ export async function enqueueTaskCall(
   call: CallOptions & { ambientContext: AmbientSource },
   owner: string,
 ): Promise<McpTaskJob> {
+  const taskId = newTaskId(owner);
   let job: McpTaskJob | undefined;
   const answer = await invoker.admit(tool, args, call, async ({ wire, approved }) => {
-    job = await queue.enqueue(tool, wire, { ambientContext: call.ambientContext, approved, jobId: newTaskId(owner) });
+    job = await queue.enqueue(tool, wire, { ambientContext: call.ambientContext, approved, jobId: taskId });
     // Enqueued: the middleware sees the call admitted (the audit record of a task is its admission).
     return job.id === undefined ? job.result() : Result.success(tool, undefined);
   });
   const enqueued = job as McpTaskJob | undefined;
   if (enqueued?.id !== undefined) {
+    await keptTaskId(enqueued, taskId);
     if (answer.ok) return enqueued;
     // Failed on the way out after it was enqueued (an audit hook that threw): it must not run.
     await enqueued.cancel();
   }
-  return queue.enqueue(tool, {}, { outcome: answer, jobId: newTaskId(owner) });
+  const outcomeId = newTaskId(owner);
+  return keptTaskId(await queue.enqueue(tool, {}, { outcome: answer, jobId: outcomeId }), outcomeId);
+}
+
+/**
+ * The job, when the queue kept the task id it was given as the job's id; otherwise the job is
+ * cancelled and a SetupError says so (no server could find the task again by the id it would answer).
+ */
+async function keptTaskId(job: McpTaskJob, taskId: string): Promise<McpTaskJob> {
+  if (job.id === taskId) return job;
+  if (job.id !== undefined) await job.cancel();
+  throw new SetupError(
+    `createMcpServer: tasks.queue enqueued the task ${taskId} as job ${String(job.id)}: a task queue must use options.jobId as the job's id (createToolQueue() does), since the task is found again by that id. Use a queue from createToolQueue(), or make enqueue keep jobId.`,
+  );
 }
 
 /** The task a call created, as a 2025-11-25 `tools/call` answers it. */

@@ -10,7 +10,7 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { configure, Expects, Exposes, Integer, Tool, ToolContext } from 'toolwright';
-import { McpHttpHandle, serveHttp } from 'toolwright/mcp';
+import { McpHttpHandle, McpTaskQueue, serveHttp } from 'toolwright/mcp';
 import { createToolQueue, startToolWorker, ToolQueue, ToolWorker } from 'toolwright/queue';
 import { startRedis, TestRedis } from '../../helpers/redis';
 
@@ -275,6 +275,36 @@ describe('MCP tasks on 2026-07-28: the io.modelcontextprotocol/tasks extension o
       error: { code: -32020 },
     });
     expect(await settled(alice, created.taskId)).toMatchObject({ status: 'completed' });
+  });
+
+  it('a task id re-signed with another caller’s digest names no task: the digest binds the id, it does not grant it', async () => {
+    const handle = await server();
+    const alices = await create(handle, 'slow_compute', { label: 'alice', ms: 0 });
+    const bobs = await create(handle, 'slow_compute', { label: 'bob', ms: 0 }, 'bob');
+    const [uuid] = alices.taskId.split('.');
+    const [, bobTag] = bobs.taskId.split('.');
+    const forged = `${uuid}.${bobTag}`;
+    expect(await raw(handle, 'tasks/get', { taskId: forged }, { token: 'bob' })).toMatchObject({ error: { code: -32602, message: `Task not found: ${forged}` } });
+    expect(await raw(handle, 'tasks/get', { taskId: uuid }, { token: 'alice' })).toMatchObject({ error: { code: -32602 } });
+    expect(await raw(handle, 'tasks/get', { taskId: bobs.taskId }, { token: 'bob' })).toMatchObject({ result: { taskId: bobs.taskId } });
+  });
+
+  it('a task queue that does not keep the task id as the job id is a setup error naming the fix, and the job it made is cancelled', async () => {
+    const real = createToolQueue({ connection: redis.connection, name: 'tasks-ext' });
+    queues.push(real);
+    // Drops jobId: its jobs get ids of their own.
+    const careless: McpTaskQueue = {
+      enqueue: (tool, args, { jobId: _ignored, ...options }) => real.enqueue(tool, args, options),
+      job: (id, options) => real.job(id, options),
+    };
+    const handle = await serveHttp({ name: 'jobs', version: '1.0.0', tools: TOOLS, tasks: { queue: careless } }, { port: 0, auth });
+    servers.push(handle);
+    const answer = await raw(handle, 'tools/call', { name: 'slow_compute', arguments: { label: 'lost', ms: 20_000 } });
+    expect(answer.error).toMatchObject({ code: -32603 });
+    expect(answer.error!.message).toMatch(/must use options\.jobId as the job's id.*createToolQueue/);
+    const jobId = /as job ([0-9a-f-]{36})/.exec(answer.error!.message)![1];
+    const job = await real.job(jobId, { tools: [SlowCompute] });
+    expect((await job!.info()).status).toBe('cancelled');
   });
 
   it('the same ownership holds on 2025-11-25: another caller’s task is "not found" there too', async () => {
