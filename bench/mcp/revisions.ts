@@ -32,7 +32,16 @@ const KEYS = ['toolwright', 'sdk'] as const;
 const GOAL: Record<Revision, number> = { '2025-11-25': 1.0, '2026-07-28': 1.2 };
 const repo = path.resolve(__dirname, '..', '..');
 /** toolwright's hosting code, which both contenders run (`hostHttp`): charged to neither. */
-const HOSTING = ['serve.ts', 'http-body.ts', 'web-bridge.ts', 'hosts.ts', 'sessions.ts', 'limits.ts', 'event-store.ts', 'session-events.ts'];
+const HOSTING = [
+  'serve.ts',
+  'http-body.ts',
+  'web-bridge.ts',
+  'hosts.ts',
+  'sessions.ts',
+  'limits.ts',
+  'event-store.ts',
+  'session-events.ts',
+];
 
 async function connectClient(url: string, revision: Revision): Promise<Client> {
   const client = new Client(
@@ -128,7 +137,8 @@ async function profilePass(): Promise<Map<string, ReturnType<typeof splitProfile
 async function main(): Promise<void> {
   const loadBefore = os.loadavg()[0];
   const started = new Map<string, Awaited<ReturnType<typeof startServer>>>();
-  for (const revision of REVISIONS) for (const key of KEYS) started.set(`${key}:${revision}`, await startServer(key, revision, Math.max(...LEVELS)));
+  for (const revision of REVISIONS)
+    for (const key of KEYS) started.set(`${key}:${revision}`, await startServer(key, revision, Math.max(...LEVELS)));
   const cell = async (key: string, revision: Revision, level: number) => {
     const { server, pool } = started.get(`${key}:${revision}`)!;
     const before = await server.ask<number>({});
@@ -228,11 +238,11 @@ async function main(): Promise<void> {
     '',
     "The `echo` tool of `bench/mcp/http.ts`, served by toolwright's `serveHttp` and by the SDK 2.x's `McpServer.registerTool`",
     '(zod) behind the same hosting code (`hostHttp`, session mode), one server process per contender and revision. The clients',
-    "are the SDK 2.x `Client`: on 2025-11-25 in its default mode (a session each), on 2026-07-28 pinned (no session: both servers",
+    'are the SDK 2.x `Client`: on 2025-11-25 in its default mode (a session each), on 2026-07-28 pinned (no session: both servers',
     "hand every request to the SDK's `createMcpHandler`, which builds a server per request: toolwright's factory over its",
     "prebuilt tool list, the SDK contender's `new McpServer` and `registerTool`, as the SDK's serving guide does it). p50/p99",
     "are the cell's call latencies; the server CPU per call is the server process's `process.cpuUsage()` over the cell",
-    "divided by its calls (the steadier measure on a shared machine).",
+    'divided by its calls (the steadier measure on a shared machine).',
     '',
     table,
     '',

@@ -28,7 +28,11 @@ class Greet {
   }
 }
 
-@Tool({ name: 'slow_compute', description: 'Sleeps `seconds` seconds, then answers (runs as a task)', adapters: { mcp: { taskSupport: 'optional' } } })
+@Tool({
+  name: 'slow_compute',
+  description: 'Sleeps `seconds` seconds, then answers (runs as a task)',
+  adapters: { mcp: { taskSupport: 'optional' } },
+})
 @Expects({ seconds: { type: Integer, min: 0, max: 600 }, label: { type: String, optional: true } })
 class SlowCompute {
   async call({ seconds, label }: { seconds: number; label?: string }, { signal }: ToolContext) {
@@ -38,7 +42,12 @@ class SlowCompute {
 }
 
 @Expects({})
-@Tool({ name: 'failing_job', description: 'Fails with a tool error after about a second (runs only as a task)', adapters: { mcp: { taskSupport: 'required' } }, error: 'The job failed, as it always does.' })
+@Tool({
+  name: 'failing_job',
+  description: 'Fails with a tool error after about a second (runs only as a task)',
+  adapters: { mcp: { taskSupport: 'required' } },
+  error: 'The job failed, as it always does.',
+})
 class FailingJob {
   async call(_input: unknown, { signal }: ToolContext): Promise<string> {
     await sleep(1000, signal);
@@ -46,7 +55,11 @@ class FailingJob {
   }
 }
 
-@Tool({ name: 'protocol_error_job', description: 'A task whose worker cannot run it (a protocol-level failure)', adapters: { mcp: { taskSupport: 'optional' } } })
+@Tool({
+  name: 'protocol_error_job',
+  description: 'A task whose worker cannot run it (a protocol-level failure)',
+  adapters: { mcp: { taskSupport: 'optional' } },
+})
 class ProtocolErrorJob {
   call(): string {
     return 'never runs: no worker has this tool';

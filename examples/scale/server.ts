@@ -12,7 +12,12 @@ import { ledgerClient, SCALE_TOOLS } from './tools';
 async function main(): Promise<void> {
   const queue = createToolQueue({ connection: ledgerClient() });
   const handle = await serveHttp(
-    { name: process.env.REPLICA ? `scale-${process.env.REPLICA}` : 'scale', version: '1.0.0', tools: SCALE_TOOLS, tasks: { queue, pollIntervalMs: 25 } },
+    {
+      name: process.env.REPLICA ? `scale-${process.env.REPLICA}` : 'scale',
+      version: '1.0.0',
+      tools: SCALE_TOOLS,
+      tasks: { queue, pollIntervalMs: 25 },
+    },
     { port: Number(process.env.PORT ?? 0), stateless: true },
   );
   process.send?.({ url: handle.url });

@@ -102,14 +102,22 @@ export async function runNginxTaskDemo(log: (line: string) => void = () => undef
     nginx = await startNginx(ports, { failTimeoutSeconds: 30 });
     const url = nginx.url('/mcp');
     log(`replicas a and b on ports ${ports.join(' and ')}; nginx on ${nginx.port}`);
-    client = new Client({ name: 'scale-2026', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { extensions: { [TASKS]: {} } } });
+    client = new Client(
+      { name: 'scale-2026', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { extensions: { [TASKS]: {} } } },
+    );
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
 
     // 1. Created on one replica, its result served by the other.
     const first = await createTask(url, 'quote_price', { callId: 'n1', symbol: 'NGX', ms: 50 });
     const firstBy = replicaOf(first);
     const served = await resultFrom(client, first.taskId!, firstBy);
-    const handedOver = { createdBy: firstBy, servedBy: replicaOf(served), status: served.status!, symbol: served.result?.structuredContent?.symbol };
+    const handedOver = {
+      createdBy: firstBy,
+      servedBy: replicaOf(served),
+      status: served.status!,
+      symbol: served.result?.structuredContent?.symbol,
+    };
     log(`step 1: task ${first.taskId} created by replica ${handedOver.createdBy}, its result served by replica ${handedOver.servedBy}`);
 
     // 2. The creating replica SIGKILLed before the result is read.
@@ -124,7 +132,9 @@ export async function runNginxTaskDemo(log: (line: string) => void = () => undef
       status: after.status!,
       symbol: after.result?.structuredContent?.symbol,
     };
-    log(`step 2: task ${second.taskId} created by replica ${secondBy}, which was SIGKILLed; replica ${afterKill.servedBy} served its result`);
+    log(
+      `step 2: task ${second.taskId} created by replica ${secondBy}, which was SIGKILLed; replica ${afterKill.servedBy} served its result`,
+    );
     return { handedOver, afterKill };
   } finally {
     await client?.close().catch(() => undefined);

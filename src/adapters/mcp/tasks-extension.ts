@@ -124,22 +124,33 @@ export function taskRequestAnswerer(
       mcpNameHeader: header(headers, 'mcp-name'),
       body,
     });
-    if (classified.kind === 'reject') return Promise.resolve(failed(classified.httpStatus, classified.code, classified.message, classified.data));
+    if (classified.kind === 'reject')
+      return Promise.resolve(failed(classified.httpStatus, classified.code, classified.message, classified.data));
     const params = isPlainObject(body.params) ? body.params : {};
     const name = header(headers, 'mcp-name');
     if (name !== undefined && name !== params.taskId) {
       return Promise.resolve(
-        failed(400, HEADER_MISMATCH, `Header mismatch: the Mcp-Name header names "${name}", and params.taskId is ${JSON.stringify(params.taskId)}; send the task's id in both.`),
+        failed(
+          400,
+          HEADER_MISMATCH,
+          `Header mismatch: the Mcp-Name header names "${name}", and params.taskId is ${JSON.stringify(params.taskId)}; send the task's id in both.`,
+        ),
       );
     }
     const capabilities = isPlainObject(params._meta) ? params._meta[CLIENT_CAPABILITIES_META_KEY] : undefined;
-    const declared = isPlainObject(capabilities) && isPlainObject(capabilities.extensions) && capabilities.extensions[TASKS_EXTENSION] !== undefined;
+    const declared =
+      isPlainObject(capabilities) && isPlainObject(capabilities.extensions) && capabilities.extensions[TASKS_EXTENSION] !== undefined;
     const owner = authInfo ? ownerIdentity(authInfo) : '';
     return answerTaskRequest(body.method, params, declared, store, owner, toCallToolResult).then(
       (result) => ({ status: 200, message: { jsonrpc: '2.0', id, result: { resultType: 'complete', ...result, _meta: serverInfo } } }),
       (error: unknown) => {
         if (error instanceof ProtocolError) {
-          return failed(error.code === ProtocolErrorCode.MissingRequiredClientCapability ? 400 : 200, error.code, error.message, error.data);
+          return failed(
+            error.code === ProtocolErrorCode.MissingRequiredClientCapability ? 400 : 200,
+            error.code,
+            error.message,
+            error.data,
+          );
         }
         console.error(`toolwright/mcp: answering ${String(body.method)} failed:`, error);
         return failed(200, ProtocolErrorCode.InternalError, 'Internal error');

@@ -219,8 +219,9 @@ export function handleTasks(
   toCallToolResult: (tool: ToolDefinition, result: Result) => CallToolResult,
 ): void {
   // Per the spec, a tasks/get answer carries no related-task metadata: the taskId is the source of truth.
-  server.setRequestHandler(method('tasks/get'), async (request, ctx) =>
-    legacyTask(store, await store.get(taskIdOf(request, 'tasks/get'), owner(ctx))) as never,
+  server.setRequestHandler(
+    method('tasks/get'),
+    async (request, ctx) => legacyTask(store, await store.get(taskIdOf(request, 'tasks/get'), owner(ctx))) as never,
   );
 
   server.setRequestHandler(method('tasks/result'), async (request, ctx) => {
