@@ -6,9 +6,13 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-const ALL = ['schema', 'invoke', 'tracing', 'render', 'mcp', 'mcp-sessions', 'mcp-http', 'http', 'queue'];
+const ALL = ['schema', 'invoke', 'tracing', 'render', 'mcp', 'mcp-sessions', 'mcp-http', 'mcp-revisions', 'http', 'queue'];
 /** Benchmarks whose script is not bench/<name>/run.ts. */
-const SCRIPTS: Record<string, string> = { 'mcp-sessions': 'mcp/sessions.ts', 'mcp-http': 'mcp/http.ts' };
+const SCRIPTS: Record<string, string> = {
+  'mcp-sessions': 'mcp/sessions.ts',
+  'mcp-http': 'mcp/http.ts',
+  'mcp-revisions': 'mcp/revisions.ts',
+};
 const names = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ALL;
 const repo = path.resolve(__dirname, '..');
 for (const name of names) {

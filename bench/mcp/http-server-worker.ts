@@ -4,7 +4,8 @@
  * the SDK 2.x's `McpServer.registerTool` (zod input schema) behind the same hosting code (`hostHttp`,
  * the node:http server, host rules, body reading and session table `serveHttp` uses). Reports its URL,
  * then answers each IPC request with the CPU time the process has used (µs), so that the load
- * generator can charge each cell the server's own CPU.
+ * generator can charge each cell the server's own CPU (with `{ clock: true }`, and the monotonic
+ * clock in µs, to cut a profile to the measured window).
  * `--cpu-prof` on this process profiles the server alone (BENCH_PROFILE=1 in http.ts).
  */
 import 'reflect-metadata';
@@ -44,8 +45,9 @@ serve(
     process.on('disconnect', () => void handle.close());
     return { report: handle.url };
   },
-  async () => {
+  async (_state, request: { clock?: boolean }) => {
     const { user, system } = process.cpuUsage();
-    return user + system;
+    // With `clock`: also the monotonic clock in µs, the time base of a --cpu-prof profile's samples.
+    return request?.clock ? [user + system, Number(process.hrtime.bigint() / 1000n)] : user + system;
   },
 );

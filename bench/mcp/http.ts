@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { fmt, machine, markdownTable, median, writeReport } from '../lib/stats';
+import { load } from './http-load';
 import { Session } from './spawn';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -30,26 +31,6 @@ async function connectClient(url: string): Promise<Client> {
   const client = new Client({ name: 'http-bench', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   return client;
-}
-
-/** `clients` callers back to back for `ms`: calls per second and the p99 latency in ms. */
-async function load(clients: Client[], ms: number): Promise<{ rate: number; p99: number; elapsed: number }> {
-  const times: number[] = [];
-  const start = performance.now();
-  const deadline = start + ms;
-  await Promise.all(
-    clients.map(async (client) => {
-      while (performance.now() < deadline) {
-        const begun = performance.now();
-        const result = await client.callTool(params);
-        if (result.isError) throw new Error(`echo failed: ${JSON.stringify(result)}`);
-        times.push(performance.now() - begun);
-      }
-    }),
-  );
-  const elapsed = performance.now() - start;
-  times.sort((a, b) => a - b);
-  return { elapsed, rate: (times.length / elapsed) * 1e3, p99: times[Math.min(times.length - 1, Math.floor(times.length * 0.99))] };
 }
 
 async function main(): Promise<void> {

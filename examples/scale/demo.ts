@@ -7,12 +7,10 @@
  *    non-idempotent call is reported failed and never run again.
  * 3. Throughput of an I/O-waiting tool with one worker process, then with two.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import * as path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ChildProcess } from 'node:child_process';
+import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { createToolQueue, ToolQueue } from 'toolwright/queue';
+import { start, stop } from './processes';
 import { startRedis } from './redis-server';
 import { ChargeCard, FINISHED, ledgerClient, QuotePrice, STARTED } from './tools';
 
@@ -37,42 +35,25 @@ export interface ScaleDemoReport {
   throughput: { oneWorker: number; twoWorkers: number; ratio: number };
 }
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const EXEC_ARGV = ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register'];
-
-function start(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; message: Record<string, unknown> }> {
-  const child = fork(path.join(__dirname, script), [], {
-    cwd: ROOT,
-    execArgv: EXEC_ARGV,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('message', (message) => resolve({ child, message: message as Record<string, unknown> }));
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));
-  });
-}
-
-function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill(signal);
-  });
-}
-
 /** How long the throughput tool waits on its "downstream service". */
 const IO_WAIT_MS = 50;
 const KILL_QUOTES = 8;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A result schema that takes the answer as it is (the 2.x Client's custom requests need one). */
+export const ANY_RESULT = { '~standard': { version: 1 as const, vendor: 'scale-demo', validate: (value: unknown) => ({ value }) } };
+
+/**
+ * A task call on MCP 2025-11-25 with the SDK 2.x Client (which has no task helpers): `tools/call`
+ * with `params.task`, then `tasks/result`, which waits until the task ends.
+ */
 async function callAsTask(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  for await (const message of client.experimental.tasks.callToolStream({ name, arguments: args })) {
-    if (message.type === 'result') return message.result as CallToolResult;
-    if (message.type === 'error') throw message.error;
-  }
-  throw new Error(`no result for ${name}`);
+  const created = (await client.request({ method: 'tools/call', params: { name, arguments: args, task: {} } }, ANY_RESULT)) as {
+    task?: { taskId: string };
+  };
+  if (!created.task) throw new Error(`${name} did not create a task: ${JSON.stringify(created)}`);
+  return (await client.request({ method: 'tasks/result', params: { taskId: created.task.taskId } }, ANY_RESULT)) as CallToolResult;
 }
 
 export async function runScaleDemo(options: ScaleDemoOptions = {}): Promise<ScaleDemoReport> {
@@ -104,7 +85,6 @@ export async function runScaleDemo(options: ScaleDemoOptions = {}): Promise<Scal
       Array.from({ length: clientCount }, async (_, i) => {
         const client = new Client({ name: `client-${i}`, version: '1.0.0' });
         await client.connect(new StreamableHTTPClientTransport(new URL(urls[i % 2])));
-        await client.listTools(); // the Client learns which tools take task calls
         return client;
       }),
     );

@@ -15,7 +15,7 @@ import { hostGuard } from './hosts';
 import { withParamHeaderCheck } from './param-headers';
 import { jsonRpcError, readJsonBody } from './http-body';
 import { DEFAULT_LIMITS, positiveInteger } from './limits';
-import { mcpServerFactory, McpServerFactoryContext, McpServerOptions } from './server';
+import { mcpServerFactory, McpServerFactory, McpServerFactoryContext, McpServerOptions } from './server';
 import type { McpServedTools } from './served-tools';
 import { serveWeb, SessionTable } from './sessions';
 import { webRequest, writeWebResponse } from './web-bridge';
@@ -93,7 +93,7 @@ export interface McpHttpHandle {
 export async function serveHttp(options: McpServerOptions, http: HttpServeOptions = {}): Promise<McpHttpHandle> {
   resolveHttpOptions(http); // the options' errors before the tools'
   const makeServer = mcpServerFactory(options);
-  return { ...(await hostHttp(makeServer, http, makeServer.tools)), tools: makeServer.tools };
+  return { ...(await hostHttp(makeServer, http, makeServer.tools, makeServer.taskRequests)), tools: makeServer.tools };
 }
 
 /**
@@ -102,12 +102,14 @@ export async function serveHttp(options: McpServerOptions, http: HttpServeOption
  * table (one server per session, or per request when stateless) and a 2026-07-28 one to the SDK's
  * `createMcpHandler` (one server per request). Internal; bench/mcp hosts the SDK's `McpServer` with
  * it, so both contenders stand behind the same hosting code. `tools`: their changes are published
- * to 2026-07-28 clients listening with `subscriptions/listen`.
+ * to 2026-07-28 clients listening with `subscriptions/listen`. `taskRequests`: answers the tasks
+ * extension's methods of 2026-07-28 requests (tasks-extension.ts).
  */
 export async function hostHttp(
   makeServer: (context: McpServerFactoryContext) => Server | McpServer,
   http: HttpServeOptions = {},
   tools?: McpServedTools,
+  taskRequests?: McpServerFactory['taskRequests'],
 ): Promise<Omit<McpHttpHandle, 'tools'>> {
   const { host, port, path, stateless, maxBodyBytes, requestTimeoutMs, ...limits } = resolveHttpOptions(http);
   let servedUrl = '';
@@ -116,9 +118,10 @@ export async function hostHttp(
   const refusal = hostGuard(host, http);
   let actualPort = port;
   // 2026-07-28: a server per request, whatever `stateless` says (the revision has no sessions).
+  const answersTaskMethods = taskRequests !== undefined;
   const modern = createMcpHandler(
     ({ era }) => {
-      const server = makeServer({ era, perRequest: true });
+      const server = makeServer({ era, perRequest: true, answersTaskMethods });
       return tools && !(server instanceof McpServer) ? withParamHeaderCheck(server, tools) : server;
     },
     {
@@ -145,6 +148,12 @@ export async function hostHttp(
     // The SDK's own classification, on the body already parsed: a request with the 2026-07-28
     // `_meta` envelope (server/discover among them) is modern; anything else is 2025-11-25 traffic.
     if (req.method === 'POST' && body !== undefined && !(await isLegacyRequest(request, body))) {
+      const task = taskRequests?.(body, req.headers, authInfo);
+      if (task) {
+        const { status, message } = await task;
+        const text = JSON.stringify(message);
+        return void res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+      }
       return writeWebResponse(res, await modern.fetch(request, { parsedBody: body, ...(authInfo ? { authInfo } : {}) }));
     }
 

@@ -2,6 +2,7 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   Server,
+  type AuthInfo,
   type CallToolResult,
   type JSONRPCRequest,
   type ListToolsResult,
@@ -9,18 +10,27 @@ import {
   type ServerCapabilities,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import type { IncomingHttpHeaders } from 'node:http';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { AmbientSource, Invoker, InvokerOptions, ToolDefinition } from '../../index';
 import { DEFAULT_ERROR, describeValue, guardToolResponse } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
-import { scopeListProblem } from './auth';
+import { ownerIdentity, scopeListProblem } from './auth';
 import { callHandlers, McpEra } from './call-context';
 import { MCP_ADAPTER, McpConfig } from './config';
 import { checkListCache, McpListCache } from './list-cache';
 import { McpRequestContext, withMcpRequest } from './request-context';
 import { McpCallTrace, RequestContext } from './call-request';
 import { McpServedTools, ServableTool, ServedTool } from './served-tools';
-import { checkTasksOptions, createdTask, enqueueTaskCall, handleTasks, McpTasksOptions } from './tasks';
+import { checkTasksOptions, createdTask, enqueueTaskCall, handleTasks, McpTasksOptions, TaskStore } from './tasks';
+import {
+  createdTaskResult,
+  declaresTasks,
+  missingTasksExtension,
+  TASKS_EXTENSION_CAPABILITY,
+  taskRequestAnswerer,
+  TaskHttpAnswer,
+} from './tasks-extension';
 import { mapResult, McpAdapter } from './wrap';
 import { DeclarationError } from '../../index';
 import { McpRequestStateOptions, RequestStateSeal, StateBinding } from './request-state';
@@ -59,8 +69,10 @@ export interface McpServerOptions {
   approvalTimeoutMs?: number;
   /**
    * MCP tasks on a job queue: tools whose `taskSupport` is `optional` or `required` may be called
-   * as tasks, which run on the queue's workers. Any server process on the same queue answers
-   * `tasks/get`, `tasks/result` and `tasks/cancel`.
+   * as tasks, which run on the queue's workers. Any server process on the same queue answers for
+   * any task: `tasks/get`, `tasks/result` and `tasks/cancel` on 2025-11-25; on 2026-07-28 the
+   * `io.modelcontextprotocol/tasks` extension (`tasks/get`, `tasks/cancel`), where the server makes
+   * a task of every call of such a tool from a client that declares the extension.
    */
   tasks?: McpTasksOptions;
   /**
@@ -108,6 +120,8 @@ export interface McpServerFactoryContext {
   perRequest?: boolean;
   /** @internal One process serves every round of a call (stdio): a per-process requestState key is enough. */
   singleProcess?: boolean;
+  /** @internal 2026-07-28: the entry answers the tasks extension's methods (`taskRequests`), so the server may create tasks. */
+  answersTaskMethods?: boolean;
 }
 
 /** The factory of SDK servers `mcpServerFactory` returns, with the live tool set they share. */
@@ -115,6 +129,15 @@ export interface McpServerFactory {
   (context?: McpServerFactoryContext): Server;
   /** The tools served: add and remove them at run time; clients are sent tools/list_changed. */
   readonly tools: McpServedTools;
+  /**
+   * @internal The tasks extension's methods of a 2026-07-28 HTTP request (undefined: not one, or no
+   * tasks): the SDK's 2026-07-28 dispatch refuses them by name before any server sees them.
+   */
+  readonly taskRequests?: (
+    body: unknown,
+    headers: IncomingHttpHeaders,
+    authInfo: AuthInfo | undefined,
+  ) => Promise<TaskHttpAnswer> | undefined;
 }
 
 /**
@@ -160,11 +183,21 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
       { class: wantsTasks[0].entry.definition.target },
     );
   }
-  const taskTools = wantsTasks.map((served) => served.entry.definition);
+  const store = tasks
+    ? new TaskStore(
+        tasks,
+        wantsTasks.map((served) => served.entry.definition),
+      )
+    : undefined;
+  /** Whose tasks a request may see: its verified token's identity, or the anonymous caller's. */
+  const owner = (ctx: ServerContext): string => (ctx.http?.authInfo ? ownerIdentity(ctx.http.authInfo) : '');
   const listCache = checkListCache(options.listCache);
   const invoker = new Invoker(options.invoker);
   const root = options.container ?? rootContainer;
   const capabilities: ServerCapabilities = { ...options.capabilities, tools: { listChanged: true }, logging: {} };
+  const modernCapabilities: ServerCapabilities = tasks
+    ? { ...capabilities, extensions: { ...capabilities.extensions, ...TASKS_EXTENSION_CAPABILITY.extensions } }
+    : capabilities;
   const legacyCapabilities: ServerCapabilities = tasks
     ? { ...capabilities, tasks: { cancel: {}, requests: { tools: { call: {} } } } }
     : capabilities;
@@ -182,6 +215,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
   const call = async (
     server: Server,
     era: McpEra,
+    taskMethods: boolean,
     name: string,
     args: unknown,
     ctx: ServerContext,
@@ -193,19 +227,26 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
     if (!served || !allowed(served, ctx)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const { entry } = served;
     const support = taskSupportOf(served);
-    if (era === 'modern' && (asTask || support === 'required')) {
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `Tool ${name} ${asTask ? 'was called as a task' : 'runs only as a task'}: MCP tasks are served to 2025-11-25 clients only on this server (the 2026-07-28 tasks extension is not offered yet); call it over 2025-11-25${asTask ? ', or without params.task' : ''}.`,
-      );
-    }
-    if (asTask && support === 'forbidden') {
+    if (era === 'modern') {
+      // 2026-07-28: the server decides (the 2025 `task` param means nothing here): a task-capable tool
+      // called by a client that declared the tasks extension runs as a task.
+      asTask = support !== 'forbidden' && taskMethods && declaresTasks(ctx);
+      if (!asTask && support === 'required') {
+        if (!taskMethods) {
+          throw new ProtocolError(
+            ProtocolErrorCode.InvalidParams,
+            `Tool ${name} runs only as a task, and this server offers 2026-07-28 tasks over HTTP only (serveHttp); call it over HTTP, or over 2025-11-25.`,
+          );
+        }
+        throw missingTasksExtension(`Tool ${name} runs only as a task, so calling it`);
+      }
+    } else if (asTask && support === 'forbidden') {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
         `Tool ${name} cannot be called as a task (its taskSupport is forbidden); call it without params.task.`,
       );
     }
-    if (!asTask && support === 'required') {
+    if (era === 'legacy' && !asTask && support === 'required') {
       throw new ProtocolError(
         ProtocolErrorCode.MethodNotFound,
         `Tool ${name} must be called as a task (taskSupport required): add params.task.`,
@@ -237,16 +278,23 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
       // Admitted here, through the pipeline (checks, middleware, approval), and run on a worker with the
       // approved input; the request's own container and signal do not travel (cancel with tasks/cancel).
       const job = await withMcpRequest(request, () =>
-        enqueueTaskCall(invoker, tasks!.queue, entry.definition, args ?? {}, {
-          ambientContext,
-          container: child,
-          signal: request.signal,
-          transport: 'mcp',
-          approve,
-          callId: String(request.requestId),
-        }),
+        enqueueTaskCall(
+          invoker,
+          tasks!.queue,
+          entry.definition,
+          args ?? {},
+          {
+            ambientContext,
+            container: child,
+            signal: request.signal,
+            transport: 'mcp',
+            approve,
+            callId: String(request.requestId),
+          },
+          owner(ctx),
+        ),
       );
-      return createdTask(job, tasks!, tasks!.queue.keepFinishedMs ?? null);
+      return era === 'modern' ? createdTaskResult(job, store!) : createdTask(job, store!);
     }
     const trace = new McpCallTrace(request, entry.tool.name);
     const result = await withMcpRequest(request, () =>
@@ -272,10 +320,11 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
 
   const factory = (context: McpServerFactoryContext = {}): Server => {
     const era: McpEra = context.era === 'modern' ? 'modern' : 'legacy';
+    const taskMethods = era === 'modern' && context.answersTaskMethods === true && store !== undefined;
     const server = new ToolsServer(
       { name: options.name, version: options.version },
       {
-        capabilities: era === 'legacy' ? legacyCapabilities : capabilities,
+        capabilities: era === 'legacy' ? legacyCapabilities : taskMethods ? modernCapabilities : capabilities,
         ...(options.instructions ? { instructions: options.instructions } : {}),
         cacheHints: { 'tools/list': listCache.hint(tools) },
       },
@@ -289,14 +338,15 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
     // ToolsServer checks the params first, answering a malformed call in one line.
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const { name, args, asTask } = callParams(request);
-      return (await call(server, era, name, args, ctx, asTask, context.singleProcess === true)) as CallToolResult;
+      return (await call(server, era, taskMethods, name, args, ctx, asTask, context.singleProcess === true)) as CallToolResult;
     });
-    if (tasks && era === 'legacy') handleTasks(server, tasks, taskTools, (tool, result) => mapResult(tool, result));
+    if (store && era === 'legacy') handleTasks(server, store, owner, (tool, result) => mapResult(tool, result));
     options.configure?.(server);
     if (!context.perRequest) tools.attach(server);
     return server;
   };
-  return Object.assign(factory, { tools });
+  const taskRequests = store ? taskRequestAnswerer(store, options, (tool, result) => mapResult(tool, result)) : undefined;
+  return Object.assign(factory, { tools, taskRequests });
 }
 
 /**
