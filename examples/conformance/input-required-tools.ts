@@ -92,8 +92,21 @@ export class MissingCapability {
   }
 }
 
+@Tool({
+  name: 'test_streaming_elicitation',
+  description: 'Asks the user mid-call (SEP-2575: on 2026-07-28 the request stream carries the input-required result, never a request of its own)',
+})
+@Expects({})
+export class StreamingElicitation {
+  async call(_input: unknown, context: ToolContext): Promise<string> {
+    const answer = await context.elicit('Please provide your name', NAME);
+    return answer.action === 'accept' ? `Hello, ${String(answer.content?.name)}!` : `No name given (${answer.action}).`;
+  }
+}
+
 export const inputRequiredTools = [
   MissingCapability,
+  StreamingElicitation,
   InputRequiredElicitation,
   InputRequiredSampling,
   InputRequiredRequestState,
