@@ -138,7 +138,7 @@ describe('toolwright/mcp-client in the packed package', () => {
         'const require = createRequire(import.meta.url);',
         "const cjs = require('toolwright/mcp-client');",
         "let sdk = 'installed';",
-        "try { require.resolve('@modelcontextprotocol/sdk/client/index.js'); } catch { sdk = 'absent'; }",
+        "try { require.resolve('@modelcontextprotocol/client'); } catch { sdk = 'absent'; }",
         'console.log(JSON.stringify({ same: esm.McpSecurityPolicy === cjs.McpSecurityPolicy && esm.connectMcpServer === cjs.connectMcpServer, adapters: Tools.adapters(), sdk }));',
       ].join('\n'),
     );

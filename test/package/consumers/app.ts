@@ -4,8 +4,7 @@
  * and the AI SDK, and by the app's own tsyringe container (passed as `container` where it is typed).
  */
 import 'reflect-metadata';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { container, DependencyContainer, injectable, singleton } from 'tsyringe';
 import { Expects, Exposes, Integer, invoke, resolveTool, Tool } from 'toolwright';
 import { createMcpServer } from 'toolwright/mcp';

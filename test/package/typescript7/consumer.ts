@@ -5,8 +5,7 @@
  * constructor injection, and a call in process, over MCP and through function calling.
  */
 import 'reflect-metadata';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { IsInt, Min } from 'class-validator';
 import { injectable } from 'tsyringe';
 import { AmbientContext, Expects, Exposes, Field, inputSchema, invoke, outputSchema, Tool } from 'toolwright';
