@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as net from 'node:net';
+import { freePort } from './free-port';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
@@ -26,18 +27,6 @@ export interface NginxOptions {
    * already sent is never sent again (nginx does not retry POSTs once sent).
    */
   failTimeoutSeconds?: number;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function config(dir: string, port: number, upstreams: readonly number[], failTimeout: number): string {

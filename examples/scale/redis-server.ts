@@ -3,24 +3,12 @@
  * no`). The scale-out example and the queue tests start their own and stop it when done.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import * as net from 'node:net';
+import { freePort } from './free-port';
 
 export interface TestRedis {
   readonly port: number;
   readonly connection: { host: string; port: number };
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function ready(child: ChildProcess): Promise<void> {
