@@ -104,6 +104,7 @@ export async function serveHttp(options: McpServerOptions, http: HttpServeOption
  * it, so both contenders stand behind the same hosting code. `tools`: their changes are published
  * to 2026-07-28 clients listening with `subscriptions/listen`. `taskRequests`: answers the tasks
  * extension's methods of 2026-07-28 requests (tasks-extension.ts).
+ * @internal
  */
 export async function hostHttp(
   makeServer: (context: McpServerFactoryContext) => Server | McpServer,

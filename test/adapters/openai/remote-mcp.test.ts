@@ -82,6 +82,12 @@ describe('the loan desk, mounted', () => {
     const list = await toolbox.invoke({ name: 'mcp__deskhttp__list_loans', arguments: { state: 'pending' } });
     expect(list.status).toBe('completed');
     expect((list.data as { loans: unknown[] }).loans.length).toBeGreaterThan(0);
+    // Over HTTP the connection negotiates (protocol 'auto'): the loan desk speaks 2026-07-28, stateless.
+    expect(http.sessions()).toBe(0);
+    // Pinned to 2025-11-25 the same server is reached through a session.
+    await toolbox.addMcpServer('desk25', { url: http.url, protocol: '2025-11-25', headers: { 'x-officer-id': 'http-officer' } }, { security: policy });
+    const legacy = await toolbox.invoke({ name: 'mcp__desk25__list_loans', arguments: { state: 'pending' } });
+    expect(legacy.data).toEqual(list.data);
     expect(http.sessions()).toBe(1);
   });
 });
