@@ -173,9 +173,20 @@ async function serverRuns(mode) {
       ok = matches && ok;
     }
   } finally {
-    child.kill('SIGTERM');
+    await stopServer(child, mode);
   }
   return ok;
+}
+
+/** SIGTERM, and the server's exit awaited: one still running 10 s later is reported and killed (never left behind). */
+async function stopServer(child, mode) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', () => resolve(true)));
+  child.kill('SIGTERM');
+  if (await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve(false), 10_000))])) return;
+  console.error(`conformance: the ${mode} server did not stop within 10 s of SIGTERM; killed.`);
+  child.kill('SIGKILL');
+  await exited;
 }
 
 async function clientRuns() {
