@@ -55,7 +55,11 @@ export class CallRounds {
   private stopped?: { pending: Pending; request: InputRequest };
   /** A capability the run needed and the request did not declare (the tool was told it cannot ask). */
   missing?: 'elicitation' | 'sampling';
-  readonly suspension = new InputSuspension();
+  private made?: InputSuspension;
+  /** What the run is stopped with: made only when a run does stop (an Error captures a stack, a call pays nothing for it). */
+  get suspension(): InputSuspension {
+    return (this.made ??= new InputSuspension());
+  }
 
   private constructor(
     taken: number,
