@@ -53,3 +53,14 @@ export function takeSseEvents(buffer: string, events: SseEvent[]): string {
   }
   return buffer;
 }
+
+/** The headers of a raw MCP 2026-07-28 POST: content type, accept, and the standard headers the revision requires (SEP-2243). */
+export function modernHeaders(method: string, name?: string): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': method,
+    ...(name !== undefined ? { 'mcp-name': name } : {}),
+  };
+}

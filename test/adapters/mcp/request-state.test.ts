@@ -12,6 +12,7 @@ import { createDecipheriv, createHash, hkdfSync } from 'node:crypto';
 import { configure, DeclarationError, SetupError } from 'toolwright';
 import { createMcpServer, McpHttpHandle, McpServerOptions, serveHttp } from 'toolwright/mcp';
 import { roundTools } from '../../fixtures/mcp-rounds/tools';
+import { modernHeaders } from '../../helpers/mcp';
 
 const K1 = 'first-key-of-the-request-state-test-0123456789';
 const K2 = 'second-key-of-the-request-state-test-987654321';
@@ -35,14 +36,7 @@ let id = 0;
 async function post(url: string, params: Record<string, unknown>, token?: string): Promise<Answer> {
   const response = await fetch(url, {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': String(params.name),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
+    headers: { ...modernHeaders('tools/call', String(params.name)), ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { ...params, _meta: ENVELOPE } }),
   });
   const body = await response.text();
@@ -133,7 +127,7 @@ describe('a sealed requestState', () => {
   it('answers -32021 over HTTP 400 when the tool needs a capability the request does not declare', async () => {
     const response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'summarize', authorization: 'Bearer alice' },
+      headers: { ...modernHeaders('tools/call', 'summarize'), authorization: 'Bearer alice' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'summarize', arguments: { text: 't' }, _meta: ENVELOPE } }),
     });
     expect(response.status).toBe(400);

@@ -16,6 +16,7 @@ import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcont
 import { AmbientContext, Expects, Tool, ToolContext } from 'toolwright';
 import { McpHttpHandle, serveHttp } from 'toolwright/mcp';
 import { revisionTools } from '../../fixtures/mcp-revisions/tools';
+import { modernHeaders } from '../../helpers/mcp';
 
 const TOKENS: Record<string, string[]> = { admin: ['admin'], user: [] };
 const auth = {
@@ -150,7 +151,7 @@ describe('one serveHttp endpoint, both revisions at once', () => {
       new Promise<number>((resolve, reject) => {
         const req = request(handle.url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list', ...headers },
+          headers: { ...modernHeaders('tools/list'), ...headers },
         });
         req.on('error', reject);
         req.on('response', (res) => {
@@ -261,13 +262,7 @@ describe('a 2026-07-28 call whose client goes away', () => {
     try {
       const req = request(served.url, {
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tools/call',
-          'mcp-name': 'wait_forever',
-        },
+        headers: modernHeaders('tools/call', 'wait_forever'),
       });
       req.on('error', () => undefined);
       req.end(

@@ -12,6 +12,7 @@ import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextproto
 import { configure, Expects, Exposes, Integer, Tool, ToolContext } from 'toolwright';
 import { McpHttpHandle, McpTaskQueue, serveHttp } from 'toolwright/mcp';
 import { createToolQueue, startToolWorker, ToolQueue, ToolWorker } from 'toolwright/queue';
+import { modernHeaders } from '../../helpers/mcp';
 import { startRedis, TestRedis } from '../../helpers/redis';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
@@ -113,15 +114,7 @@ async function raw(
   const name = method === 'tools/call' ? params.name : typeof params.taskId === 'string' ? params.taskId : undefined;
   const response = await fetch(handle.url, {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${token}`,
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
-      ...headers,
-    },
+    headers: { ...modernHeaders(method, typeof name === 'string' ? name : undefined), authorization: `Bearer ${token}`, ...headers },
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: nextId++,
