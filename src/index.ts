@@ -5,7 +5,24 @@ import 'reflect-metadata';
 // Decorators
 export { Tool } from './decorators/tool';
 export type { ToolOptions, AdapterToolOptions, ToolArgument, ToolDecorator } from './decorators/tool';
-export type { ToolDeclaration, ToolApproval, FailsOnRule } from './metadata/definitions';
+export type {
+  ToolDeclaration,
+  ToolApproval,
+  FailsOnRule,
+  MemberKind,
+  MemberFacts,
+  ResourceFacts,
+  ResourceAnnotations,
+  PromptFacts,
+  CompletionFacts,
+} from './metadata/definitions';
+export type { MemberOptions, MemberArgument, MemberDecorator } from './decorators/member';
+export { Resource, ResourceTemplate } from './decorators/resource';
+export type { ResourceOptions, FixedResourceOptions, ResourceArgument, ResourceTemplateArgument } from './decorators/resource';
+export { Prompt } from './decorators/prompt';
+export type { PromptOptions, PromptArgument } from './decorators/prompt';
+export { Complete } from './decorators/complete';
+export type { CompleteOptions, CompletionRequest, CompletionAnswer } from './decorators/complete';
 export { ToolVersion } from './decorators/tool-version';
 export { Description } from './decorators/description';
 export { SemanticHints } from './decorators/semantic-hints';
@@ -35,7 +52,7 @@ export type {
 // Registry
 export { ToolRegistry, Tools } from './registry/tool-registry';
 export { describeTool } from './api/describe-tool';
-export type { RegistryOptions, AdapterRegistration, VersionGroup, ToolLike } from './registry/tool-registry';
+export type { RegistryOptions, AdapterRegistration, VersionGroup, ToolLike, ForAdapterOptions } from './registry/tool-registry';
 export { ToolDefinition } from './registry/tool-definition';
 
 // DI
@@ -57,8 +74,8 @@ export type { JsonSchema, SchemaDialect, SchemaDirection, SchemaOptions } from '
 export { invoke, Invoker } from './invocation/invoker';
 export type { CallOptions, InvokerOptions, ToolContext } from './invocation/invoker';
 export { checkCallContext, LOG_LEVELS } from './invocation/tool-context';
-export { Content, contentAsText, ToolContent } from './content/content';
-export type { Bytes, ContentPart, EmbeddedResource, ResourceLink } from './content/content';
+export { Content, contentAsText, ToolContent, PromptMessages } from './content/content';
+export type { Bytes, ContentPart, EmbeddedResource, ResourceLink, PromptMessage } from './content/content';
 export type {
   CallAuth,
   CallContext,

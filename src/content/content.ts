@@ -91,8 +91,7 @@ function one(part: ContentPart): ToolContent {
   return new ToolContent([Object.freeze(part)]);
 }
 
-/** Constructors of content parts; combine them with `Content.of` and `Content.with`. */
-export const Content = {
+const ContentParts = {
   text(text: string): ToolContent {
     if (typeof text !== 'string') throw new TypeError(`Content.text(text): text must be a string; got ${describeValue(text)}.`);
     return one({ type: 'text', text });
@@ -196,4 +195,75 @@ export function contentAsText(part: ContentPart): string {
     case 'resource_link':
       return `[resource link: ${part.name} <${part.uri}>${part.description ? ` ${part.description}` : ''}]`;
   }
+}
+
+/** One message of a prompt: who says it, and one content part. */
+export interface PromptMessage {
+  readonly role: 'user' | 'assistant';
+  readonly content: ContentPart;
+}
+
+/**
+ * Messages of a prompt, built with `Content.user(…)` and `Content.assistant(…)`; a prompt returns
+ * one, an array of them, or `{ description, messages }`.
+ */
+export class PromptMessages {
+  /** @internal */
+  constructor(readonly messages: readonly PromptMessage[]) {
+    Object.freeze(this);
+  }
+}
+
+function said(role: 'user' | 'assistant', content: string | ToolContent): PromptMessages {
+  const where = `Content.${role}(text | Content.*)`;
+  const parts =
+    typeof content === 'string'
+      ? [Object.freeze({ type: 'text' as const, text: content })]
+      : content instanceof ToolContent
+        ? content.parts
+        : undefined;
+  if (!parts || parts.length === 0) {
+    throw new TypeError(
+      `${where}: pass the message's text, or content built with Content.* (text, image, audio, resource, link); got ${describeValue(content)}.`,
+    );
+  }
+  return new PromptMessages(parts.map((part) => Object.freeze({ role, content: part })));
+}
+
+/**
+ * Constructors of content parts (combine them with `Content.of` and `Content.with`), and of prompt
+ * messages: `Content.user('Review loan 42')`, `Content.assistant(Content.text('…'))`, one message
+ * per content part.
+ */
+export const Content = {
+  ...ContentParts,
+  user: (content: string | ToolContent): PromptMessages => said('user', content),
+  assistant: (content: string | ToolContent): PromptMessages => said('assistant', content),
+};
+
+/**
+ * @internal What a prompt returned, as its description and messages, or a sentence saying what it
+ * should have returned. A string is one user message.
+ */
+export function promptMessagesOf(value: unknown): { description?: string; messages: readonly PromptMessage[] } | string {
+  let description: string | undefined;
+  let body = value;
+  if (isPlainObject(value) && 'messages' in value) {
+    const { description: text, messages, ...rest } = value as { description?: unknown; messages: unknown };
+    if (Object.keys(rest).length > 0) return `unexpected key ${Object.keys(rest)[0]} beside description and messages`;
+    if (text !== undefined && typeof text !== 'string') return `its description must be a string, not ${describeValue(text)}`;
+    description = text;
+    body = messages;
+  }
+  const list = Array.isArray(body) ? body : [body];
+  const messages: PromptMessage[] = [];
+  for (const item of list) {
+    if (typeof item === 'string') messages.push(...said('user', item).messages);
+    else if (item instanceof PromptMessages) messages.push(...item.messages);
+    else if (item instanceof ToolContent) messages.push(...said('user', item).messages);
+    else
+      return `a prompt returns text, Content.user(…) / Content.assistant(…) messages (or a list of them), or { description, messages }; got ${describeValue(item)}`;
+  }
+  if (messages.length === 0) return 'it returned no messages';
+  return { ...(description !== undefined ? { description } : {}), messages };
 }

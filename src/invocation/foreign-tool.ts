@@ -32,7 +32,14 @@ export interface ForeignToolSpec {
 /** A foreign tool takes its arguments as they are: its contract declares nothing. */
 class ForeignInput {}
 
-const NO_HOST: DefinitionHost = { nameSuffixes: [], isMember: () => false, adapters: () => [] };
+const NO_HOST: DefinitionHost = {
+  nameSuffixes: [],
+  isMember: () => false,
+  adapters: () => [],
+  describe: () => {
+    throw new TypeError('A foreign tool declares no other members.');
+  },
+};
 const NO_MESSAGES = Object.freeze({});
 
 class ForeignDefinition extends ToolDefinition {

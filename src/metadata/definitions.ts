@@ -29,7 +29,51 @@ export interface ToolDeclaration {
   readonly timeoutMs?: number;
   /** Whether calls need a person's approval, if declared. */
   readonly approval?: ToolApproval;
+  /** Free-form labels a server's `visible` rule may read (`['billing', 'beta']`). */
+  readonly tags: readonly string[];
+  /** What kind of member this declares beside a tool (absent: a tool), and that kind's own facts. */
+  readonly member?: MemberFacts;
 }
+
+/** The kinds of member a registry enumerates: tools and what MCP serves beside them. */
+export type MemberKind = 'tool' | 'resource' | 'resource-template' | 'prompt' | 'completion';
+
+/** How a resource is meant to be used (MCP resource `annotations`). */
+export interface ResourceAnnotations {
+  /** Who the resource is for. */
+  readonly audience?: readonly ('user' | 'assistant')[];
+  /** 0 (optional) to 1 (effectively required). */
+  readonly priority?: number;
+}
+
+/** A `@Resource` (a fixed URI) or `@ResourceTemplate` (an RFC 6570 template whose variables are its input). */
+export interface ResourceFacts {
+  readonly kind: 'resource' | 'resource-template';
+  /** The URI (`@Resource`) or the URI template (`@ResourceTemplate`). */
+  readonly uri: string;
+  /** A template's variables, in order (none for a fixed URI). */
+  readonly variables: readonly { readonly name: string; readonly explode: boolean }[];
+  readonly mimeType?: string;
+  /** The size in bytes, when known in advance (fixed URIs). */
+  readonly size?: number;
+  readonly annotations?: ResourceAnnotations;
+}
+
+/** A `@Prompt`: its arguments are its input contract. */
+export interface PromptFacts {
+  readonly kind: 'prompt';
+}
+
+/** A `@Complete`: suggestions for one argument of a prompt or variable of a resource template. */
+export interface CompletionFacts {
+  readonly kind: 'completion';
+  /** The argument or variable completed. */
+  readonly argument: string;
+  /** Where the prompt or template is declared: a class (or a thunk of one), and a method for method members. */
+  readonly of: { readonly target: Function | (() => Function); readonly method?: string; readonly thunk: boolean };
+}
+
+export type MemberFacts = ResourceFacts | PromptFacts | CompletionFacts;
 
 /** One `@FailsOn(ErrorClass, message?)`. */
 export interface FailsOnRule {

@@ -1,18 +1,33 @@
-import type { FailsOnRule, ToolDeclaration } from '../metadata/definitions';
+import type { CompletionFacts, FailsOnRule, MemberKind, ResourceFacts, ToolDeclaration } from '../metadata/definitions';
 import { KEYS } from '../metadata/keys';
 import { lineage } from '../metadata/lineage';
 import { getFact, getOwnFact, Site, siteName } from '../metadata/site';
 import { deriveToolName, sanitizeToolName } from '../naming/tool-name';
 import type { Contract } from '../contract/field-model';
-import { inputContractFor, outputContractFor } from '../contract/tool-contracts';
+import { classForShape, inputContractFor, outputContractFor } from '../contract/tool-contracts';
+import { contractOf } from '../contract/build-contract';
+import { KEYS as FACT_KEYS } from '../metadata/keys';
 import { contractSchema, JsonSchema, SchemaOptions } from '../schema/build-schema';
+import { DeclarationError } from '../errors/declaration-errors';
+import { describeValue } from '../util/describe-value';
+import { declaredAt } from '../metadata/site';
 
 /** What a registry lends the definitions it builds: naming settings and membership. */
 export interface DefinitionHost {
   readonly nameSuffixes: readonly string[];
   isMember(definition: ToolDefinition, adapter: string): boolean;
   adapters(): string[];
+  /** The definition of the member declared on a class (or one of its methods). */
+  describe(target: Function, method?: string): ToolDefinition;
 }
+
+const NO_TAGS: readonly string[] = Object.freeze([]);
+
+/** A completion's input, the same for every completion. */
+const CompletionInput = classForShape(
+  { argument: String, value: { type: String, allowEmpty: true }, context: { type: Object, optional: true, allowEmpty: true } },
+  'CompletionRequest',
+);
 
 const DEFINITION_BRAND: unique symbol = Symbol.for('toolwright.tool-definition');
 
@@ -72,6 +87,66 @@ export class ToolDefinition {
   /** Declared anywhere in the chain (own or inherited)? */
   get declaresVersion(): boolean {
     return getFact<number>(KEYS.version, this.site) !== undefined;
+  }
+
+  /** What kind of member this is: a tool, a resource, a resource template, a prompt or a completion. */
+  get member(): MemberKind {
+    return this.declaration?.member?.kind ?? 'tool';
+  }
+
+  /** The tags declared with the member (`@Tool({ tags })`): what a server's `visible` rule reads. */
+  get tags(): readonly string[] {
+    return this.declaration?.tags ?? NO_TAGS;
+  }
+
+  /** A resource's or resource template's URI (or template), MIME type, variables and annotations; undefined for other members. */
+  get resource(): ResourceFacts | undefined {
+    const facts = this.declaration?.member;
+    return facts?.kind === 'resource' || facts?.kind === 'resource-template' ? facts : undefined;
+  }
+
+  /**
+   * A completion's argument and the prompt or resource template it completes (resolved through the
+   * registry that built this definition); undefined for other members.
+   */
+  get completes(): { readonly argument: string; readonly of: ToolDefinition } | undefined {
+    const facts = this.declaration?.member;
+    if (facts?.kind !== 'completion') return undefined;
+    return (this.completing ??= { argument: facts.argument, of: this.completedMember(facts) });
+  }
+
+  private completing?: { readonly argument: string; readonly of: ToolDefinition };
+
+  private completedMember(facts: CompletionFacts): ToolDefinition {
+    const target = facts.of.thunk ? (facts.of.target as () => Function)() : (facts.of.target as Function);
+    if (typeof target !== 'function' || !target.prototype) {
+      throw new DeclarationError(
+        `${this.id}: @Complete('${facts.argument}') names ${describeValue(target)} as its prompt or template; it must be a class (or a thunk returning one).`,
+        declaredAt(this.site),
+      );
+    }
+    const sameClass = target === this.target && facts.of.method === undefined;
+    const of = sameClass ? this.host.describe(target) : this.host.describe(target, facts.of.method);
+    if (of.member !== 'prompt' && of.member !== 'resource-template') {
+      throw new DeclarationError(
+        `${this.id}: @Complete('${facts.argument}') completes ${of.id}, which is a ${of.member.replace('-', ' ')}; completions are for prompt ` +
+          `arguments and resource template variables.` +
+          (sameClass ? ` In a class with several members, name the method: @Complete('${facts.argument}', { of: 'method' }).` : ''),
+        declaredAt(this.site),
+      );
+    }
+    const names =
+      of.member === 'prompt'
+        ? of.inputContract.fields.filter((f) => !f.ambient).map((f) => f.name)
+        : of.resource!.variables.map((v) => v.name);
+    if (!names.includes(facts.argument)) {
+      throw new DeclarationError(
+        `${this.id}: @Complete('${facts.argument}') completes ${of.id}, which has no ${of.member === 'prompt' ? 'argument' : 'variable'} ` +
+          `'${facts.argument}'. Its ${of.member === 'prompt' ? 'arguments' : 'variables'}: ${names.join(', ') || 'none'}.`,
+        declaredAt(this.site),
+      );
+    }
+    return of;
   }
 
   get description(): string | undefined {
@@ -166,7 +241,34 @@ export class ToolDefinition {
 
   /** The input field model (an empty contract when the tool takes no input). */
   get inputContract(): Contract {
-    return (this.input ??= inputContractFor(this.site, this.kind === 'class' ? this.method : undefined));
+    return (this.input ??= this.memberInput() ?? inputContractFor(this.site, this.kind === 'class' ? this.method : undefined));
+  }
+
+  /**
+   * The contracts a member kind implies: a completion's request; a resource template's variables
+   * as required strings when it declares no `@Expects`.
+   */
+  private memberInput(): Contract | undefined {
+    const facts = this.declaration?.member;
+    if (facts?.kind === 'completion') {
+      if (getFact(FACT_KEYS.expects, this.site) !== undefined) {
+        throw new DeclarationError(
+          `${this.id}: a completion's input is always the completion request ({ argument, value, context }); remove its @Expects.`,
+          declaredAt(this.site),
+        );
+      }
+      return contractOf(CompletionInput);
+    }
+    if (facts?.kind !== 'resource-template' || getFact(FACT_KEYS.expects, this.site) !== undefined) return undefined;
+    // A method template whose first parameter is a DTO class takes that class, as a method tool does.
+    const first =
+      this.kind === 'method'
+        ? (Reflect.getMetadata('design:paramtypes', this.target.prototype as object, this.method) as unknown[] | undefined)?.[0]
+        : undefined;
+    if (typeof first === 'function' && first !== Object && first !== String) return undefined;
+    const shape: Record<string, unknown> = {};
+    for (const variable of facts.variables) shape[variable.name] = variable.explode ? { type: [String] } : String;
+    return contractOf(classForShape(shape as never, `${this.target.name}Variables`));
   }
 
   /** The output field model, or undefined when the tool exposes nothing. */

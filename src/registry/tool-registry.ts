@@ -1,7 +1,7 @@
 import { isAdapterKey } from '../extensions/adapter-key';
 import { checkToolBag } from '../extensions/tool-bags';
 import { checkClassToolInput } from '../contract/tool-contracts';
-import type { ToolDeclaration } from '../metadata/definitions';
+import type { MemberKind, ToolDeclaration } from '../metadata/definitions';
 import { catalogMark, catalogSince } from '../metadata/catalog';
 import { KEYS } from '../metadata/keys';
 import { processStore } from '../metadata/process-stores';
@@ -81,6 +81,7 @@ export class ToolRegistry {
       nameSuffixes: this.nameSuffixes,
       isMember: (definition, adapter) => this.isMember(definition, adapter),
       adapters: () => this.adapters(),
+      describe: (target, method) => this.describe(target, method),
     };
   }
 
@@ -162,20 +163,32 @@ export class ToolRegistry {
 
   /**
    * The members of an adapter: the latest version of each tool, sorted by name; with
-   * `allVersions`, every version, sorted by name then ascending version.
+   * `allVersions`, every version, sorted by name then ascending version. `kind` enumerates another
+   * kind of member instead of tools: `'resource'`, `'resource-template'`, `'prompt'`, `'completion'`
+   * (each kind has names of its own).
    */
-  forAdapter(key: string, options: { allVersions?: boolean } = {}): ToolDefinition[] {
-    const groups = this.groups(key, this.members(key));
+  forAdapter(key: string, options: ForAdapterOptions = {}): ToolDefinition[] {
+    checkKnownKeys('forAdapter', options, ['allVersions', 'kind']);
+    const kind = options.kind ?? 'tool';
+    if (!MEMBER_KINDS.includes(kind)) {
+      throw new DeclarationError(
+        `forAdapter: kind must be one of ${joinWords(MEMBER_KINDS.map((k) => `'${k}'`))}; got ${describeValue(kind)}.`,
+      );
+    }
+    const groups = this.groups(
+      key,
+      this.members(key, (definition) => definition.member === kind),
+    );
     const sorted = [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return sorted.flatMap(([, group]) => (options.allVersions ? group.all : [group.latest]));
   }
 
   /** One tool's version group for an adapter, or undefined when no member has that name. */
-  versions(key: string, name: string): VersionGroup | undefined {
+  versions(key: string, name: string, kind: MemberKind = 'tool'): VersionGroup | undefined {
     const pattern = new RegExp(`^${name.replace(/[^a-z0-9_]/g, '')}(_v\\d+)?$`);
     // Checks only the members it matched (and would-be versions of them), so an unrelated
     // malformed tool does not derail the lookup.
-    const matched = this.members(key, (definition) => pattern.test(definition.toolName(key)));
+    const matched = this.members(key, (definition) => definition.member === kind && pattern.test(definition.toolName(key)));
     return this.groups(key, matched).get(name);
   }
 
@@ -253,7 +266,8 @@ export class ToolRegistry {
 
   /** Enumeration-time checks of one member's declaration. */
   private checkMember(definition: ToolDefinition, key: string): void {
-    if (definition.kind === 'class') checkClassToolInput(definition.site, definition.method);
+    if (definition.kind === 'class' && definition.member === 'tool') checkClassToolInput(definition.site, definition.method);
+    checkMemberContract(definition);
     for (const bag of definition.adapterBags(key)) checkToolBag(key, bag, definition.id);
     if (definition.hasExplicitName(key)) return;
     const { suffixVersion } = definition.derivedName();
@@ -316,6 +330,79 @@ export class ToolRegistry {
         );
       }
     }
+  }
+}
+
+export interface ForAdapterOptions {
+  /** Every version, not only the latest of each name. */
+  allVersions?: boolean;
+  /** The kind of member to enumerate (default `'tool'`). */
+  kind?: MemberKind;
+}
+
+const MEMBER_KINDS: readonly MemberKind[] = ['tool', 'resource', 'resource-template', 'prompt', 'completion'];
+const SCALAR_KINDS = new Set(['string', 'number', 'integer', 'boolean', 'enum', 'date']);
+
+/**
+ * What a member kind asks of its input contract, checked at enumeration: a fixed resource takes no
+ * arguments; a template's fields are exactly its variables; a prompt's arguments are scalars (clients
+ * send them as text); a completion's prompt or template exists and has the argument.
+ */
+export function checkMemberContract(definition: ToolDefinition): void {
+  const member = definition.member;
+  if (member === 'tool') return;
+  if (member === 'completion') {
+    void definition.completes;
+    return;
+  }
+  const fields = definition.inputContract.fields.filter((field) => !field.ambient);
+  const at = declaredAt(definition.site);
+  if (member === 'resource') {
+    if (fields.length > 0) {
+      throw new DeclarationError(
+        `${definition.id}: a resource at a fixed URI takes no arguments, and its input contract has ${joinWords(fields.map((f) => `'${f.name}'`))}. ` +
+          'Make it a @ResourceTemplate with those fields as {variables}, or remove them (ambient fields are fine).',
+        at,
+      );
+    }
+    return;
+  }
+  if (member === 'resource-template') {
+    const facts = definition.resource!;
+    const variables = facts.variables.map((v) => v.name);
+    const missing = variables.filter((name) => !fields.some((field) => field.name === name));
+    const extra = fields.filter((field) => !variables.includes(field.name)).map((field) => field.name);
+    if (missing.length > 0 || extra.length > 0) {
+      throw new DeclarationError(
+        `${definition.id}: the fields of its input contract must be exactly the variables of '${facts.uri}'. ` +
+          (missing.length > 0 ? `Add field${missing.length > 1 ? 's' : ''} ${joinWords(missing.map((n) => `'${n}'`))}. ` : '') +
+          (extra.length > 0
+            ? `${joinWords(extra.map((n) => `'${n}'`))} ${extra.length > 1 ? 'are' : 'is'} not in the template: add {${extra[0]}} to it, make ${extra.length > 1 ? 'them' : 'it'} @AmbientContext, or remove ${extra.length > 1 ? 'them' : 'it'}.`
+            : ''),
+        at,
+      );
+    }
+    for (const variable of facts.variables) {
+      const field = fields.find((f) => f.name === variable.name)!;
+      const list = field.type.kind === 'array';
+      const scalarItems = list ? SCALAR_KINDS.has(field.type.items!.kind) : SCALAR_KINDS.has(field.type.kind);
+      if (list !== variable.explode || !scalarItems) {
+        throw new DeclarationError(
+          `${definition.id}: template variable '${variable.name}' ${variable.explode ? 'is exploded ({' + variable.name + '*}), a list of values' : 'is one value'}, ` +
+            `so field '${variable.name}' must be ${variable.explode ? 'an array of strings, numbers or booleans' : 'a string, number, boolean or enum'}.`,
+          at,
+        );
+      }
+    }
+    return;
+  }
+  const nonScalar = fields.find((field) => !SCALAR_KINDS.has(field.type.kind));
+  if (nonScalar) {
+    throw new DeclarationError(
+      `${definition.id}: prompt argument '${nonScalar.name}' is a${nonScalar.type.kind === 'array' || nonScalar.type.kind === 'object' ? 'n' : ''} ${nonScalar.type.kind}; ` +
+        'clients send prompt arguments as text, so each must be a string, number, boolean or enum. Flatten it into scalar arguments.',
+      at,
+    );
   }
 }
 

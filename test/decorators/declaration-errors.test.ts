@@ -56,7 +56,7 @@ describe('declaration errors', () => {
     [
       'an unknown option',
       () => { @Tool({ descripton: 'typo' } as never) class A { call() {} } return A; },
-      "A: unknown @Tool option 'descripton'. Known options: name, description, title, error, success, except, adapters, method, timeoutMs, approval.",
+      "A: unknown @Tool option 'descripton'. Known options: name, description, title, except, adapters, method, timeoutMs, tags, error, success, approval.",
     ],
     [
       'a bag that is not an object',

@@ -1,0 +1,124 @@
+import { declaredAt, Site, siteName } from '../metadata/site';
+import type { ResourceAnnotations, ResourceFacts } from '../metadata/definitions';
+import { describeValue, isPlainObject } from '../util/describe-value';
+import { uriTemplateVariables } from '../util/uri-template';
+import { DeclarationError } from '../errors/declaration-errors';
+import { MEMBER_OPTION_KEYS, MemberArgument, MemberDecorator, MemberOptions, memberDecorator, optionalText } from './member';
+
+export interface ResourceOptions extends MemberOptions {
+  /** The MIME type of what it reads as (`text/markdown`, `application/json`, `image/png`). */
+  mimeType?: string;
+  /** How the resource is meant to be used: who it is for and how important it is. */
+  annotations?: ResourceAnnotations;
+}
+
+export interface FixedResourceOptions extends ResourceOptions {
+  /** Its size in bytes, when known in advance (clients may show it, or estimate context use). */
+  size?: number;
+}
+
+export type ResourceArgument = MemberArgument<FixedResourceOptions>;
+export type ResourceTemplateArgument = MemberArgument<ResourceOptions>;
+
+const RESOURCE_KEYS = [...MEMBER_OPTION_KEYS, 'mimeType', 'annotations'];
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*(?:\s*;.*)?$/i;
+
+/**
+ * Declares a resource at a fixed URI: a class (entry method `call`) or a method whose return value
+ * is what the resource reads as (text, bytes, a JSON value, or `Content.resource` parts).
+ *
+ * `@Resource('loans://policy', { mimeType: 'text/markdown' })`
+ */
+export function Resource(uri: string, ...args: ResourceArgument[]): MemberDecorator {
+  checkUri('Resource', uri, 'URI', 'loans://policy');
+  if (/[{}]/.test(uri)) {
+    throw new DeclarationError(
+      `@Resource(${describeValue(uri)}): a URI with {variables} is a template. Declare it with @ResourceTemplate(${describeValue(uri)}).`,
+    );
+  }
+  return memberDecorator('Resource', args, [...RESOURCE_KEYS, 'size'], (options, site) => ({
+    ...common('Resource', options, site),
+    kind: 'resource',
+    uri,
+    variables: Object.freeze([]),
+    ...sizeOption(options.size, site),
+  }));
+}
+
+/**
+ * Declares a resource template (RFC 6570): its variables are the member's input contract, checked
+ * and coerced like a tool's input. Declare their types with `@Expects` (a DTO or an inline shape
+ * whose fields are exactly the variables); without it every variable is a required string.
+ *
+ * `@ResourceTemplate('loans://applications/{id}')` with `@Expects({ id: Integer })`
+ */
+export function ResourceTemplate(uriTemplate: string, ...args: ResourceTemplateArgument[]): MemberDecorator {
+  checkUri('ResourceTemplate', uriTemplate, 'URI template', 'loans://applications/{id}');
+  const variables = uriTemplateVariables(uriTemplate);
+  if (typeof variables === 'string') {
+    throw new DeclarationError(`@ResourceTemplate(${describeValue(uriTemplate)}): not an RFC 6570 URI template: ${variables}.`);
+  }
+  if (variables.length === 0) {
+    throw new DeclarationError(
+      `@ResourceTemplate(${describeValue(uriTemplate)}) has no {variables}. A fixed URI is a resource: declare it with @Resource(${describeValue(uriTemplate)}).`,
+    );
+  }
+  return memberDecorator('ResourceTemplate', args, RESOURCE_KEYS, (options, site) => ({
+    ...common('ResourceTemplate', options, site),
+    kind: 'resource-template',
+    uri: uriTemplate,
+    variables,
+  }));
+}
+
+function checkUri(decorator: string, uri: unknown, what: string, example: string): void {
+  if (typeof uri !== 'string' || !SCHEME.test(uri) || /\s/.test(uri) || uri.length > 2048) {
+    throw new DeclarationError(
+      `@${decorator}: the first argument must be a ${what} with a scheme and no spaces (up to 2048 characters), e.g. '${example}'; got ${describeValue(uri)}.`,
+    );
+  }
+}
+
+function common(decorator: string, options: Record<string, unknown>, site: Site): Pick<ResourceFacts, 'mimeType' | 'annotations'> {
+  const mimeType = optionalText(decorator, site, 'mimeType', options.mimeType);
+  if (mimeType !== undefined && !MIME.test(mimeType)) {
+    throw new DeclarationError(
+      `${siteName(site)}: @${decorator} option 'mimeType' must be a MIME type such as 'text/markdown'; got ${describeValue(mimeType)}.`,
+      declaredAt(site),
+    );
+  }
+  return { ...(mimeType ? { mimeType } : {}), ...annotationsOption(decorator, options.annotations, site) };
+}
+
+function annotationsOption(decorator: string, value: unknown, site: Site): { annotations?: ResourceAnnotations } {
+  if (value === undefined) return {};
+  const problem = (): never => {
+    throw new DeclarationError(
+      `${siteName(site)}: @${decorator} option 'annotations' must be { audience?: ('user' | 'assistant')[], priority?: a number from 0 to 1 }; ` +
+        `got ${describeValue(value)}.`,
+      declaredAt(site),
+    );
+  };
+  if (!isPlainObject(value) || Object.keys(value).some((key) => key !== 'audience' && key !== 'priority')) return problem();
+  const { audience, priority } = value as { audience?: unknown; priority?: unknown };
+  if (audience !== undefined && (!Array.isArray(audience) || audience.some((who) => who !== 'user' && who !== 'assistant'))) problem();
+  if (priority !== undefined && (typeof priority !== 'number' || !(priority >= 0 && priority <= 1))) problem();
+  return {
+    annotations: Object.freeze({
+      ...(audience !== undefined ? { audience: Object.freeze([...new Set(audience as ('user' | 'assistant')[])]) } : {}),
+      ...(priority !== undefined ? { priority: priority as number } : {}),
+    }),
+  };
+}
+
+function sizeOption(value: unknown, site: Site): { size?: number } {
+  if (value === undefined) return {};
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new DeclarationError(
+      `${siteName(site)}: @Resource option 'size' must be a whole number of bytes (0 or more); got ${describeValue(value)}.`,
+      declaredAt(site),
+    );
+  }
+  return { size: value };
+}
