@@ -6,8 +6,8 @@ import { MEMBER_OPTION_KEYS, MemberDecorator, MemberOptions, memberDecorator, op
 
 export interface CompleteOptions extends Omit<MemberOptions, 'name' | 'title' | 'description'> {
   /**
-   * On a service class with several prompts or templates as methods: the method whose argument
-   * this completes (`@Complete('applicant', { of: 'review' })`).
+   * When the class declares several prompts or templates (as methods): the method whose argument
+   * this completes (`@Complete('applicant', { of: 'review' })`, `@Complete(LoanDesk, 'applicant', { of: 'review' })`).
    */
   of?: string;
 }
@@ -42,7 +42,7 @@ const OPTION_KEYS = [...MEMBER_OPTION_KEYS.filter((key) => key !== 'name' && key
  *   template's class: `@Complete(ReviewLoan, 'applicant')` (or `() => ReviewLoan`, for a circular import).
  */
 export function Complete(argument: string, options?: CompleteOptions): MemberDecorator;
-export function Complete(of: Function | (() => Function), argument: string, options?: Omit<CompleteOptions, 'of'>): MemberDecorator;
+export function Complete(of: Function | (() => Function), argument: string, options?: CompleteOptions): MemberDecorator;
 export function Complete(first: unknown, second?: unknown, third?: unknown): MemberDecorator {
   const besides = typeof first === 'string';
   const argument = besides ? first : second;
@@ -61,11 +61,6 @@ export function Complete(first: unknown, second?: unknown, third?: unknown): Mem
     throw new DeclarationError(`@Complete('${argument}'): the last argument must be an options object; got ${describeValue(rawOptions)}.`);
   }
   const options = (rawOptions ?? {}) as Record<string, unknown>;
-  if (!besides && options.of !== undefined) {
-    throw new DeclarationError(
-      `@Complete(${(first as Function).name || 'thunk'}, '${argument}'): 'of' is for @Complete('${argument}', { of: 'method' }); the class already says which.`,
-    );
-  }
   return memberDecorator('Complete', [options], OPTION_KEYS, (opts, site): CompletionFacts => {
     if (besides) {
       const method = optionalText('Complete', site, 'of', opts.of);
@@ -73,7 +68,8 @@ export function Complete(first: unknown, second?: unknown, third?: unknown): Mem
       return { kind: 'completion', argument, of: { target: site.target, method, thunk: false } };
     }
     const target = first as Function;
-    return { kind: 'completion', argument, of: { target, thunk: !isClass(target) } };
+    const method = optionalText('Complete', site, 'of', opts.of);
+    return { kind: 'completion', argument, of: { target, method, thunk: !isClass(target) } };
   });
 }
 

@@ -39,6 +39,7 @@ const NO_HOST: DefinitionHost = {
   describe: () => {
     throw new TypeError('A foreign tool declares no other members.');
   },
+  membersOf: () => [],
 };
 const NO_MESSAGES = Object.freeze({});
 

@@ -6,10 +6,9 @@ import { deriveToolName, sanitizeToolName } from '../naming/tool-name';
 import type { Contract } from '../contract/field-model';
 import { classForShape, inputContractFor, outputContractFor } from '../contract/tool-contracts';
 import { contractOf } from '../contract/build-contract';
-import { KEYS as FACT_KEYS } from '../metadata/keys';
 import { contractSchema, JsonSchema, SchemaOptions } from '../schema/build-schema';
 import { DeclarationError } from '../errors/declaration-errors';
-import { describeValue } from '../util/describe-value';
+import { describeValue, joinWords } from '../util/describe-value';
 import { declaredAt } from '../metadata/site';
 
 /** What a registry lends the definitions it builds: naming settings and membership. */
@@ -19,6 +18,8 @@ export interface DefinitionHost {
   adapters(): string[];
   /** The definition of the member declared on a class (or one of its methods). */
   describe(target: Function, method?: string): ToolDefinition;
+  /** Every member a class declares: itself (if it is one) and its method members. */
+  membersOf(target: Function): ToolDefinition[];
 }
 
 const NO_TAGS: readonly string[] = Object.freeze([]);
@@ -125,13 +126,11 @@ export class ToolDefinition {
         declaredAt(this.site),
       );
     }
-    const sameClass = target === this.target && facts.of.method === undefined;
-    const of = sameClass ? this.host.describe(target) : this.host.describe(target, facts.of.method);
+    const of = facts.of.method !== undefined ? this.host.describe(target, facts.of.method) : this.onlyCompletable(target, facts.argument);
     if (of.member !== 'prompt' && of.member !== 'resource-template') {
       throw new DeclarationError(
         `${this.id}: @Complete('${facts.argument}') completes ${of.id}, which is a ${of.member.replace('-', ' ')}; completions are for prompt ` +
-          `arguments and resource template variables.` +
-          (sameClass ? ` In a class with several members, name the method: @Complete('${facts.argument}', { of: 'method' }).` : ''),
+          'arguments and resource template variables.',
         declaredAt(this.site),
       );
     }
@@ -147,6 +146,20 @@ export class ToolDefinition {
       );
     }
     return of;
+  }
+
+  /** The one prompt or resource template a class declares (itself, or as a method), for `@Complete` without `{ of }`. */
+  private onlyCompletable(target: Function, argument: string): ToolDefinition {
+    const found = this.host.membersOf(target).filter((d) => d.member === 'prompt' || d.member === 'resource-template');
+    if (found.length === 1) return found[0];
+    throw new DeclarationError(
+      found.length === 0
+        ? `${this.id}: @Complete('${argument}') completes a prompt or resource template of ${target.name || '(anonymous class)'}, and it declares none. ` +
+            `Name the prompt's class: @Complete(ReviewLoan, '${argument}'), or declare @Prompt / @ResourceTemplate on ${target.name || 'it'}.`
+        : `${this.id}: @Complete('${argument}'): ${target.name} declares ${found.length} prompts and templates (${joinWords(found.map((d) => d.id))}). ` +
+            `Name the one completed: { of: '${found.find((d) => d.kind === 'method')?.method ?? 'method'}' }.`,
+      declaredAt(this.site),
+    );
   }
 
   get description(): string | undefined {
@@ -251,7 +264,7 @@ export class ToolDefinition {
   private memberInput(): Contract | undefined {
     const facts = this.declaration?.member;
     if (facts?.kind === 'completion') {
-      if (getFact(FACT_KEYS.expects, this.site) !== undefined) {
+      if (getFact(KEYS.expects, this.site) !== undefined) {
         throw new DeclarationError(
           `${this.id}: a completion's input is always the completion request ({ argument, value, context }); remove its @Expects.`,
           declaredAt(this.site),
@@ -259,7 +272,7 @@ export class ToolDefinition {
       }
       return contractOf(CompletionInput);
     }
-    if (facts?.kind !== 'resource-template' || getFact(FACT_KEYS.expects, this.site) !== undefined) return undefined;
+    if (facts?.kind !== 'resource-template' || getFact(KEYS.expects, this.site) !== undefined) return undefined;
     // A method template whose first parameter is a DTO class takes that class, as a method tool does.
     const first =
       this.kind === 'method'

@@ -82,6 +82,7 @@ export class ToolRegistry {
       isMember: (definition, adapter) => this.isMember(definition, adapter),
       adapters: () => this.adapters(),
       describe: (target, method) => this.describe(target, method),
+      membersOf: (target) => this.definitionsOf(target),
     };
   }
 
