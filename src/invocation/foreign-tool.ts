@@ -12,6 +12,7 @@ import type { Contract } from '../contract/field-model';
 import type { FieldError } from '../errors/errors';
 import { DefinitionHost, ToolDefinition } from '../registry/tool-definition';
 import { deepFreeze } from '../util/deep-freeze';
+import { DeclarationError } from '../errors/declaration-errors';
 import type { ToolContext } from './tool-context';
 
 export interface ForeignToolSpec {
@@ -36,8 +37,8 @@ const NO_HOST: DefinitionHost = {
   nameSuffixes: [],
   isMember: () => false,
   adapters: () => [],
-  describe: () => {
-    throw new TypeError('A foreign tool declares no other members.');
+  describe: (target) => {
+    throw new DeclarationError(`${target.name}: a foreign tool declares no other members.`);
   },
   membersOf: () => [],
 };
