@@ -18,6 +18,7 @@ import { McpHttpAuth, serveHttp, serveStdio } from 'toolwright/mcp';
 import { loanDeskHttpApi, loanDeskHttpAuth } from './http-api';
 import { loanDeskServer } from './server';
 import './tools';
+import './members';
 
 function option(name: string): string | undefined {
   const index = process.argv.indexOf(name);
@@ -25,13 +26,28 @@ function option(name: string): string | undefined {
 }
 
 function table(): string {
-  const rows = Tools.forAdapter('mcp', { allVersions: true }).map((tool) => [
+  const tools = Tools.forAdapter('mcp', { allVersions: true }).map((tool) => [
     tool.toolName('mcp'),
     String(tool.version),
     tool.hints.join(', ') || '-',
     tool.description ?? '-',
   ]);
-  const header = ['name', 'version', 'hints', 'description'];
+  // Resources, templates and prompts: what they are read or picked by, beside the tools.
+  const members = (['resource', 'resource-template', 'prompt'] as const).flatMap((kind) =>
+    Tools.forAdapter('mcp', { kind }).map((member) => [
+      member.toolName('mcp'),
+      kind,
+      member.resource?.uri ?? member.inputContract.fields.map((field) => field.name).join(', '),
+      member.description ?? '-',
+    ]),
+  );
+  return [
+    columns(['name', 'version', 'hints', 'description'], tools),
+    columns(['name', 'kind', 'uri / arguments', 'description'], members),
+  ].join('\n\n');
+}
+
+function columns(header: string[], rows: string[][]): string {
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
   const line = (cells: string[]) =>
     cells
