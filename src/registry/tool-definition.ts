@@ -25,7 +25,7 @@ const NO_TAGS: readonly string[] = Object.freeze([]);
 
 /** A completion's input, the same for every completion. */
 const CompletionInput = classForShape(
-  { argument: String, value: { type: String, allowEmpty: true }, context: { type: Object, optional: true, allowEmpty: true } },
+  { argument: String, value: { type: String, allowEmpty: true }, context: { type: Object, default: {}, allowEmpty: true } },
   'CompletionRequest',
 );
 
@@ -126,7 +126,7 @@ export class ToolDefinition {
       );
     }
     const sameClass = target === this.target && facts.of.method === undefined;
-    const of = sameClass ? this.host.describe(target) : this.host.describe(target, facts.of.method);
+    const of = this.host.describe(target, facts.of.method ?? this.completedMethod(facts, target, sameClass));
     if (of.member !== 'prompt' && of.member !== 'resource-template') {
       throw new DeclarationError(
         `${this.id}: @Complete('${facts.argument}') completes ${of.id}, which is a ${of.member.replace('-', ' ')}; completions are for prompt ` +
@@ -147,6 +147,28 @@ export class ToolDefinition {
       );
     }
     return of;
+  }
+
+  /**
+   * Without `of`, on a class that is not itself a member: its one prompt or template method (a
+   * class with several must name it).
+   */
+  private completedMethod(facts: CompletionFacts, target: Function, sameClass: boolean): string | undefined {
+    if (getFact<ToolDeclaration>(KEYS.tool, { target }) !== undefined) return undefined;
+    const methods = (getOwnFact<string[]>(KEYS.toolMethods, { target }) ?? []).filter((method) => {
+      const kind = getOwnFact<ToolDeclaration>(KEYS.tool, { target, method })?.member?.kind;
+      return kind === 'prompt' || kind === 'resource-template';
+    });
+    if (methods.length === 1) return methods[0];
+    const example = sameClass ? `@Complete('${facts.argument}', { of: '${methods[0] ?? 'method'}' })` : `describeTool(${target.name}, 'method')`;
+    throw new DeclarationError(
+      `${this.id}: @Complete('${facts.argument}') names ${target.name}, which ` +
+        (methods.length === 0
+          ? 'has no prompt or resource template (on the class or a method). Declare one, or name the class that has it.'
+          : `has several prompts and templates as methods (${methods.join(', ')}). ` +
+            (sameClass ? `Name the one this completes: ${example}.` : `Complete one of them from a method beside it with { of: 'method' }.`)),
+      declaredAt(this.site),
+    );
   }
 
   get description(): string | undefined {

@@ -352,6 +352,7 @@ export function checkMemberContract(definition: ToolDefinition): void {
   const member = definition.member;
   if (member === 'tool') return;
   if (member === 'completion') {
+    void definition.inputContract; // refuses an @Expects: a completion's input is the request
     void definition.completes;
     return;
   }
@@ -375,10 +376,14 @@ export function checkMemberContract(definition: ToolDefinition): void {
     if (missing.length > 0 || extra.length > 0) {
       throw new DeclarationError(
         `${definition.id}: the fields of its input contract must be exactly the variables of '${facts.uri}'. ` +
-          (missing.length > 0 ? `Add field${missing.length > 1 ? 's' : ''} ${joinWords(missing.map((n) => `'${n}'`))}. ` : '') +
-          (extra.length > 0
-            ? `${joinWords(extra.map((n) => `'${n}'`))} ${extra.length > 1 ? 'are' : 'is'} not in the template: add {${extra[0]}} to it, make ${extra.length > 1 ? 'them' : 'it'} @AmbientContext, or remove ${extra.length > 1 ? 'them' : 'it'}.`
-            : ''),
+          [
+            missing.length > 0 ? `Add field${missing.length > 1 ? 's' : ''} ${joinWords(missing.map((n) => `'${n}'`))}.` : '',
+            extra.length > 0
+              ? `${joinWords(extra.map((n) => `'${n}'`))} ${extra.length > 1 ? 'are' : 'is'} not in the template: add {${extra[0]}} to it, make ${extra.length > 1 ? 'them' : 'it'} @AmbientContext, or remove ${extra.length > 1 ? 'them' : 'it'}.`
+              : '',
+          ]
+            .filter(Boolean)
+            .join(' '),
         at,
       );
     }
@@ -389,7 +394,8 @@ export function checkMemberContract(definition: ToolDefinition): void {
       if (list !== variable.explode || !scalarItems) {
         throw new DeclarationError(
           `${definition.id}: template variable '${variable.name}' ${variable.explode ? 'is exploded ({' + variable.name + '*}), a list of values' : 'is one value'}, ` +
-            `so field '${variable.name}' must be ${variable.explode ? 'an array of strings, numbers or booleans' : 'a string, number, boolean or enum'}.`,
+            `so field '${variable.name}' must be ${variable.explode ? 'an array of strings, numbers or booleans' : 'a string, number, boolean or enum'}` +
+            (list && !variable.explode ? `; for a list of values, explode the variable: {${variable.name}*}.` : '.'),
           at,
         );
       }
