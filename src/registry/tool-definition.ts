@@ -160,13 +160,12 @@ export class ToolDefinition {
       return kind === 'prompt' || kind === 'resource-template';
     });
     if (methods.length === 1) return methods[0];
-    const example = sameClass ? `@Complete('${facts.argument}', { of: '${methods[0] ?? 'method'}' })` : `describeTool(${target.name}, 'method')`;
     throw new DeclarationError(
       `${this.id}: @Complete('${facts.argument}') names ${target.name}, which ` +
         (methods.length === 0
           ? 'has no prompt or resource template (on the class or a method). Declare one, or name the class that has it.'
           : `has several prompts and templates as methods (${methods.join(', ')}). ` +
-            (sameClass ? `Name the one this completes: ${example}.` : `Complete one of them from a method beside it with { of: 'method' }.`)),
+            (sameClass ? `Name the one this completes: @Complete('${facts.argument}', { of: '${methods[0]}' }).` : `Complete one of them from a method beside it with { of: 'method' }.`)),
       declaredAt(this.site),
     );
   }

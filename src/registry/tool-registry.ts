@@ -11,6 +11,7 @@ import { versionSuffixMismatch } from '../metadata/version-suffix';
 import { describeValue, joinWords } from '../util/describe-value';
 import { checkKnownKeys } from '../errors/known-keys';
 import { DefinitionHost, ToolDefinition } from './tool-definition';
+import { decoratorOf, noun } from '../decorators/member';
 import { checkBaseDir, loadToolRoot, normalizeToolRoot, resolveToolRoot, ToolRoot } from './tool-roots';
 import { DeclarationError, ToolConflictError, UnknownAdapterError } from '../errors/declaration-errors';
 import type { ConflictingTool } from '../errors/declaration-errors';
@@ -298,9 +299,14 @@ export class ToolRegistry {
         if (all[i].version === all[i - 1].version) {
           const [a, b] = [all[i - 1], all[i]].sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)).map(conflicting);
           const [first, second] = [a.id, b.id];
+          const member = all[i].member;
+          const decorator = decoratorOf(all[i].declaration);
+          const fix =
+            member === 'completion'
+              ? `Rename one (a completion's name is its class or method name), or name it for the adapter: @Complete(…, { adapters: { ${key}: { name } } })`
+              : `Give one an explicit name (@${decorator}(${member === 'resource' || member === 'resource-template' ? '…, ' : ''}{ name })) or a distinct @ToolVersion`;
           throw new ToolConflictError(
-            `Tools ${first} and ${second} are both '${name}' version ${all[i].version} for adapter '${key}'. ` +
-              `Give one an explicit name (@Tool({ name })) or a distinct @ToolVersion.`,
+            `${member === 'tool' ? 'Tools' : `${noun(decorator)[0].toUpperCase()}${noun(decorator).slice(1)}s`} ${first} and ${second} are both '${name}' version ${all[i].version} for adapter '${key}'. ${fix}.`,
             name,
             all[i].version,
             key,
