@@ -10,6 +10,7 @@
 import { contractOf } from '../contract/build-contract';
 import type { Contract } from '../contract/field-model';
 import type { FieldError } from '../errors/errors';
+import { DeclarationError } from '../errors/declaration-errors';
 import { DefinitionHost, ToolDefinition } from '../registry/tool-definition';
 import { deepFreeze } from '../util/deep-freeze';
 import type { ToolContext } from './tool-context';
@@ -37,7 +38,7 @@ const NO_HOST: DefinitionHost = {
   isMember: () => false,
   adapters: () => [],
   describe: () => {
-    throw new TypeError('A foreign tool declares no other members.');
+    throw new DeclarationError('A foreign tool declares no other members: a completion cannot complete a remote prompt or template.');
   },
 };
 const NO_MESSAGES = Object.freeze({});
