@@ -1,13 +1,14 @@
 import { ToolDefinition, Tools } from '../index';
+import type { MemberKind } from '../index';
 import { joinWords } from '../adapter-kit/internal';
 import { CliError } from './cli-error';
 
 /**
- * Every tool of the loaded project: the members of the registered adapters (or of one adapter),
- * every version or the latest of each, sorted by name then version. A tool in several adapters
- * appears once.
+ * Every tool of the loaded project (or, with `kind`, every member of that kind): the members of the
+ * registered adapters (or of one adapter), every version or the latest of each, sorted by name then
+ * version. A tool in several adapters appears once.
  */
-export function projectTools(options: { adapter?: string; allVersions?: boolean } = {}): ToolDefinition[] {
+export function projectTools(options: { adapter?: string; allVersions?: boolean; kind?: MemberKind } = {}): ToolDefinition[] {
   const adapters = Tools.adapters();
   if (options.adapter !== undefined && !adapters.includes(options.adapter)) {
     throw new CliError(
@@ -18,7 +19,7 @@ export function projectTools(options: { adapter?: string; allVersions?: boolean 
   }
   const seen = new Set<ToolDefinition>();
   for (const key of options.adapter === undefined ? adapters : [options.adapter]) {
-    for (const tool of Tools.forAdapter(key, { allVersions: true })) seen.add(tool);
+    for (const tool of Tools.forAdapter(key, { allVersions: true, kind: options.kind })) seen.add(tool);
   }
   const all = [...seen].sort((a, b) => compareText(a.toolName(), b.toolName()) || a.version - b.version);
   if (options.allVersions) return all;

@@ -165,7 +165,9 @@ export class ToolDefinition {
         (methods.length === 0
           ? 'has no prompt or resource template (on the class or a method). Declare one, or name the class that has it.'
           : `has several prompts and templates as methods (${methods.join(', ')}). ` +
-            (sameClass ? `Name the one this completes: @Complete('${facts.argument}', { of: '${methods[0]}' }).` : `Complete one of them from a method beside it with { of: 'method' }.`)),
+            (sameClass
+              ? `Name the one this completes: @Complete('${facts.argument}', { of: '${methods[0]}' }).`
+              : `Complete one of them from a method beside it with { of: 'method' }.`)),
       declaredAt(this.site),
     );
   }
