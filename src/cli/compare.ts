@@ -11,33 +11,10 @@ import { MEMBER_SECTIONS } from './manifest';
 import type { Manifest, ManifestMember, ManifestTool } from './manifest';
 import { KINDS, kindWord } from './members';
 import { SchemaComparison, show } from './schema-comparison';
+import type { Add, Rule } from './schema-comparison';
 import { compareText } from './tools';
 
-export type Rule =
-  | 'tool-removed'
-  | 'adapter-removed'
-  | 'adapter-renamed'
-  | 'output-removed'
-  | 'type-changed'
-  | 'nullability'
-  | 'required'
-  | 'field-removed'
-  | 'field-added'
-  | 'bounds'
-  | 'enum'
-  | 'union'
-  | 'tool-added'
-  | 'adapter-added'
-  | 'output-added'
-  | 'description'
-  | 'default'
-  | 'hints'
-  | 'tags'
-  | 'member-removed'
-  | 'member-added'
-  | 'uri-changed'
-  | 'mime-type'
-  | 'completes';
+export type { Rule };
 
 export interface Finding {
   /** What the record is: a tool, or a member beside tools (`prompt`, `resource-template`, …). */
@@ -107,8 +84,6 @@ function compareSection(kind: MemberKind, before: readonly ManifestMember[], aft
     });
   }
 }
-
-export type Add = (rule: Rule, breaking: boolean, path: string, message: string) => void;
 
 /** Where a kind's input contract is reported: a prompt's arguments, a template's variables. */
 const INPUT_PATH: Partial<Record<MemberKind, string>> = { prompt: 'arguments', 'resource-template': 'variables' };

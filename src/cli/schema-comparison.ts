@@ -3,7 +3,35 @@
  * may only accept more, an output may only promise more (see compare.ts).
  */
 import { isPlainObject } from '../adapter-kit/internal';
-import type { Add, Rule } from './compare';
+/** The rules a change is classified by (README, "`toolwright check`"). */
+export type Rule =
+  | 'tool-removed'
+  | 'adapter-removed'
+  | 'adapter-renamed'
+  | 'output-removed'
+  | 'type-changed'
+  | 'nullability'
+  | 'required'
+  | 'field-removed'
+  | 'field-added'
+  | 'bounds'
+  | 'enum'
+  | 'union'
+  | 'tool-added'
+  | 'adapter-added'
+  | 'output-added'
+  | 'description'
+  | 'default'
+  | 'hints'
+  | 'tags'
+  | 'member-removed'
+  | 'member-added'
+  | 'uri-changed'
+  | 'mime-type'
+  | 'completes';
+
+/** Records one finding. */
+export type Add = (rule: Rule, breaking: boolean, path: string, message: string) => void;
 
 type Schema = Record<string, unknown>;
 type Direction = 'input' | 'output';
