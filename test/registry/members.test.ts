@@ -1,4 +1,4 @@
-import { Complete, Expects, Integer, Prompt, Resource, ResourceTemplate, Tool, ToolConflictError, ToolRegistry, ToolVersion } from 'toolwright';
+import { Complete, describeTool, Expects, Integer, Prompt, Resource, ResourceTemplate, Tool, ToolConflictError, ToolRegistry, ToolVersion } from 'toolwright';
 import { isolatedRegistry } from 'toolwright/testing';
 
 /** Members beside tools in the registry: one kind at a time, names and versions per kind, inheritance, tags. */
@@ -129,6 +129,14 @@ describe('members in the registry', () => {
     expect(Object.isFrozen(registry.describe(Pay).tags)).toBe(true);
     expect(registry.describe(Review).tags).toEqual(['beta']);
     expect(registry.describe(Plain).tags).toEqual([]);
+    // describeTool (the default registry) reads the same declaration, for any kind and for methods.
+    class Desk { @Complete('q', { of: 'search', tags: ['search'] }) queries() {} @ResourceTemplate('x://{q}', { tags: ['search'] }) search() {} }
+    expect(describeTool(Pay).tags).toEqual(['billing', 'beta', 'a.b:c/d-e_f']);
+    expect([describeTool(Desk, 'queries').tags, describeTool(Desk, 'queries').member, describeTool(Desk, 'search').member]).toEqual([
+      ['search'],
+      'completion',
+      'resource-template',
+    ]);
   });
 
   it('membership, names and opt-out work for members as for tools', () => {
