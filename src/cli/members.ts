@@ -4,7 +4,8 @@
  * complete). One place for the kinds' order, names and summaries, read by list and manifest.
  */
 import type { JsonSchema, MemberKind, ToolDefinition } from '../index';
-import { isPlainObject } from '../adapter-kit/internal';
+import { isPlainObject, joinWords } from '../adapter-kit/internal';
+import { CliError } from './cli-error';
 
 /** Every kind, in the order the command line shows them. */
 export const KINDS: readonly MemberKind[] = ['tool', 'resource', 'resource-template', 'prompt', 'completion'];
@@ -17,6 +18,12 @@ export const KIND_HEADING: Readonly<Record<MemberKind, string>> = {
   prompt: 'Prompts',
   completion: 'Completions',
 };
+
+/** Parses `--kind K`. */
+export function parseKind(value: string): MemberKind {
+  if (!KINDS.includes(value as MemberKind)) throw new CliError(`--kind must be one of ${joinWords(KINDS)}; got '${value}'.`);
+  return value as MemberKind;
+}
 
 export function kindWord(kind: MemberKind): string {
   return kind.replace('-', ' ');

@@ -59,6 +59,21 @@ describe('members on the command line', () => {
     expect([bad.code, bad.stderr]).toEqual([2, "toolwright: --kind must be one of tool, resource, resource-template, prompt and completion; got 'prompts'.\n"]);
   });
 
+  it('call and schema --kind: a prompt with its arguments coerced, a template by its variables, a completion; a member by its name is told its kind', async () => {
+    const [prompt, template, completion, schema, unknown] = await Promise.all([
+      toolwright(['call', 'review', '--kind', 'prompt', '--args', '{"applicant":"Ada","amount":"5000"}'], { cwd }),
+      toolwright(['call', 'application', '--kind', 'resource-template', '--args', '{"id":"42"}'], { cwd }),
+      toolwright(['call', 'applicants', '--kind', 'completion', '--args', '{"argument":"applicant","value":"a"}'], { cwd }),
+      toolwright(['schema', 'review', '--kind', 'prompt'], { cwd }),
+      toolwright(['call', 'review'], { cwd }),
+    ]);
+    expect([prompt.code, JSON.parse(prompt.stdout)]).toEqual([0, { messages: [{ role: 'user', content: { type: 'text', text: "Review Ada's application for 5000." } }] }]);
+    expect([template.code, JSON.parse(template.stdout)]).toEqual([0, { id: 42 }]);
+    expect([completion.code, JSON.parse(completion.stdout)]).toEqual([0, ['Ada Lovelace', 'Alan Turing']]);
+    expect(JSON.parse(schema.stdout)).toMatchObject({ required: ['applicant', 'amount'] });
+    expect([unknown.code, unknown.stderr]).toEqual([2, "toolwright: unknown tool 'review': the tools are get_quote. 'review' is a prompt: pass --kind prompt. Run toolwright list.\n"]);
+  });
+
   it('list --json: one row per member with its kind, tags and the kind’s own facts', async () => {
     const listed = await toolwright(['list', '--json'], { cwd });
     const rows = JSON.parse(listed.stdout) as Array<Record<string, unknown>>;

@@ -1,9 +1,8 @@
 import { Command } from 'commander';
 import { Tools } from '../../index';
 import type { MemberKind, ToolDefinition } from '../../index';
-import { joinWords } from '../../adapter-kit/internal';
 import { CliError } from '../cli-error';
-import { argumentList, argumentsOf, completesOf, completesText, KIND_HEADING, KINDS } from '../members';
+import { argumentList, argumentsOf, completesOf, completesText, KIND_HEADING, KINDS, parseKind } from '../members';
 import { json, painter, table } from '../output';
 import { projectFrom, withProjectOptions } from '../project-options';
 import { projectTools } from '../tools';
@@ -11,7 +10,7 @@ import { projectTools } from '../tools';
 interface ListOptions {
   adapter?: string;
   allVersions?: boolean;
-  kind?: string;
+  kind?: MemberKind;
   json?: boolean;
   config?: string;
   import?: string[];
@@ -38,20 +37,17 @@ export function listCommand(): Command {
       'list the tools (name, version, adapters, hints, description), then the resources, resource templates, prompts and completions',
     )
     .option('-a, --adapter <key>', 'only the members of this adapter')
-    .option('-k, --kind <kind>', `only this kind of member: ${KINDS.join(', ')}`)
+    .option('-k, --kind <kind>', `only this kind of member: ${KINDS.join(', ')}`, parseKind)
     .option('--all-versions', 'every version, not only the latest of each')
     .option('--json', 'JSON for scripts')
     .action(async (options: ListOptions) => {
-      if (options.kind !== undefined && !KINDS.includes(options.kind as MemberKind)) {
-        throw new CliError(`--kind must be one of ${joinWords(KINDS)}; got '${options.kind}'.`);
-      }
       await projectFrom(options);
       if (Tools.adapters().length === 0) {
         throw new CliError(
           "no adapter is registered, so no tool is a member of one: add adapters: ['mcp'] (or your adapter's key) to toolwright.config.",
         );
       }
-      const kinds = options.kind === undefined ? KINDS : [options.kind as MemberKind];
+      const kinds = options.kind === undefined ? KINDS : [options.kind];
       const groups = kinds.map((kind) => ({
         kind,
         members: projectTools({ adapter: options.adapter, allVersions: options.allVersions, kind }),
@@ -62,7 +58,7 @@ export function listCommand(): Command {
       }
       const shown = groups.filter(({ members }) => members.length > 0);
       if (shown.length === 0) {
-        const what = options.kind === undefined ? 'tools' : KIND_HEADING[options.kind as MemberKind].toLowerCase();
+        const what = options.kind === undefined ? 'tools' : KIND_HEADING[options.kind].toLowerCase();
         process.stdout.write(`No ${what}${options.adapter ? ` in the '${options.adapter}' adapter` : ''}.\n`);
         return;
       }
