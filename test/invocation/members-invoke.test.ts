@@ -15,7 +15,7 @@ import {
   ResourceTemplate,
   ToolRegistry,
 } from 'toolwright';
-import type { CompletionRequest } from 'toolwright';
+import type { CompletionRequest, ToolContext } from 'toolwright';
 import { isolatedRegistry } from 'toolwright/testing';
 
 /** invoke() of each member kind: the same contract, coercion, validation and DI as a tool. */
@@ -81,6 +81,12 @@ describe('invoking members', () => {
     const refused = await invoke(member('policy'), { id: 1 });
     expect(refused.ok).toBe(false);
     expect(refused.fieldErrors).toEqual([expect.objectContaining({ field: 'id', keyword: 'unknown' })]);
+  });
+
+  it('a class resource reads its context without declaring an input', async () => {
+    @Resource('loans://whoami') class WhoAmI { call(_input: unknown, context: ToolContext) { return `read by ${context.tool.id}`; } }
+    const result = await invoke(registry.describe(WhoAmI));
+    expect([result.ok, result.value]).toEqual([true, 'read by WhoAmI']);
   });
 
   it('a template variable arrives coerced to its declared type, beside an ambient value', async () => {

@@ -97,6 +97,18 @@ describe('member contracts, at enumeration', () => {
     void Desk;
   });
 
+  it("a class prompt whose entry method takes an input but declares no @Expects (a class resource's may: it takes none)", () => {
+    @Prompt() class Review { call(input: { applicant: string }) { return input.applicant; } }
+    @Resource('loans://mine') class Mine { call(_input: unknown, context: unknown) { return context; } }
+    expect(registry.forAdapter('mcp', { kind: 'resource' }).map((d) => d.target)).toEqual([Mine]);
+    expect(refused('prompt')).toBe(
+      'Review: its entry method call() takes an input, but the class declares no @Expects, so it would accept no arguments at all. ' +
+        'Declare the input contract with @Expects(InputDto) or @Expects({ query: String }); a prompt that takes no input but reads its context ' +
+        '(call(_input, context)) declares @Expects({}).',
+    );
+    void Review;
+  });
+
   it('a completion of a tool, or of a fixed resource', () => {
     @Tool() class ApproveLoan { call() {} }
     @Complete(ApproveLoan, 'amount') class Amounts { call() {} }
