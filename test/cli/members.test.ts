@@ -174,6 +174,7 @@ describe('members on the command line', () => {
     const report = JSON.parse(checked.stdout);
     expect(checked.code).toBe(0);
     expect(report.drift.drift).toEqual([]);
+    expect(report.drift.checked).toEqual(['ReviewArgs']); // the prompt's DTO, read by the compiler too
     expect(report.changes.map((change: { kind: string; tool: string; rule: string; breaking: boolean }) => [change.kind, change.tool, change.rule, change.breaking])).toEqual([
       ['tool', 'get_quote', 'tags', false],
       ['resource', 'policy', 'member-added', false],
