@@ -1,28 +1,40 @@
 import type { Finding } from './compare';
 import type { DriftReport } from './drift';
+import { kindWord } from './members';
 import { painter } from './output';
+
+/** `approve_loan v1`, `prompt review_loan v2`: a tool by its name, a member with its kind. */
+function label(finding: Finding): string {
+  return `${finding.kind === 'tool' ? '' : `${kindWord(finding.kind)} `}${finding.tool} v${finding.version}`;
+}
 
 /** The text report of `check` and `diff`: breaking changes with the fix, then the compatible ones. */
 export function changesText(findings: readonly Finding[], against: string): string {
   const paint = painter(process.stdout);
   const lines: string[] = [];
-  const where = (finding: Finding) => `${finding.tool} v${finding.version}${finding.path ? ` ${finding.path}` : ''}`;
+  const where = (finding: Finding) => `${label(finding)}${finding.path ? ` ${finding.path}` : ''}`;
   const breaking = findings.filter((finding) => finding.breaking);
   const compatible = findings.filter((finding) => !finding.breaking);
   if (breaking.length === 0) lines.push(`${paint('green', 'no breaking changes')} against ${against}`);
   else {
     lines.push(paint('red', `${breaking.length} breaking change${breaking.length === 1 ? '' : 's'} against ${against}:`));
     for (const finding of breaking) lines.push(`  ${paint('red', '✗')} ${where(finding)}: ${finding.message}`);
+    const removed = (finding: Finding) => finding.rule === 'tool-removed' || finding.rule === 'member-removed';
     const tools = new Map<string, Finding>();
-    for (const finding of breaking) if (finding.rule !== 'tool-removed') tools.set(`${finding.tool}@${finding.version}`, finding);
+    for (const finding of breaking) if (!removed(finding)) tools.set(`${finding.kind}:${finding.tool}@${finding.version}`, finding);
     for (const finding of tools.values()) {
       lines.push(
-        `  ${paint('yellow', '→')} ${finding.tool} v${finding.version}: declare @ToolVersion(${finding.version + 1}) on a new class for the changed contract and keep version ${finding.version} as it was.`,
+        `  ${paint('yellow', '→')} ${label(finding)}: declare @ToolVersion(${finding.version + 1}) on a new class for the changed contract and keep version ${finding.version} as it was.`,
       );
     }
     if (breaking.some((finding) => finding.rule === 'tool-removed')) {
       lines.push(
         `  ${paint('yellow', '→')} a removed tool or version breaks its callers: keep it (deprecate it in its description) until they have moved.`,
+      );
+    }
+    if (breaking.some((finding) => finding.rule === 'member-removed')) {
+      lines.push(
+        `  ${paint('yellow', '→')} a removed resource, template or prompt (or version of one) breaks the clients that use it: keep it (deprecate it in its description) until they have moved.`,
       );
     }
   }

@@ -8,7 +8,7 @@ import { getFact, Site, siteName, declaredAt } from '../metadata/site';
 import { describeValue, isClass, isPlainObject } from '../util/describe-value';
 import { contractOf } from './build-contract';
 import type { Contract } from './field-model';
-import type { ContractRef, FieldDeclaration } from '../metadata/definitions';
+import type { ContractRef, FieldDeclaration, ToolDeclaration } from '../metadata/definitions';
 import type { FieldOptions, InlineShape } from '../metadata/vocabulary';
 import { DeclarationError } from '../errors/declaration-errors';
 
@@ -96,9 +96,13 @@ export function checkClassToolInput(site: Site, entry: string): void {
   if (site.method !== undefined || getFact<ContractRef>(KEYS.expects, site)) return;
   const method = (site.target.prototype as Record<string, unknown>)[entry];
   if (typeof method !== 'function' || method.length === 0) return;
+  // A fixed resource takes no arguments whatever its entry method's parameters (call(_input, context)).
+  const kind = getFact<ToolDeclaration>(KEYS.tool, site)?.member?.kind;
+  if (kind === 'resource') return;
+  const noun = kind === 'prompt' ? 'prompt' : 'tool';
   throw new DeclarationError(
     `${siteName(site)}: its entry method ${entry}() takes an input, but the class declares no @Expects, so it would accept no ` +
-      'arguments at all. Declare the input contract with @Expects(InputDto) or @Expects({ query: String }); a tool that takes no ' +
+      `arguments at all. Declare the input contract with @Expects(InputDto) or @Expects({ query: String }); a ${noun} that takes no ` +
       `input but reads its context (${entry}(_input, context)) declares @Expects({}).`,
     declaredAt(site),
   );

@@ -47,14 +47,14 @@ export function Complete(first: unknown, second?: unknown, third?: unknown): Mem
   const besides = typeof first === 'string';
   const argument = besides ? first : second;
   const rawOptions = besides ? second : third;
-  if (typeof argument !== 'string' || argument.trim() === '') {
-    throw new DeclarationError(
-      `@Complete: name the argument or variable completed, e.g. @Complete('applicant') or @Complete(ReviewLoan, 'applicant'); got ${describeValue(argument)}.`,
-    );
-  }
   if (!besides && typeof first !== 'function') {
     throw new DeclarationError(
       `@Complete: the first argument is the argument's name ('applicant') or the class of the prompt or template (ReviewLoan, or () => ReviewLoan); got ${describeValue(first)}.`,
+    );
+  }
+  if (typeof argument !== 'string' || argument.trim() === '') {
+    throw new DeclarationError(
+      `@Complete: name the argument or variable completed, e.g. @Complete('applicant') or @Complete(ReviewLoan, 'applicant'); got ${describeValue(argument)}.`,
     );
   }
   if (rawOptions !== undefined && !isPlainObject(rawOptions)) {

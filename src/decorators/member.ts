@@ -66,6 +66,9 @@ export const MEMBER_OPTION_KEYS = ['name', 'description', 'title', 'except', 'ad
 
 const TAG = /^[A-Za-z0-9][A-Za-z0-9_.:/-]{0,63}$/;
 
+/** What a decorator takes before its options, for the examples in messages. */
+const LEADING: Readonly<Record<string, string>> = { Resource: 'uri, ', ResourceTemplate: 'uriTemplate, ', Complete: "'argument', " };
+
 /**
  * Builds a member decorator: checks its arguments now, and on the class or method records one
  * declaration with `facts` (the kind's own record, from the options) beside the shared fields.
@@ -197,7 +200,8 @@ function tagList(decorator: string, site: Site, value: unknown): readonly string
   if (!Array.isArray(value) || bad !== undefined) {
     throw new DeclarationError(
       `${siteName(site)}: @${decorator} option 'tags' must be a list of tags (letters, digits and - _ . : /, starting with a letter ` +
-        `or digit, up to 64 characters), e.g. ['billing', 'beta']; ${describeValue(bad)} is not one.`,
+        `or digit, up to 64 characters), e.g. ['billing', 'beta']; ` +
+        (Array.isArray(value) ? `${describeValue(bad)} is not one.` : `got ${describeValue(value)}.`),
       declaredAt(site),
     );
   }
@@ -253,7 +257,7 @@ function finish(
     if (typeof (site.target.prototype as Record<string, unknown>)[method] !== 'function') {
       throw new DeclarationError(
         `${where}: a class ${noun(decorator)} needs an entry method '${method}', and the class has none. ` +
-          `Add ${method}(input) or name the entry method with @${decorator}({ method: '...' }).`,
+          `Add ${method}(input) or name the entry method with @${decorator}(${LEADING[decorator] ?? ''}{ method: '...' }).`,
         declaredAt(site),
       );
     }

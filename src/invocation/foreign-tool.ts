@@ -10,9 +10,9 @@
 import { contractOf } from '../contract/build-contract';
 import type { Contract } from '../contract/field-model';
 import type { FieldError } from '../errors/errors';
+import { DeclarationError } from '../errors/declaration-errors';
 import { DefinitionHost, ToolDefinition } from '../registry/tool-definition';
 import { deepFreeze } from '../util/deep-freeze';
-import { DeclarationError } from '../errors/declaration-errors';
 import type { ToolContext } from './tool-context';
 
 export interface ForeignToolSpec {
@@ -37,10 +37,9 @@ const NO_HOST: DefinitionHost = {
   nameSuffixes: [],
   isMember: () => false,
   adapters: () => [],
-  describe: (target) => {
-    throw new DeclarationError(`${target.name}: a foreign tool declares no other members.`);
+  describe: () => {
+    throw new DeclarationError('A foreign tool declares no other members: a completion cannot complete a remote prompt or template.');
   },
-  membersOf: () => [],
 };
 const NO_MESSAGES = Object.freeze({});
 

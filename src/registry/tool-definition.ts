@@ -6,9 +6,10 @@ import { deriveToolName, sanitizeToolName } from '../naming/tool-name';
 import type { Contract } from '../contract/field-model';
 import { classForShape, inputContractFor, outputContractFor } from '../contract/tool-contracts';
 import { contractOf } from '../contract/build-contract';
+import { KEYS as FACT_KEYS } from '../metadata/keys';
 import { contractSchema, JsonSchema, SchemaOptions } from '../schema/build-schema';
 import { DeclarationError } from '../errors/declaration-errors';
-import { describeValue, joinWords } from '../util/describe-value';
+import { describeValue } from '../util/describe-value';
 import { declaredAt } from '../metadata/site';
 
 /** What a registry lends the definitions it builds: naming settings and membership. */
@@ -18,15 +19,13 @@ export interface DefinitionHost {
   adapters(): string[];
   /** The definition of the member declared on a class (or one of its methods). */
   describe(target: Function, method?: string): ToolDefinition;
-  /** Every member a class declares: itself (if it is one) and its method members. */
-  membersOf(target: Function): ToolDefinition[];
 }
 
 const NO_TAGS: readonly string[] = Object.freeze([]);
 
 /** A completion's input, the same for every completion. */
 const CompletionInput = classForShape(
-  { argument: String, value: { type: String, allowEmpty: true }, context: { type: Object, optional: true, allowEmpty: true } },
+  { argument: String, value: { type: String, allowEmpty: true }, context: { type: Object, default: {}, allowEmpty: true } },
   'CompletionRequest',
 );
 
@@ -126,11 +125,13 @@ export class ToolDefinition {
         declaredAt(this.site),
       );
     }
-    const of = facts.of.method !== undefined ? this.host.describe(target, facts.of.method) : this.onlyCompletable(target, facts.argument);
+    const sameClass = target === this.target && facts.of.method === undefined;
+    const of = this.host.describe(target, facts.of.method ?? this.completedMethod(facts, target, sameClass));
     if (of.member !== 'prompt' && of.member !== 'resource-template') {
       throw new DeclarationError(
         `${this.id}: @Complete('${facts.argument}') completes ${of.id}, which is a ${of.member.replace('-', ' ')}; completions are for prompt ` +
-          'arguments and resource template variables.',
+          `arguments and resource template variables.` +
+          (sameClass ? ` In a class with several members, name the method: @Complete('${facts.argument}', { of: 'method' }).` : ''),
         declaredAt(this.site),
       );
     }
@@ -148,16 +149,25 @@ export class ToolDefinition {
     return of;
   }
 
-  /** The one prompt or resource template a class declares (itself, or as a method), for `@Complete` without `{ of }`. */
-  private onlyCompletable(target: Function, argument: string): ToolDefinition {
-    const found = this.host.membersOf(target).filter((d) => d.member === 'prompt' || d.member === 'resource-template');
-    if (found.length === 1) return found[0];
+  /**
+   * Without `of`, on a class that is not itself a member: its one prompt or template method (a
+   * class with several must name it).
+   */
+  private completedMethod(facts: CompletionFacts, target: Function, sameClass: boolean): string | undefined {
+    if (getFact<ToolDeclaration>(KEYS.tool, { target }) !== undefined) return undefined;
+    const methods = (getOwnFact<string[]>(KEYS.toolMethods, { target }) ?? []).filter((method) => {
+      const kind = getOwnFact<ToolDeclaration>(KEYS.tool, { target, method })?.member?.kind;
+      return kind === 'prompt' || kind === 'resource-template';
+    });
+    if (methods.length === 1) return methods[0];
     throw new DeclarationError(
-      found.length === 0
-        ? `${this.id}: @Complete('${argument}') completes a prompt or resource template of ${target.name || '(anonymous class)'}, and it declares none. ` +
-            `Name the prompt's class: @Complete(ReviewLoan, '${argument}'), or declare @Prompt / @ResourceTemplate on ${target.name || 'it'}.`
-        : `${this.id}: @Complete('${argument}'): ${target.name} declares ${found.length} prompts and templates (${joinWords(found.map((d) => d.id))}). ` +
-            `Name the one completed: { of: '${found.find((d) => d.kind === 'method')?.method ?? 'method'}' }.`,
+      `${this.id}: @Complete('${facts.argument}') names ${target.name}, which ` +
+        (methods.length === 0
+          ? 'has no prompt or resource template (on the class or a method). Declare one, or name the class that has it.'
+          : `has several prompts and templates as methods (${methods.join(', ')}). ` +
+            (sameClass
+              ? `Name the one this completes: @Complete('${facts.argument}', { of: '${methods[0]}' }).`
+              : `Name the one this completes: @Complete(${target.name}, '${facts.argument}', { of: '${methods[0]}' }).`)),
       declaredAt(this.site),
     );
   }
@@ -264,7 +274,7 @@ export class ToolDefinition {
   private memberInput(): Contract | undefined {
     const facts = this.declaration?.member;
     if (facts?.kind === 'completion') {
-      if (getFact(KEYS.expects, this.site) !== undefined) {
+      if (getFact(FACT_KEYS.expects, this.site) !== undefined) {
         throw new DeclarationError(
           `${this.id}: a completion's input is always the completion request ({ argument, value, context }); remove its @Expects.`,
           declaredAt(this.site),
@@ -272,7 +282,7 @@ export class ToolDefinition {
       }
       return contractOf(CompletionInput);
     }
-    if (facts?.kind !== 'resource-template' || getFact(KEYS.expects, this.site) !== undefined) return undefined;
+    if (facts?.kind !== 'resource-template' || getFact(FACT_KEYS.expects, this.site) !== undefined) return undefined;
     // A method template whose first parameter is a DTO class takes that class, as a method tool does.
     const first =
       this.kind === 'method'

@@ -11,6 +11,7 @@ import { versionSuffixMismatch } from '../metadata/version-suffix';
 import { describeValue, joinWords } from '../util/describe-value';
 import { checkKnownKeys } from '../errors/known-keys';
 import { DefinitionHost, ToolDefinition } from './tool-definition';
+import { decoratorOf, noun } from '../decorators/member';
 import { checkBaseDir, loadToolRoot, normalizeToolRoot, resolveToolRoot, ToolRoot } from './tool-roots';
 import { DeclarationError, ToolConflictError, UnknownAdapterError } from '../errors/declaration-errors';
 import type { ConflictingTool } from '../errors/declaration-errors';
@@ -82,7 +83,6 @@ export class ToolRegistry {
       isMember: (definition, adapter) => this.isMember(definition, adapter),
       adapters: () => this.adapters(),
       describe: (target, method) => this.describe(target, method),
-      membersOf: (target) => this.definitionsOf(target),
     };
   }
 
@@ -299,9 +299,14 @@ export class ToolRegistry {
         if (all[i].version === all[i - 1].version) {
           const [a, b] = [all[i - 1], all[i]].sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)).map(conflicting);
           const [first, second] = [a.id, b.id];
+          const member = all[i].member;
+          const decorator = decoratorOf(all[i].declaration);
+          const fix =
+            member === 'completion'
+              ? `Rename one (a completion's name is its class or method name), or name it for the adapter: @Complete(…, { adapters: { ${key}: { name } } })`
+              : `Give one an explicit name (@${decorator}(${member === 'resource' || member === 'resource-template' ? '…, ' : ''}{ name })) or a distinct @ToolVersion`;
           throw new ToolConflictError(
-            `Tools ${first} and ${second} are both '${name}' version ${all[i].version} for adapter '${key}'. ` +
-              `Give one an explicit name (@Tool({ name })) or a distinct @ToolVersion.`,
+            `${member === 'tool' ? 'Tools' : `${noun(decorator)[0].toUpperCase()}${noun(decorator).slice(1)}s`} ${first} and ${second} are both '${name}' version ${all[i].version} for adapter '${key}'. ${fix}.`,
             name,
             all[i].version,
             key,
@@ -353,6 +358,7 @@ export function checkMemberContract(definition: ToolDefinition): void {
   const member = definition.member;
   if (member === 'tool') return;
   if (member === 'completion') {
+    void definition.inputContract; // refuses an @Expects: a completion's input is the request
     void definition.completes;
     return;
   }
@@ -376,10 +382,14 @@ export function checkMemberContract(definition: ToolDefinition): void {
     if (missing.length > 0 || extra.length > 0) {
       throw new DeclarationError(
         `${definition.id}: the fields of its input contract must be exactly the variables of '${facts.uri}'. ` +
-          (missing.length > 0 ? `Add field${missing.length > 1 ? 's' : ''} ${joinWords(missing.map((n) => `'${n}'`))}. ` : '') +
-          (extra.length > 0
-            ? `${joinWords(extra.map((n) => `'${n}'`))} ${extra.length > 1 ? 'are' : 'is'} not in the template: add {${extra[0]}} to it, make ${extra.length > 1 ? 'them' : 'it'} @AmbientContext, or remove ${extra.length > 1 ? 'them' : 'it'}.`
-            : ''),
+          [
+            missing.length > 0 ? `Add field${missing.length > 1 ? 's' : ''} ${joinWords(missing.map((n) => `'${n}'`))}.` : '',
+            extra.length > 0
+              ? `${joinWords(extra.map((n) => `'${n}'`))} ${extra.length > 1 ? 'are' : 'is'} not in the template: add {${extra[0]}} to it, make ${extra.length > 1 ? 'them' : 'it'} @AmbientContext, or remove ${extra.length > 1 ? 'them' : 'it'}.`
+              : '',
+          ]
+            .filter(Boolean)
+            .join(' '),
         at,
       );
     }
@@ -390,7 +400,8 @@ export function checkMemberContract(definition: ToolDefinition): void {
       if (list !== variable.explode || !scalarItems) {
         throw new DeclarationError(
           `${definition.id}: template variable '${variable.name}' ${variable.explode ? 'is exploded ({' + variable.name + '*}), a list of values' : 'is one value'}, ` +
-            `so field '${variable.name}' must be ${variable.explode ? 'an array of strings, numbers or booleans' : 'a string, number, boolean or enum'}.`,
+            `so field '${variable.name}' must be ${variable.explode ? 'an array of strings, numbers or booleans' : 'a string, number, boolean or enum'}` +
+            (list && !variable.explode ? `; for a list of values, explode the variable: {${variable.name}*}.` : '.'),
           at,
         );
       }

@@ -69,6 +69,7 @@ describe('the loan desk, from the repository config', () => {
       version: 1,
       description: 'Approve a pending loan (standard tier)',
       hints: [],
+      tags: [],
       adapters: { mcp: 'approve_loan', openai: 'approve_loan' },
       input: expect.objectContaining({ required: ['loanId', 'amount'] }),
       output: expect.objectContaining({ type: 'object' }),
@@ -223,7 +224,7 @@ describe('an ES module project (toolwright.config.mjs)', () => {
       toolwright(['schema', 'shout', '--output', '--dialect', 'draft-07'], { cwd }),
       toolwright(['call', 'shout'], { cwd, input: '{"text":"hi"}' }),
     ]);
-    expect(JSON.parse(listed.stdout)).toEqual([{ name: 'shout', version: 1, adapters: ['mcp', 'openai'], hints: [], description: 'Shout a text', id: 'Shout' }]);
+    expect(JSON.parse(listed.stdout)).toEqual([{ name: 'shout', version: 1, adapters: ['mcp', 'openai'], hints: [], description: 'Shout a text', id: 'Shout', kind: 'tool', tags: [] }]);
     expect(JSON.parse(schema.stdout)).toMatchObject({ properties: { text: { type: 'string' } } });
     expect([called.code, JSON.parse(called.stdout)]).toEqual([0, { text: 'HI' }]);
   });
@@ -267,7 +268,7 @@ describe('an ES module project in TypeScript (through SWC)', () => {
     const cwd = fixture('esm-ts');
     const [listed, called] = await Promise.all([toolwright(['list', '--json'], { cwd }), toolwright(['call', 'count_words', '--args', '{"text":"one two three"}'], { cwd })]);
     expect(listed.stderr).toBe('');
-    expect(JSON.parse(listed.stdout)).toEqual([{ name: 'count_words', version: 1, adapters: ['mcp'], hints: [], description: 'Count the words of a sentence', id: 'CountWords' }]);
+    expect(JSON.parse(listed.stdout)).toEqual([{ name: 'count_words', version: 1, adapters: ['mcp'], hints: [], description: 'Count the words of a sentence', id: 'CountWords', kind: 'tool', tags: [] }]);
     expect([called.code, JSON.parse(called.stdout)]).toEqual([0, { count: 3, longest: 'three' }]);
   });
 });

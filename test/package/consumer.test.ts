@@ -161,7 +161,7 @@ describe('the packed package', () => {
       "const { Tool, SemanticHints } = require('toolwright');\nclass Ping { call() { return {}; } }\nTool('mcp', { description: 'Are you there?' })(Ping);\nSemanticHints('readOnly')(Ping);\nmodule.exports = { Ping };\n",
     );
     const { stdout } = await run('npx', ['--no-install', 'toolwright', 'list', '--json'], dir);
-    expect(JSON.parse(stdout)).toEqual([{ name: 'ping', version: 1, adapters: ['mcp'], hints: ['readOnly'], description: 'Are you there?', id: 'Ping' }]);
+    expect(JSON.parse(stdout)).toEqual([{ name: 'ping', version: 1, adapters: ['mcp'], hints: ['readOnly'], description: 'Are you there?', id: 'Ping', kind: 'tool', tags: [] }]);
   });
 
   it('import and require share one registry, and every entry point resolves in both systems', async () => {

@@ -1,10 +1,12 @@
 import * as fs from 'node:fs';
 import { Command } from 'commander';
 import { invoke } from '../../index';
+import type { MemberKind } from '../../index';
 import { missingAmbient, parseAmbient } from '../ambient';
 import { CliError, EXIT, oneLine } from '../cli-error';
 import { json, painter } from '../output';
 import { projectFrom, withProjectOptions } from '../project-options';
+import { parseKind } from '../members';
 import { findTool, parseVersion } from '../tools';
 
 interface CallCommandOptions {
@@ -13,6 +15,7 @@ interface CallCommandOptions {
   argsFile?: string;
   ambient?: string;
   adapter?: string;
+  kind?: MemberKind;
   json?: boolean;
   config?: string;
   import?: string[];
@@ -62,6 +65,7 @@ export function callCommand(): Command {
     .option('--args-file <file>', 'a file holding the JSON arguments')
     .option('--ambient <json>', 'trusted values for @AmbientContext fields, as a JSON object')
     .option('-a, --adapter <key>', "find the tool by this adapter's name for it")
+    .option('-k, --kind <kind>', 'a member of another kind: resource, resource-template, prompt or completion (default: tool)', parseKind)
     .option('--json', 'print the whole Result as JSON')
     .action(async (name: string, options: CallCommandOptions) => {
       const args = await argumentsOf(options);

@@ -21,7 +21,12 @@ export function checkCommand(): Command {
       if (!options.drift && !before) throw new CliError('nothing to check: pass --against manifest.json, or drop --no-drift.');
       const project = await projectFrom(options);
       const drift: DriftReport | undefined = options.drift
-        ? checkDrift(projectTools({ allVersions: true }), project.loadedFiles(), project.root)
+        ? checkDrift(
+            // A completion's input is always the completion request: it has no DTO of its own.
+            (['tool', 'resource', 'resource-template', 'prompt'] as const).flatMap((kind) => projectTools({ allVersions: true, kind })),
+            project.loadedFiles(),
+            project.root,
+          )
         : undefined;
       const changes: Finding[] | undefined = before ? compareManifests(before, buildManifest()) : undefined;
       const breaking = changes?.filter((finding) => finding.breaking).length ?? 0;

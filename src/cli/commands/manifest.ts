@@ -8,7 +8,7 @@ import { projectFrom, withProjectOptions } from '../project-options';
 export function manifestCommand(): Command {
   return withProjectOptions(new Command('manifest'))
     .description(
-      'write the declaration record of every tool version (name, version, description, hints, adapters, input and output schema) as JSON',
+      'write the declaration record of every tool version (name, version, description, hints, tags, adapters, input and output schema), and of every resource, resource template, prompt and completion, as JSON',
     )
     .option('-o, --out <file>', 'write to this file instead of stdout')
     .action(async (options: { out?: string; config?: string; import?: string[] }) => {

@@ -1,8 +1,10 @@
 import { Command } from 'commander';
 import { SchemaDialect } from '../../index';
+import type { MemberKind } from '../../index';
 import { CliError } from '../cli-error';
 import { json } from '../output';
 import { projectFrom, withProjectOptions } from '../project-options';
+import { parseKind } from '../members';
 import { findTool, parseVersion } from '../tools';
 
 const DIALECTS: readonly SchemaDialect[] = ['2020-12', 'draft-07'];
@@ -16,6 +18,7 @@ export function schemaCommand(): Command {
     .option('-d, --dialect <dialect>', `JSON Schema dialect: ${DIALECTS.join(' or ')}`, '2020-12')
     .option('-s, --strict', "OpenAI strict mode's projection")
     .option('-a, --adapter <key>', "find the tool by this adapter's name for it")
+    .option('-k, --kind <kind>', 'a member of another kind: resource, resource-template, prompt or completion (default: tool)', parseKind)
     .action(
       async (
         name: string,
@@ -25,6 +28,7 @@ export function schemaCommand(): Command {
           dialect: string;
           strict?: boolean;
           adapter?: string;
+          kind?: MemberKind;
           config?: string;
           import?: string[];
         },
