@@ -38,6 +38,9 @@ export interface McpCallOptions {
   tool?: McpTool;
 }
 
+/** A list a server may say changed (`notifications/<list>/list_changed`). */
+export type McpListKind = 'tools' | 'resources' | 'prompts';
+
 /** The revision a connection speaks, once connected. */
 export type McpNegotiatedProtocol = '2025-11-25' | '2026-07-28' | (string & {});
 
@@ -87,6 +90,8 @@ export class McpServerConnection {
   readonly protocol: McpProtocol;
   private readonly config: Readonly<McpServerConfig>;
   private readonly router: InputRouter;
+  private readonly changeListeners = new Set<(list: McpListKind) => void>();
+  private subscription?: { close(): Promise<void> };
 
   /** @internal Use connectMcpServer. */
   constructor(
@@ -161,6 +166,42 @@ export class McpServerConnection {
     }
     this.client = client;
     this.open = true;
+    if (this.changeListeners.size > 0) await this.watch(client);
+  }
+
+  /**
+   * Calls `listener` whenever the server says one of its lists changed, on either revision (on
+   * 2026-07-28 through a `subscriptions/listen` stream this opens for the lists the server says
+   * change), also after a reconnect. Returns the unsubscribe.
+   */
+  onListChanged(listener: (list: McpListKind) => void): () => void {
+    this.changeListeners.add(listener);
+    if (this.changeListeners.size === 1 && this.client && this.open) void this.watch(this.client);
+    return () => void this.changeListeners.delete(listener);
+  }
+
+  private async watch(client: Client): Promise<void> {
+    const tell = (list: McpListKind) => () => {
+      for (const listener of this.changeListeners) listener(list);
+    };
+    client.setNotificationHandler('notifications/tools/list_changed', tell('tools'));
+    client.setNotificationHandler('notifications/resources/list_changed', tell('resources'));
+    client.setNotificationHandler('notifications/prompts/list_changed', tell('prompts'));
+    if (client.getProtocolEra() !== 'modern') return; // 2025-11-25: the server sends them unasked
+    const capabilities = client.getServerCapabilities() ?? {};
+    const filter = {
+      ...(capabilities.tools?.listChanged ? { toolsListChanged: true } : {}),
+      ...(capabilities.resources?.listChanged ? { resourcesListChanged: true } : {}),
+      ...(capabilities.prompts?.listChanged ? { promptsListChanged: true } : {}),
+    };
+    if (Object.keys(filter).length === 0) return;
+    try {
+      const subscription = await client.listen(filter);
+      if (this.client !== client) return void subscription.close().catch(() => undefined);
+      this.subscription = subscription;
+    } catch {
+      // A server that refuses the stream sends no changes; its lists are read as they were.
+    }
   }
 
   /** Every tool the server lists (all pages). */
@@ -230,6 +271,8 @@ export class McpServerConnection {
 
   private async reconnect(): Promise<void> {
     const old = this.client;
+    void this.subscription?.close().catch(() => undefined);
+    this.subscription = undefined;
     this.client = undefined;
     this.open = false;
     await old?.close().catch(() => undefined);
@@ -239,6 +282,9 @@ export class McpServerConnection {
   /** Ends the connection (a command server's process exits); idempotent. */
   async close(): Promise<void> {
     this.closed = true;
+    this.changeListeners.clear();
+    await this.subscription?.close().catch(() => undefined);
+    this.subscription = undefined;
     const client = this.client;
     this.client = undefined;
     this.open = false;

@@ -93,7 +93,24 @@ export interface McpHttpHandle {
 export async function serveHttp(options: McpServerOptions, http: HttpServeOptions = {}): Promise<McpHttpHandle> {
   resolveHttpOptions(http); // the options' errors before the tools'
   const makeServer = mcpServerFactory(options);
-  return { ...(await hostHttp(makeServer, http, makeServer.tools, makeServer.taskRequests)), tools: makeServer.tools };
+  try {
+    await makeServer.ready(); // remote mounts served before the first client lists
+  } catch (error) {
+    await makeServer.close();
+    throw error;
+  }
+  const hosted = await hostHttp(makeServer, http, makeServer.tools, makeServer.taskRequests).catch(async (error: unknown) => {
+    await makeServer.close();
+    throw error;
+  });
+  return {
+    ...hosted,
+    tools: makeServer.tools,
+    async close() {
+      await hosted.close();
+      await makeServer.close();
+    },
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Server } from '@modelcontextprotocol/server';
-import { ToolDefinition, ToolLike, Tools } from '../../index';
+import { MemberKind, ToolDefinition, ToolLike, Tools } from '../../index';
 import { describeValue } from '../../adapter-kit';
 import { McpConfig } from './config';
 import { McpAdapter, McpToolEntry } from './wrap';
@@ -8,10 +8,38 @@ import { DeclarationError } from '../../index';
 /** A tool to serve: a tool, or an entry from `McpAdapter.wrap`. */
 export type ServableTool = ToolLike | McpToolEntry;
 
-/** What the server answers for a tool: the entry and the scopes it needs. */
+/**
+ * A member as a server's `visible` rule sees it: what it is, the name clients use, its tags and
+ * where it comes from. One object per served member, made when it is served.
+ */
+export interface McpMember {
+  /** `'tool'` (and, with the members the server serves, `'resource'`, `'resource-template'`, `'prompt'`). */
+  readonly kind: MemberKind;
+  /** The name clients list and call (with its mount's namespace). */
+  readonly name: string;
+  /** Its tags: the declared `@Tool({ tags })`, or for a remote member the tags its mount gives. */
+  readonly tags: readonly string[];
+  /** The namespace of the mount it was served through; undefined for the server's own members. */
+  readonly namespace?: string;
+  /** The alias of the remote MCP server it is proxied to; undefined for local members. */
+  readonly remote?: string;
+  /** Its definition (for a remote tool, the definition the invoker runs: hints, id `mcp:<alias>/<name>`). */
+  readonly definition: ToolDefinition;
+}
+
+/** Where a served tool comes from, and what its mount adds (remote tools take scopes and tags from their mount). */
+export interface MountFacts {
+  readonly namespace: string;
+  readonly remote?: string;
+  readonly scopes?: readonly string[];
+  readonly tags?: readonly string[];
+}
+
+/** What the server answers for a tool: the entry, the scopes it needs, and the member the visible rule sees. */
 export interface ServedTool {
   readonly entry: McpToolEntry;
   readonly scopes: readonly string[];
+  readonly member: McpMember;
 }
 
 /**
@@ -109,15 +137,47 @@ export class McpServedTools {
     return undefined;
   }
 
-  private put(entry: McpToolEntry, replace: boolean, orReplace: string): void {
-    const existing = this.byName.get(entry.tool.name);
-    if (existing && !replace) {
-      const [a, b] = [existing.entry.definition.id, entry.definition.id].sort();
-      throw new DeclarationError(
-        `Tools ${a} and ${b} are both served as '${entry.tool.name}'. Give one another name (wrap(tool, { name }) or @Tool({ adapters: { mcp: { name } } }))${orReplace}.`,
-      );
+  /**
+   * @internal Serves a mount's tools in place of the ones it served before (all or none: a name
+   * another member holds is a DeclarationError naming both, and nothing changes); clients are told
+   * when `notify`.
+   */
+  mount(entries: readonly McpToolEntry[], facts: MountFacts, notify: boolean): void {
+    const previous = [...this.byName].filter(([, served]) => served.member.namespace === facts.namespace).map(([name]) => name);
+    const names = new Set<string>();
+    for (const entry of entries) {
+      const existing = this.byName.get(entry.tool.name);
+      const clash = names.has(entry.tool.name) ? entry : existing && existing.member.namespace !== facts.namespace ? existing.entry : undefined;
+      if (clash) throw collision(clash, entry, '', true);
+      names.add(entry.tool.name);
     }
-    this.byName.set(entry.tool.name, { entry, scopes: McpConfig.resolveOverrideFor(entry.definition, 'scopes') });
+    for (const name of previous) this.byName.delete(name);
+    for (const entry of entries) this.put(entry, true, '', facts);
+    if (notify) this.changed();
+  }
+
+  /** @internal Stops serving every tool of a mount; false when it served none. */
+  unmount(namespace: string): boolean {
+    const names = [...this.byName].filter(([, served]) => served.member.namespace === namespace).map(([name]) => name);
+    for (const name of names) this.byName.delete(name);
+    if (names.length > 0) this.changed();
+    return names.length > 0;
+  }
+
+  private put(entry: McpToolEntry, replace: boolean, orReplace: string, facts?: MountFacts): void {
+    const existing = this.byName.get(entry.tool.name);
+    if (existing && !replace) throw collision(existing.entry, entry, orReplace, existing.member.namespace !== undefined);
+    const { definition } = entry;
+    const member: McpMember = Object.freeze({
+      kind: definition.member,
+      name: entry.tool.name,
+      tags: Object.freeze([...(facts?.tags ?? []), ...definition.tags]),
+      ...(facts ? { namespace: facts.namespace } : {}),
+      ...(facts?.remote !== undefined ? { remote: facts.remote } : {}),
+      definition,
+    });
+    const scopes = [...(facts?.scopes ?? []), ...McpConfig.resolveOverrideFor(definition, 'scopes')];
+    this.byName.set(entry.tool.name, { entry, scopes, member });
     this.listing = undefined;
     this.anyScoped = this.anyHeaders = undefined;
   }
@@ -133,7 +193,17 @@ export class McpServedTools {
   }
 }
 
-function toEntry(tool: ServableTool): McpToolEntry {
+/** Two members served under one name: a DeclarationError naming both. */
+function collision(existing: McpToolEntry, entry: McpToolEntry, orReplace = '', mounted = false): DeclarationError {
+  const [a, b] = [existing.definition.id, entry.definition.id].sort();
+  const rename = mounted
+    ? 'wrap(tool, { name }), @Tool({ adapters: { mcp: { name } } }) or another mount namespace'
+    : 'wrap(tool, { name }) or @Tool({ adapters: { mcp: { name } } })';
+  return new DeclarationError(`Tools ${a} and ${b} are both served as '${entry.tool.name}'. Give one another name (${rename})${orReplace}.`);
+}
+
+/** @internal A tool to serve as an entry (wrapped when it is a tool). */
+export function toEntry(tool: ServableTool): McpToolEntry {
   if (isEntry(tool)) return tool;
   if (tool === null || (typeof tool !== 'function' && typeof tool !== 'object')) {
     throw new DeclarationError(`McpServedTools: expected a tool or an McpAdapter.wrap entry; got ${describeValue(tool)}.`);

@@ -22,6 +22,9 @@ import { checkListCache, McpListCache } from './list-cache';
 import { McpRequestContext, withMcpRequest } from './request-context';
 import { McpCallTrace, RequestContext } from './call-request';
 import { McpServedTools, ServableTool, ServedTool } from './served-tools';
+import { McpVisibleRule, Visibility } from './visibility';
+import { checkMounts, isRemoteMount, McpMount, mountLocal } from './mounts';
+import { RemoteMount } from './remote-mount';
 import { checkTasksOptions, createdTask, enqueueTaskCall, handleTasks, McpTasksOptions, TaskStore } from './tasks';
 import {
   createdTaskResult,
@@ -103,6 +106,26 @@ export interface McpServerOptions {
    * NODE_ENV is production, and warned about otherwise.
    */
   requestState?: McpRequestStateOptions;
+  /**
+   * Who sees what: asked per request whether this member may be listed and called (beside its
+   * scopes: both apply), from the verified token (`request.authInfo`, its `extra` claims), headers,
+   * session and protocol revision; `member.tags` are the declared `@Tool({ tags })`. A member it
+   * hides answers exactly as an unknown one. Asked once per member per list, and only for the member
+   * a call names. A rule that throws, answers no boolean or takes longer than `visibleTimeoutMs`
+   * hides the member and is reported to the server (fail-closed). With a rule, lists are
+   * cached privately (listCache's cacheScope is 'private').
+   */
+  visible?: McpVisibleRule;
+  /** How long `visible` may take for one member, in milliseconds (default 5,000); then the member is hidden. */
+  visibleTimeoutMs?: number;
+  /**
+   * Other members served under a namespace (as `<namespace>_<name>`): local tools
+   * (`{ namespace, tools }` or `{ namespace, registry }`) with their own scopes, tags and pipeline, and
+   * remote MCP servers admitted by their security policy (`{ namespace, server: admitMcpServer(…) }`),
+   * whose tools run through this server's invoker. `serveHttp` and `serveStdio` wait for remote
+   * mounts to be served before they answer (and fail if one cannot be).
+   */
+  mounts?: readonly McpMount[];
 }
 
 /**
@@ -129,6 +152,10 @@ export interface McpServerFactory {
   (context?: McpServerFactoryContext): Server;
   /** The tools served: add and remove them at run time; clients are sent tools/list_changed. */
   readonly tools: McpServedTools;
+  /** Resolves once every remote mount is connected and its tools served; rejects with why one could not be. */
+  readonly ready: () => Promise<void>;
+  /** Closes the remote mounts' connections (command servers' processes exit). */
+  readonly close: () => Promise<void>;
   /**
    * @internal The tasks extension's methods of a 2026-07-28 HTTP request (undefined: not one, or no
    * tasks): the SDK's 2026-07-28 dispatch refuses them by name before any server sees them.
@@ -162,6 +189,9 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
   const unauthenticated = options.unauthenticatedScopes ?? [];
   const problem = scopeListProblem(unauthenticated);
   if (problem) throw new DeclarationError(`createMcpServer: unauthenticatedScopes ${problem}; got ${describeValue(unauthenticated)}.`);
+  const visibility = Visibility.of(options.visible, options.visibleTimeoutMs, unauthenticated);
+  const mounts = checkMounts(options.mounts);
+  for (const mount of mounts) if (!isRemoteMount(mount)) mountLocal(tools, mount);
   if (options.trustClientConfirmation !== undefined && typeof options.trustClientConfirmation !== 'boolean') {
     throw new DeclarationError(
       `createMcpServer: trustClientConfirmation must be true or false; got ${describeValue(options.trustClientConfirmation)}.`,
@@ -191,7 +221,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
     : undefined;
   /** Whose tasks a request may see: its verified token's identity, or the anonymous caller's. */
   const owner = (ctx: ServerContext): string => (ctx.http?.authInfo ? ownerIdentity(ctx.http.authInfo) : '');
-  const listCache = checkListCache(options.listCache);
+  const listCache = checkListCache(options.listCache, visibility.ruled);
   const invoker = new Invoker(options.invoker);
   const root = options.container ?? rootContainer;
   const capabilities: ServerCapabilities = { ...options.capabilities, tools: { listChanged: true }, logging: {} };
@@ -204,13 +234,12 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
   const approval = { trusted: options.trustClientConfirmation === true, timeoutMs: approvalTimeoutMs };
   const seal = new RequestStateSeal(options.requestState, 'createMcpServer');
 
-  /** Whether this request may see and call the tool: it holds every scope the tool declares. */
-  const allowed = ({ scopes }: ServedTool, ctx: ServerContext): boolean => {
-    if (scopes.length === 0) return true;
-    const authInfo = ctx.http?.authInfo;
-    const held = authInfo ? authInfo.scopes : unauthenticated;
-    return scopes.every((scope) => held.includes(scope));
-  };
+  /** A rule's failure, reported to the server (its onerror, else the console), never to the client. */
+  const reporter = (server: Server) => (error: Error) =>
+    server.onerror ? server.onerror(error) : console.error(`toolwright/mcp: ${error.message}`, error.cause ?? '');
+  const requestOf = (server: Server, ctx: ServerContext) => () => new RequestContext(ctx, server.getNegotiatedProtocolVersion());
+  // Remote mounts: nothing is reached before admission (their servers are AdmittedMcpServer), and all are started now.
+  const remotes = mounts.filter(isRemoteMount).map((mount) => new RemoteMount(mount, tools, (error) => console.error(`toolwright/mcp: ${error.message}`)));
 
   const call = async (
     server: Server,
@@ -224,7 +253,9 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
   ): Promise<CallToolResult | { task: unknown }> => {
     const served = tools.get(name);
     // A tool the caller may not see answers exactly as one that does not exist: nothing to probe.
-    if (!served || !allowed(served, ctx)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (!served || !(await visibility.allows(served, ctx, requestOf(server, ctx), reporter(server)))) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    }
     const { entry } = served;
     const support = taskSupportOf(served);
     if (era === 'modern') {
@@ -329,10 +360,9 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
         cacheHints: { 'tools/list': listCache.hint(tools) },
       },
     );
-    server.setRequestHandler('tools/list', (_request, ctx): ListToolsResult => {
-      if (!tools.scoped()) return tools.list();
-      const visible: ServedTool[] = [];
-      for (const served of tools.all()) if (allowed(served, ctx)) visible.push(served);
+    server.setRequestHandler('tools/list', async (_request, ctx): Promise<ListToolsResult> => {
+      if (!tools.scoped() && !visibility.ruled) return tools.list();
+      const visible = await visibility.filter(tools.all(), ctx, requestOf(server, ctx), reporter(server));
       return { tools: visible.map((served) => served.entry.tool) };
     });
     // ToolsServer checks the params first, answering a malformed call in one line.
@@ -346,7 +376,9 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
     return server;
   };
   const taskRequests = store ? taskRequestAnswerer(store, options, (tool, result) => mapResult(tool, result)) : undefined;
-  return Object.assign(factory, { tools, taskRequests });
+  const ready = async () => void (await Promise.all(remotes.map((remote) => remote.ready())));
+  const close = async () => void (await Promise.all(remotes.map((remote) => remote.close())));
+  return Object.assign(factory, { tools, taskRequests, ready, close });
 }
 
 /**
@@ -418,5 +450,8 @@ function callParams(request: { params?: unknown }): { name: string; args: Record
  * transport; `serveStdio` and `serveHttp` do that for you, and serve 2026-07-28 as well.
  */
 export function createMcpServer(options: McpServerOptions): Server {
-  return mcpServerFactory(options)();
+  const factory = mcpServerFactory(options);
+  // Remote mounts connect in the background here: one that cannot be served is reported.
+  factory.ready().catch((error: Error) => console.error(`toolwright/mcp: ${error.message}`));
+  return factory();
 }

@@ -158,6 +158,12 @@ export interface McpStdioHandle {
 export async function serveStdio(options: McpServerOptions, stdio: StdioServeOptions = {}): Promise<McpStdioHandle> {
   const maxMessageBytes = positiveInteger('serveStdio', 'maxMessageBytes', stdio?.maxMessageBytes, DEFAULT_LIMITS.maxMessageBytes);
   const factory = mcpServerFactory(options);
+  try {
+    await factory.ready(); // remote mounts served before the client's first message is read
+  } catch (error) {
+    await factory.close();
+    throw error;
+  }
   let server: Server | undefined;
   const served = sdkServeStdio(({ era }) => (server = factory({ era, singleProcess: true })), {
     transport: new BoundedStdioTransport(maxMessageBytes),
@@ -168,6 +174,9 @@ export async function serveStdio(options: McpServerOptions, stdio: StdioServeOpt
       return server;
     },
     tools: factory.tools,
-    close: () => served.close(),
+    close: async () => {
+      await served.close();
+      await factory.close();
+    },
   };
 }
