@@ -119,7 +119,7 @@ export function checkMounts(mounts: unknown): McpMount[] {
 
 /** A local mount's tools, served under its namespace: their own definitions, so their scopes, tags and pipeline. */
 export function mountLocal(tools: McpServedTools, mount: McpLocalMount): void {
-  const members: ServableTool[] = mount.tools ? [...mount.tools] : mount.registry!.forAdapter(MCP_ADAPTER);
+  const members: ServableTool[] = mount.tools ? [...mount.tools] : mount.registry!.registerAdapter(MCP_ADAPTER).forAdapter(MCP_ADAPTER);
   const entries = members.map((member): McpToolEntry => {
     const entry = toEntry(member);
     const name = mountedName(mount.namespace, entry.tool.name, `${entry.definition.id}, mounted under '${mount.namespace}',`);
