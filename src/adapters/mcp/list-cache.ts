@@ -6,7 +6,6 @@ import type { CacheHint } from '@modelcontextprotocol/server';
 import { describeValue } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
 import { DeclarationError } from '../../index';
-import type { McpServedTools } from './served-tools';
 
 /** `createMcpServer({ listCache })`. */
 export interface McpListCache {
@@ -27,7 +26,7 @@ export interface McpListCache {
 export const DEFAULT_LIST_TTL_MS = 60_000;
 
 /** Checks `listCache` and returns the hint for a server built now (the scope follows the tools served then). */
-export function checkListCache(listCache: unknown): { hint(tools: McpServedTools): CacheHint } {
+export function checkListCache(listCache: unknown): { hint(members: { scoped(): boolean }): CacheHint } {
   const where = 'createMcpServer: listCache';
   if (listCache !== undefined && !isPlainObject(listCache)) {
     throw new DeclarationError(`${where} must be { ttlMs?, cacheScope? }, e.g. { ttlMs: 60000 }; got ${describeValue(listCache)}.`);
@@ -41,5 +40,5 @@ export function checkListCache(listCache: unknown): { hint(tools: McpServedTools
   if (cacheScope !== undefined && cacheScope !== 'public' && cacheScope !== 'private') {
     throw new DeclarationError(`${where}.cacheScope must be 'public' or 'private'; got ${describeValue(cacheScope)}.`);
   }
-  return { hint: (tools) => ({ ttlMs, cacheScope: cacheScope ?? (tools.scoped() ? 'private' : 'public') }) };
+  return { hint: (members) => ({ ttlMs, cacheScope: cacheScope ?? (members.scoped() ? 'private' : 'public') }) };
 }

@@ -12,7 +12,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { IncomingHttpHeaders } from 'node:http';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
-import { AmbientSource, Invoker, InvokerOptions, ToolDefinition } from '../../index';
+import { AmbientSource, Invoker, InvokerOptions, ToolDefinition, ToolLike } from '../../index';
 import { DEFAULT_ERROR, describeValue, guardToolResponse } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
 import { ownerIdentity, scopeListProblem } from './auth';
@@ -22,6 +22,9 @@ import { checkListCache, McpListCache } from './list-cache';
 import { McpRequestContext, withMcpRequest } from './request-context';
 import { McpCallTrace, RequestContext } from './call-request';
 import { McpServedTools, ServableTool, ServedTool } from './served-tools';
+import type { ServedMember } from './served-members';
+import { defaultMembers, McpServedCompletions, McpServedPrompts, McpServedResources } from './member-entries';
+import { handleMemberLists, memberCapabilities } from './member-requests';
 import { checkTasksOptions, createdTask, enqueueTaskCall, handleTasks, McpTasksOptions, TaskStore } from './tasks';
 import {
   createdTaskResult,
@@ -44,6 +47,15 @@ export interface McpServerOptions {
   instructions?: string;
   /** The tools to serve: tools, or entries from `McpAdapter.wrap`. Default: `McpAdapter.tools()`. */
   tools?: ReadonlyArray<ServableTool>;
+  /**
+   * The resources and resource templates to serve (classes declared with `@Resource` or
+   * `@ResourceTemplate`). Default: every `mcp` member of both kinds.
+   */
+  resources?: ReadonlyArray<ToolLike>;
+  /** The prompts to serve (`@Prompt` classes or methods). Default: every `mcp` prompt. */
+  prompts?: ReadonlyArray<ToolLike>;
+  /** The completions to serve (`@Complete`), for the prompts' arguments and templates' variables. Default: every `mcp` completion. */
+  completions?: ReadonlyArray<ToolLike>;
   /** The container tools resolve from; each call gets a child of it with the request registered. */
   container?: DependencyContainer;
   /**
@@ -76,16 +88,17 @@ export interface McpServerOptions {
    */
   tasks?: McpTasksOptions;
   /**
-   * Capabilities declared beside `tools` and `logging` (e.g. `{ resources: {}, prompts: {} }`), so
-   * `configure` can answer their requests.
+   * Capabilities declared beside those toolwright declares (`tools`, `logging`, and `resources`,
+   * `prompts`, `completions` when it serves such members), merged with them, so `configure` can
+   * answer other requests.
    */
   capabilities?: ServerCapabilities;
   /**
    * Called with every SDK server (`Server` of `@modelcontextprotocol/server` 2.x) this builds, before
    * it connects: once per session; once per request in stateless mode and on MCP 2026-07-28; once per
-   * stdio connection. Add resources, prompts, completions and anything else with the SDK's own API
-   * (`server.setRequestHandler('resources/list', (request, ctx) => …)`). Declare their capabilities in
-   * `capabilities`.
+   * stdio connection. Add anything toolwright does not serve with the SDK's own API
+   * (`server.setRequestHandler(method, (request, ctx) => …)`); declare its capabilities in
+   * `capabilities`. (Resources, prompts and completions are classes: `@Resource`, `@Prompt`, `@Complete`.)
    */
   configure?: (server: Server) => void;
   /**
@@ -129,6 +142,12 @@ export interface McpServerFactory {
   (context?: McpServerFactoryContext): Server;
   /** The tools served: add and remove them at run time; clients are sent tools/list_changed. */
   readonly tools: McpServedTools;
+  /** The resources and resource templates served: add, remove, and `updated(uri)` for subscribers. */
+  readonly resources: McpServedResources;
+  /** The prompts served: add and remove them at run time; clients are sent prompts/list_changed. */
+  readonly prompts: McpServedPrompts;
+  /** The completions served. */
+  readonly completions: McpServedCompletions;
   /**
    * @internal The tasks extension's methods of a 2026-07-28 HTTP request (undefined: not one, or no
    * tasks): the SDK's 2026-07-28 dispatch refuses them by name before any server sees them.
@@ -159,6 +178,9 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
     );
   }
   const tools = new McpServedTools(options.tools ?? McpAdapter.tools());
+  const resources = new McpServedResources(options.resources ?? defaultMembers('resource', 'resource-template'));
+  const prompts = new McpServedPrompts(options.prompts ?? defaultMembers('prompt'));
+  const completions = new McpServedCompletions(options.completions ?? defaultMembers('completion'));
   const unauthenticated = options.unauthenticatedScopes ?? [];
   const problem = scopeListProblem(unauthenticated);
   if (problem) throw new DeclarationError(`createMcpServer: unauthenticatedScopes ${problem}; got ${describeValue(unauthenticated)}.`);
@@ -204,8 +226,12 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
   const approval = { trusted: options.trustClientConfirmation === true, timeoutMs: approvalTimeoutMs };
   const seal = new RequestStateSeal(options.requestState, 'createMcpServer');
 
-  /** Whether this request may see and call the tool: it holds every scope the tool declares. */
-  const allowed = ({ scopes }: ServedTool, ctx: ServerContext): boolean => {
+  /**
+   * THE rule of who may see and use a member (a tool, resource, template, prompt or completion):
+   * every list filters with it, and every request refuses what it rejects exactly as it answers an
+   * unknown member. Today: the request holds every scope the member declares.
+   */
+  const allowed = ({ scopes }: ServedMember, ctx: ServerContext): boolean => {
     if (scopes.length === 0) return true;
     const authInfo = ctx.http?.authInfo;
     const held = authInfo ? authInfo.scopes : unauthenticated;
@@ -321,12 +347,21 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
   const factory = (context: McpServerFactoryContext = {}): Server => {
     const era: McpEra = context.era === 'modern' ? 'modern' : 'legacy';
     const taskMethods = era === 'modern' && context.answersTaskMethods === true && store !== undefined;
+    const members = { resources, prompts, completions };
     const server = new ToolsServer(
       { name: options.name, version: options.version },
       {
-        capabilities: era === 'legacy' ? legacyCapabilities : taskMethods ? modernCapabilities : capabilities,
+        capabilities: memberCapabilities(
+          era === 'legacy' ? legacyCapabilities : taskMethods ? modernCapabilities : capabilities,
+          members,
+        ),
         ...(options.instructions ? { instructions: options.instructions } : {}),
-        cacheHints: { 'tools/list': listCache.hint(tools) },
+        cacheHints: {
+          'tools/list': listCache.hint(tools),
+          'resources/list': listCache.hint(resources),
+          'resources/templates/list': listCache.hint(resources),
+          'prompts/list': listCache.hint(prompts),
+        },
       },
     );
     server.setRequestHandler('tools/list', (_request, ctx): ListToolsResult => {
@@ -341,12 +376,13 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
       return (await call(server, era, taskMethods, name, args, ctx, asTask, context.singleProcess === true)) as CallToolResult;
     });
     if (store && era === 'legacy') handleTasks(server, store, owner, (tool, result) => mapResult(tool, result));
+    handleMemberLists(server, members, allowed);
     options.configure?.(server);
-    if (!context.perRequest) tools.attach(server);
+    if (!context.perRequest) for (const set of [tools, resources, prompts, completions]) set.attach(server);
     return server;
   };
   const taskRequests = store ? taskRequestAnswerer(store, options, (tool, result) => mapResult(tool, result)) : undefined;
-  return Object.assign(factory, { tools, taskRequests });
+  return Object.assign(factory, { tools, resources, prompts, completions, taskRequests });
 }
 
 /**
