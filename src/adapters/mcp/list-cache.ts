@@ -6,7 +6,6 @@ import type { CacheHint } from '@modelcontextprotocol/server';
 import { describeValue } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
 import { DeclarationError } from '../../index';
-import type { McpServedTools } from './served-tools';
 
 /** `createMcpServer({ listCache })`. */
 export interface McpListCache {
@@ -28,7 +27,7 @@ export interface McpListCache {
 export const DEFAULT_LIST_TTL_MS = 60_000;
 
 /** Checks `listCache` and returns the hint for a server built now (the scope follows the tools served then). */
-export function checkListCache(listCache: unknown, ruled = false): { hint(tools: McpServedTools): CacheHint } {
+export function checkListCache(listCache: unknown, ruled = false): { hint(members: { scoped(): boolean }): CacheHint } {
   const where = 'createMcpServer: listCache';
   if (listCache !== undefined && !isPlainObject(listCache)) {
     throw new DeclarationError(`${where} must be { ttlMs?, cacheScope? }, e.g. { ttlMs: 60000 }; got ${describeValue(listCache)}.`);
@@ -47,5 +46,5 @@ export function checkListCache(listCache: unknown, ruled = false): { hint(tools:
       `${where}.cacheScope is 'public', and the server has a visible rule: its lists differ per caller, so a shared cache must not keep them. Leave cacheScope out (it is then 'private').`,
     );
   }
-  return { hint: (tools) => ({ ttlMs, cacheScope: cacheScope ?? (ruled || tools.scoped() ? 'private' : 'public') }) };
+  return { hint: (members) => ({ ttlMs, cacheScope: cacheScope ?? (ruled || members.scoped() ? 'private' : 'public') }) };
 }

@@ -12,7 +12,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { IncomingHttpHeaders } from 'node:http';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
-import { AmbientSource, Invoker, InvokerOptions, ToolDefinition } from '../../index';
+import { AmbientSource, Invoker, InvokerOptions, ToolDefinition, ToolLike } from '../../index';
 import { DEFAULT_ERROR, describeValue, guardToolResponse } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
 import { ownerIdentity, scopeListProblem } from './auth';
@@ -25,6 +25,8 @@ import { McpServedTools, ServableTool, ServedTool } from './served-tools';
 import { McpVisibleRule, Visibility } from './visibility';
 import { checkMounts, isRemoteMount, McpMount, mountLocal } from './mounts';
 import { RemoteMount } from './remote-mount';
+import { defaultMembers, McpServedCompletions, McpServedPrompts, McpServedResources } from './member-entries';
+import { handleMemberLists, memberCapabilities, MemberRule } from './member-requests';
 import { checkTasksOptions, createdTask, enqueueTaskCall, handleTasks, McpTasksOptions, TaskStore } from './tasks';
 import {
   createdTaskResult,
@@ -47,6 +49,15 @@ export interface McpServerOptions {
   instructions?: string;
   /** The tools to serve: tools, or entries from `McpAdapter.wrap`. Default: `McpAdapter.tools()`. */
   tools?: ReadonlyArray<ServableTool>;
+  /**
+   * The resources and resource templates to serve (classes declared with `@Resource` or
+   * `@ResourceTemplate`). Default: every `mcp` member of both kinds.
+   */
+  resources?: ReadonlyArray<ToolLike>;
+  /** The prompts to serve (`@Prompt` classes or methods). Default: every `mcp` prompt. */
+  prompts?: ReadonlyArray<ToolLike>;
+  /** The completions to serve (`@Complete`), for the prompts' arguments and templates' variables. Default: every `mcp` completion. */
+  completions?: ReadonlyArray<ToolLike>;
   /** The container tools resolve from; each call gets a child of it with the request registered. */
   container?: DependencyContainer;
   /**
@@ -79,16 +90,17 @@ export interface McpServerOptions {
    */
   tasks?: McpTasksOptions;
   /**
-   * Capabilities declared beside `tools` and `logging` (e.g. `{ resources: {}, prompts: {} }`), so
-   * `configure` can answer their requests.
+   * Capabilities declared beside those toolwright declares (`tools`, `logging`, and `resources`,
+   * `prompts`, `completions` when it serves such members), merged with them, so `configure` can
+   * answer other requests.
    */
   capabilities?: ServerCapabilities;
   /**
    * Called with every SDK server (`Server` of `@modelcontextprotocol/server` 2.x) this builds, before
    * it connects: once per session; once per request in stateless mode and on MCP 2026-07-28; once per
-   * stdio connection. Add resources, prompts, completions and anything else with the SDK's own API
-   * (`server.setRequestHandler('resources/list', (request, ctx) => …)`). Declare their capabilities in
-   * `capabilities`.
+   * stdio connection. Add anything toolwright does not serve with the SDK's own API
+   * (`server.setRequestHandler(method, (request, ctx) => …)`); declare its capabilities in
+   * `capabilities`. (Resources, prompts and completions are classes: `@Resource`, `@Prompt`, `@Complete`.)
    */
   configure?: (server: Server) => void;
   /**
@@ -156,6 +168,12 @@ export interface McpServerFactory {
   readonly ready: () => Promise<void>;
   /** Closes the remote mounts' connections (command servers' processes exit). */
   readonly close: () => Promise<void>;
+  /** The resources and resource templates served: add, remove, and `updated(uri)` for subscribers. */
+  readonly resources: McpServedResources;
+  /** The prompts served: add and remove them at run time; clients are sent prompts/list_changed. */
+  readonly prompts: McpServedPrompts;
+  /** The completions served. */
+  readonly completions: McpServedCompletions;
   /**
    * @internal The tasks extension's methods of a 2026-07-28 HTTP request (undefined: not one, or no
    * tasks): the SDK's 2026-07-28 dispatch refuses them by name before any server sees them.
@@ -186,6 +204,9 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
     );
   }
   const tools = new McpServedTools(options.tools ?? McpAdapter.tools());
+  const resources = new McpServedResources(options.resources ?? defaultMembers('resource', 'resource-template'));
+  const prompts = new McpServedPrompts(options.prompts ?? defaultMembers('prompt'));
+  const completions = new McpServedCompletions(options.completions ?? defaultMembers('completion'));
   const unauthenticated = options.unauthenticatedScopes ?? [];
   const problem = scopeListProblem(unauthenticated);
   if (problem) throw new DeclarationError(`createMcpServer: unauthenticatedScopes ${problem}; got ${describeValue(unauthenticated)}.`);
@@ -352,12 +373,21 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
   const factory = (context: McpServerFactoryContext = {}): Server => {
     const era: McpEra = context.era === 'modern' ? 'modern' : 'legacy';
     const taskMethods = era === 'modern' && context.answersTaskMethods === true && store !== undefined;
+    const members = { resources, prompts, completions };
     const server = new ToolsServer(
       { name: options.name, version: options.version },
       {
-        capabilities: era === 'legacy' ? legacyCapabilities : taskMethods ? modernCapabilities : capabilities,
+        capabilities: memberCapabilities(
+          era === 'legacy' ? legacyCapabilities : taskMethods ? modernCapabilities : capabilities,
+          members,
+        ),
         ...(options.instructions ? { instructions: options.instructions } : {}),
-        cacheHints: { 'tools/list': listCache.hint(tools) },
+        cacheHints: {
+          'tools/list': listCache.hint(tools),
+          'resources/list': listCache.hint(resources),
+          'resources/templates/list': listCache.hint(resources),
+          'prompts/list': listCache.hint(prompts),
+        },
       },
     );
     server.setRequestHandler('tools/list', async (_request, ctx): Promise<ListToolsResult> => {
@@ -371,14 +401,17 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
       return (await call(server, era, taskMethods, name, args, ctx, asTask, context.singleProcess === true)) as CallToolResult;
     });
     if (store && era === 'legacy') handleTasks(server, store, owner, (tool, result) => mapResult(tool, result));
+    // THE rule of who may see and use a member of any kind: scopes, then the visible rule.
+    const allowed: MemberRule = async (served, ctx) => visibility.allows(served, ctx, requestOf(server, ctx), reporter(server));
+    handleMemberLists(server, members, allowed);
     options.configure?.(server);
-    if (!context.perRequest) tools.attach(server);
+    if (!context.perRequest) for (const set of [tools, resources, prompts, completions]) set.attach(server);
     return server;
   };
   const taskRequests = store ? taskRequestAnswerer(store, options, (tool, result) => mapResult(tool, result)) : undefined;
   const ready = async () => void (await Promise.all(remotes.map((remote) => remote.ready())));
   const close = async () => void (await Promise.all(remotes.map((remote) => remote.close())));
-  return Object.assign(factory, { tools, taskRequests, ready, close });
+  return Object.assign(factory, { tools, resources, prompts, completions, taskRequests, ready, close });
 }
 
 /**

@@ -9,7 +9,7 @@ import type { ServerContext } from '@modelcontextprotocol/server';
 import { describeValue } from '../../adapter-kit';
 import { DeclarationError } from '../../index';
 import type { McpRequestContext } from './request-context';
-import type { McpMember, ServedTool } from './served-tools';
+import type { McpMember, ServedMember } from './served-members';
 
 /**
  * `createMcpServer({ visible })`: whether this request may see and use this member. `request` is the
@@ -49,7 +49,7 @@ export class Visibility {
   }
 
   /** Whether this request holds every scope the member declares. */
-  scoped({ scopes }: ServedTool, ctx: ServerContext): boolean {
+  scoped({ scopes }: ServedMember, ctx: ServerContext): boolean {
     if (scopes.length === 0) return true;
     const authInfo = ctx.http?.authInfo;
     const held = authInfo ? authInfo.scopes : this.unauthenticated;
@@ -57,13 +57,13 @@ export class Visibility {
   }
 
   /** Whether this request may see and use the member: its scopes, then the rule. */
-  allows(served: ServedTool, ctx: ServerContext, request: () => McpRequestContext, report: (error: Error) => void): boolean | Promise<boolean> {
+  allows(served: ServedMember, ctx: ServerContext, request: () => McpRequestContext, report: (error: Error) => void): boolean | Promise<boolean> {
     if (!this.scoped(served, ctx)) return false;
     return this.rule ? this.ask(served.member, request(), report) : true;
   }
 
   /** The members of a list this request may see, the rule asked once for each (all at once). */
-  async filter<T extends ServedTool>(
+  async filter<T extends ServedMember>(
     all: Iterable<T>,
     ctx: ServerContext,
     request: () => McpRequestContext,

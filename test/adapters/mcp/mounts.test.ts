@@ -120,7 +120,7 @@ describe('local mounts', () => {
     const base: McpServerOptions = { name: 'g', version: '1' };
     expect(() => createMcpServer({ ...base, tools: [Clash], mounts: [{ namespace: 'billing', tools: [Invoice] }] })).toThrow(
       new DeclarationError(
-        "Tools Clash and Invoice are both served as 'billing_invoice'. Give one another name (wrap(tool, { name }), @Tool({ adapters: { mcp: { name } } }) or another mount namespace).",
+        "Tools Clash and Invoice are both served as 'billing_invoice'. Give one another name (wrap(tool, { name }) or @Tool({ adapters: { mcp: { name } } })), or mount one under another namespace.",
       ),
     );
     expect(() => createMcpServer({ ...base, tools: [], mounts: [{ namespace: 'bill ing', tools: [Invoice] }] })).toThrow(
