@@ -10,7 +10,7 @@ export { admitMcpServer } from './admission';
 export type { AdmittedMcpServer, McpClientOptions } from './admission';
 export { connectMcpServer } from './connection';
 export type { McpCallOptions, McpListKind, McpNegotiatedProtocol, McpServerConnection } from './connection';
-export { hintsOf, remoteToolDefinition, remoteToolProblem } from './remote-tool';
+export { remoteToolDefinition, remoteToolProblem } from './remote-tool';
 export type { RemoteToolOptions } from './remote-tool';
 export type { McpInputHandlers } from './input-requests';
 export { loadMcpConfig } from './server-config';

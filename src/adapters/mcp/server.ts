@@ -22,9 +22,7 @@ import { checkListCache, McpListCache } from './list-cache';
 import { McpRequestContext, withMcpRequest } from './request-context';
 import { McpCallTrace, RequestContext } from './call-request';
 import { McpServedTools, ServableTool, ServedTool } from './served-tools';
-import { McpVisibleRule, Visibility } from './visibility';
-import { checkMounts, isRemoteMount, McpMount, mountLocal } from './mounts';
-import { RemoteMount } from './remote-mount';
+import { Composition, McpCompositionOptions } from './composition';
 import { defaultMembers, McpServedCompletions, McpServedPrompts, McpServedResources } from './member-entries';
 import { handleMemberLists, memberCapabilities, MemberRule } from './member-requests';
 import { checkTasksOptions, createdTask, enqueueTaskCall, handleTasks, McpTasksOptions, TaskStore } from './tasks';
@@ -41,7 +39,7 @@ import { DeclarationError } from '../../index';
 import { McpRequestStateOptions, RequestStateSeal, StateBinding } from './request-state';
 import { CallRounds } from './rounds';
 
-export interface McpServerOptions {
+export interface McpServerOptions extends McpCompositionOptions {
   /** The server's name, as clients show it. */
   name: string;
   version: string;
@@ -118,26 +116,6 @@ export interface McpServerOptions {
    * NODE_ENV is production, and warned about otherwise.
    */
   requestState?: McpRequestStateOptions;
-  /**
-   * Who sees what: asked per request whether this member may be listed and called (beside its
-   * scopes: both apply), from the verified token (`request.authInfo`, its `extra` claims), headers,
-   * session and protocol revision; `member.tags` are the declared `@Tool({ tags })`. A member it
-   * hides answers exactly as an unknown one. Asked once per member per list, and only for the member
-   * a call names. A rule that throws, answers no boolean or takes longer than `visibleTimeoutMs`
-   * hides the member and is reported to the server (fail-closed). With a rule, lists are
-   * cached privately (listCache's cacheScope is 'private').
-   */
-  visible?: McpVisibleRule;
-  /** How long `visible` may take for one member, in milliseconds (default 5,000); then the member is hidden. */
-  visibleTimeoutMs?: number;
-  /**
-   * Other members served under a namespace (as `<namespace>_<name>`): local tools
-   * (`{ namespace, tools }` or `{ namespace, registry }`) with their own scopes, tags and pipeline, and
-   * remote MCP servers admitted by their security policy (`{ namespace, server: admitMcpServer(…) }`),
-   * whose tools run through this server's invoker. `serveHttp` and `serveStdio` wait for remote
-   * mounts to be served before they answer (and fail if one cannot be).
-   */
-  mounts?: readonly McpMount[];
 }
 
 /**
@@ -210,9 +188,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
   const unauthenticated = options.unauthenticatedScopes ?? [];
   const problem = scopeListProblem(unauthenticated);
   if (problem) throw new DeclarationError(`createMcpServer: unauthenticatedScopes ${problem}; got ${describeValue(unauthenticated)}.`);
-  const visibility = Visibility.of(options.visible, options.visibleTimeoutMs, unauthenticated);
-  const mounts = checkMounts(options.mounts);
-  for (const mount of mounts) if (!isRemoteMount(mount)) mountLocal(tools, mount);
+  const composition = new Composition(options, tools, unauthenticated);
   if (options.trustClientConfirmation !== undefined && typeof options.trustClientConfirmation !== 'boolean') {
     throw new DeclarationError(
       `createMcpServer: trustClientConfirmation must be true or false; got ${describeValue(options.trustClientConfirmation)}.`,
@@ -242,7 +218,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
     : undefined;
   /** Whose tasks a request may see: its verified token's identity, or the anonymous caller's. */
   const owner = (ctx: ServerContext): string => (ctx.http?.authInfo ? ownerIdentity(ctx.http.authInfo) : '');
-  const listCache = checkListCache(options.listCache, visibility.ruled);
+  const listCache = checkListCache(options.listCache, composition.ruled);
   const invoker = new Invoker(options.invoker);
   const root = options.container ?? rootContainer;
   const capabilities: ServerCapabilities = { ...options.capabilities, tools: { listChanged: true }, logging: {} };
@@ -255,12 +231,6 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
   const approval = { trusted: options.trustClientConfirmation === true, timeoutMs: approvalTimeoutMs };
   const seal = new RequestStateSeal(options.requestState, 'createMcpServer');
 
-  /** A rule's failure, reported to the server (its onerror, else the console), never to the client. */
-  const reporter = (server: Server) => (error: Error) =>
-    server.onerror ? server.onerror(error) : console.error(`toolwright/mcp: ${error.message}`, error.cause ?? '');
-  const requestOf = (server: Server, ctx: ServerContext) => () => new RequestContext(ctx, server.getNegotiatedProtocolVersion());
-  // Remote mounts: nothing is reached before admission (their servers are AdmittedMcpServer), and all are started now.
-  const remotes = mounts.filter(isRemoteMount).map((mount) => new RemoteMount(mount, tools, (error) => console.error(`toolwright/mcp: ${error.message}`)));
 
   const call = async (
     server: Server,
@@ -274,7 +244,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
   ): Promise<CallToolResult | { task: unknown }> => {
     const served = tools.get(name);
     // A tool the caller may not see answers exactly as one that does not exist: nothing to probe.
-    if (!served || !(await visibility.allows(served, ctx, requestOf(server, ctx), reporter(server)))) {
+    if (!served || !(await composition.allows(server, served, ctx))) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     }
     const { entry } = served;
@@ -391,8 +361,8 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
       },
     );
     server.setRequestHandler('tools/list', async (_request, ctx): Promise<ListToolsResult> => {
-      if (!tools.scoped() && !visibility.ruled) return tools.list();
-      const visible = await visibility.filter(tools.all(), ctx, requestOf(server, ctx), reporter(server));
+      if (!tools.scoped() && !composition.ruled) return tools.list();
+      const visible = await composition.filter(server, tools.all(), ctx);
       return { tools: visible.map((served) => served.entry.tool) };
     });
     // ToolsServer checks the params first, answering a malformed call in one line.
@@ -402,15 +372,17 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
     });
     if (store && era === 'legacy') handleTasks(server, store, owner, (tool, result) => mapResult(tool, result));
     // THE rule of who may see and use a member of any kind: scopes, then the visible rule.
-    const allowed: MemberRule = async (served, ctx) => visibility.allows(served, ctx, requestOf(server, ctx), reporter(server));
+    const allowed: MemberRule = (served, ctx) => composition.allows(server, served, ctx);
     handleMemberLists(server, members, allowed);
     options.configure?.(server);
     if (!context.perRequest) for (const set of [tools, resources, prompts, completions]) set.attach(server);
     return server;
   };
   const taskRequests = store ? taskRequestAnswerer(store, options, (tool, result) => mapResult(tool, result)) : undefined;
-  const ready = async () => void (await Promise.all(remotes.map((remote) => remote.ready())));
-  const close = async () => void (await Promise.all(remotes.map((remote) => remote.close())));
+  // Every option passed its checks: now the remote mounts may be started.
+  composition.start();
+  const ready = () => composition.ready();
+  const close = () => composition.close();
   return Object.assign(factory, { tools, resources, prompts, completions, taskRequests, ready, close });
 }
 
