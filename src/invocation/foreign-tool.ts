@@ -12,6 +12,7 @@ import type { Contract } from '../contract/field-model';
 import type { FieldError } from '../errors/errors';
 import { DefinitionHost, ToolDefinition } from '../registry/tool-definition';
 import { deepFreeze } from '../util/deep-freeze';
+import { DeclarationError } from '../errors/declaration-errors';
 import type { ToolContext } from './tool-context';
 
 export interface ForeignToolSpec {
@@ -37,7 +38,7 @@ const NO_HOST: DefinitionHost = {
   isMember: () => false,
   adapters: () => [],
   describe: () => {
-    throw new TypeError('A foreign tool declares no other members.');
+    throw new DeclarationError('A foreign tool declares no other members: it completes no prompt or template of its own.');
   },
 };
 const NO_MESSAGES = Object.freeze({});

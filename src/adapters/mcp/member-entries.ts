@@ -134,8 +134,12 @@ const collide =
  * resource changed.
  */
 export class McpServedResources extends McpServedMembers<McpResourceEntry> {
-  /** Per 2025-11-25 session (server): the URIs its client subscribed to. */
-  private readonly subscribed = new Map<object, Set<string>>();
+  /**
+   * Per connected server: the URIs its client subscribed to (a 2025-11-25 session's
+   * resources/subscribe), or `'listen'` (a 2026-07-28 stdio connection, whose SDK listen router
+   * passes an update to the subscriptions/listen streams that named the URI).
+   */
+  private readonly subscribed = new Map<object, Set<string> | 'listen'>();
   private readonly updateListeners = new Set<(uri: string) => void>();
 
   /** @internal */
@@ -169,7 +173,8 @@ export class McpServedResources extends McpServedMembers<McpResourceEntry> {
       throw new DeclarationError(`McpServedResources.updated(uri): uri must be the resource's URI; got ${describeValue(uri)}.`);
     }
     for (const server of this.servers) {
-      if (this.subscribed.get(server)?.has(uri)) server.sendResourceUpdated({ uri }).catch(() => undefined);
+      const subscribed = this.subscribed.get(server);
+      if (subscribed === 'listen' || subscribed?.has(uri)) server.sendResourceUpdated({ uri }).catch(() => undefined);
     }
     for (const listener of this.updateListeners) listener(uri);
   }
@@ -182,8 +187,14 @@ export class McpServedResources extends McpServedMembers<McpResourceEntry> {
   /** @internal A 2025-11-25 session's subscriptions (created on first use). */
   subscriptionsOf(server: object): Set<string> {
     let set = this.subscribed.get(server);
+    if (set === 'listen') return new Set();
     if (!set) this.subscribed.set(server, (set = new Set()));
     return set;
+  }
+
+  /** @internal A connected 2026-07-28 server: every update goes to it, and its listen router filters. */
+  listens(server: object): void {
+    this.subscribed.set(server, 'listen');
   }
 
   /** @internal Called on every `updated(uri)` (the 2026-07-28 endpoint publishes it to listening streams). */

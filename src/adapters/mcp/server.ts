@@ -20,11 +20,13 @@ import { callHandlers, McpEra } from './call-context';
 import { MCP_ADAPTER, McpConfig } from './config';
 import { checkListCache, McpListCache } from './list-cache';
 import { McpRequestContext, withMcpRequest } from './request-context';
-import { McpCallTrace, RequestContext } from './call-request';
+import { McpCallTrace } from './call-request';
+import { prepareRun, RunDeps } from './member-run';
 import { McpServedTools, ServableTool, ServedTool } from './served-tools';
 import { Composition, McpCompositionOptions } from './composition';
 import { defaultMembers, McpServedCompletions, McpServedPrompts, McpServedResources } from './member-entries';
 import { handleMemberLists, memberCapabilities, MemberRule } from './member-requests';
+import { handleMemberCalls, promptParams, uriOf } from './member-calls';
 import { checkTasksOptions, createdTask, enqueueTaskCall, handleTasks, McpTasksOptions, TaskStore } from './tasks';
 import {
   createdTaskResult,
@@ -230,6 +232,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
     : capabilities;
   const approval = { trusted: options.trustClientConfirmation === true, timeoutMs: approvalTimeoutMs };
   const seal = new RequestStateSeal(options.requestState, 'createMcpServer');
+  const runDeps: RunDeps = { root, ambientContext: options.ambientContext, seal, approval, invoker };
 
 
   const call = async (
@@ -274,28 +277,9 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
         `Tool ${name} must be called as a task (taskSupport required): add params.task.`,
       );
     }
-    const request = new RequestContext(ctx, server.getNegotiatedProtocolVersion());
-    // 2026-07-28: the call's rounds so far, from its sealed state (a bad state is refused before anything runs).
-    let rounds: CallRounds | undefined;
-    let signal = request.signal;
-    const binding: StateBinding = { tool: name, args: args ?? {}, authInfo: request.authInfo };
-    if (era === 'modern') {
-      const onRefused = (reason: string) => server.onerror?.(new Error(`requestState refused for tools/call ${name}: ${reason}`));
-      ({ rounds, signal } = CallRounds.open(seal, ctx, binding, request.signal, onRefused));
-    }
-    const child = root.createChildContainer();
-    // An abstract class is a fine token at run time; tsyringe's types only admit concrete ones.
-    child.register(McpRequestContext as unknown as InjectionToken<McpRequestContext>, { useValue: request });
-    let ambientContext: AmbientSource = {};
-    if (options.ambientContext) {
-      try {
-        ambientContext = (await options.ambientContext(request)) ?? {};
-      } catch (error) {
-        return serverFault(entry.definition, contextError(entry.definition, error));
-      }
-    }
-    // The tool context and the approver, per revision; call id and trace context: the pipeline's view of this request.
-    const { context, approve } = callHandlers(era, server, ctx, request, name, approval, rounds);
+    const prepared = await prepareRun(runDeps, server, era, ctx, entry.definition, name, args);
+    if ('fault' in prepared) return serverFault(entry.definition, prepared.fault);
+    const { request, rounds, signal, binding, container: child, ambientContext, context, approve } = prepared;
     if (asTask) {
       // Admitted here, through the pipeline (checks, middleware, approval), and run on a worker with the
       // approved input; the request's own container and signal do not travel (cancel with tasks/cancel).
@@ -318,7 +302,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
       );
       return era === 'modern' ? createdTaskResult(job, store!) : createdTask(job, store!);
     }
-    const trace = new McpCallTrace(request, entry.tool.name);
+    const trace = new McpCallTrace(request, entry.tool.name, 'tools/call');
     const result = await withMcpRequest(request, () =>
       entry.handler(args, {
         invoker,
@@ -347,10 +331,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
     const server = new ToolsServer(
       { name: options.name, version: options.version },
       {
-        capabilities: memberCapabilities(
-          era === 'legacy' ? legacyCapabilities : taskMethods ? modernCapabilities : capabilities,
-          members,
-        ),
+        capabilities: memberCapabilities(era === 'legacy' ? legacyCapabilities : taskMethods ? modernCapabilities : capabilities, members),
         ...(options.instructions ? { instructions: options.instructions } : {}),
         cacheHints: {
           'tools/list': listCache.hint(tools),
@@ -374,6 +355,16 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
     // THE rule of who may see and use a member of any kind: scopes, then the visible rule.
     const allowed: MemberRule = (served, ctx) => composition.allows(server, served, ctx);
     handleMemberLists(server, members, allowed);
+    handleMemberCalls({
+      server,
+      era,
+      members,
+      allowed,
+      deps: runDeps,
+      attached: !context.perRequest,
+      singleProcess: context.singleProcess === true,
+    });
+    if (era === 'modern' && !context.perRequest) resources.listens(server);
     options.configure?.(server);
     if (!context.perRequest) for (const set of [tools, resources, prompts, completions]) set.attach(server);
     return server;
@@ -385,6 +376,14 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
   const close = () => composition.close();
   return Object.assign(factory, { tools, resources, prompts, completions, taskRequests, ready, close });
 }
+
+/** Checks of the params of member requests before the SDK's schema: one line saying what is wrong, as tools/call has. */
+const PARAM_CHECKS: Record<string, (params: unknown) => void> = {
+  'prompts/get': promptParams,
+  'resources/read': (params) => uriOf('resources/read', params),
+  'resources/subscribe': (params) => uriOf('resources/subscribe', params),
+  'resources/unsubscribe': (params) => uriOf('resources/unsubscribe', params),
+};
 
 /**
  * The SDK's `Server`, with toolwright's own check of tools/call params before the SDK's: a
@@ -400,19 +399,16 @@ class ToolsServer extends Server {
     handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>,
   ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result> {
     const wrapped = super._wrapHandler(method, handler);
+    const check = PARAM_CHECKS[method];
+    if (check) {
+      return (request, ctx) => {
+        check(request.params);
+        return wrapped(request, ctx);
+      };
+    }
     if (method !== 'tools/call') return wrapped;
     return (request, ctx) => (callParams(request).asTask ? handler(request, ctx) : wrapped(request, ctx));
   }
-}
-
-/** An ambientContext function that threw, as the error reported. */
-function contextError(tool: ToolDefinition, error: unknown): Error {
-  return new Error(
-    `the server's ambientContext function threw for ${tool.toolName(MCP_ADAPTER)}: ${(error as Error)?.message ?? String(error)}`,
-    {
-      cause: error,
-    },
-  );
 }
 
 /** The server's own problem (its ambientContext threw, its setup is wrong): reported once, never shown to the model. */
