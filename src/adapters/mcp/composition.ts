@@ -5,10 +5,9 @@
  */
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import { RequestContext } from './call-request';
-import { checkMounts, isRemoteMount, McpMount, mountLocal } from './mounts';
+import { isRemoteMount, McpMount, mountLocal, MountSets } from './mounts';
 import { RemoteMount } from './remote-mount';
 import type { ServedMember } from './served-members';
-import type { McpServedTools } from './served-tools';
 import { McpVisibleRule, Visibility } from './visibility';
 
 /** The options of `createMcpServer` this file applies. */
@@ -42,18 +41,17 @@ function reporter(server: Server): (error: Error) => void {
 
 export class Composition {
   private readonly visibility: Visibility;
-  private readonly mounts: McpMount[];
   private remotes: RemoteMount[] = [];
 
-  /** Checks the options and serves the local mounts; remote ones wait for `start`. */
+  /** Checks the options and serves the local mounts (checked by checkMounts); remote ones wait for `start`. */
   constructor(
     options: McpCompositionOptions,
-    private readonly tools: McpServedTools,
+    private readonly mounts: readonly McpMount[],
+    private readonly sets: MountSets,
     unauthenticated: readonly string[],
   ) {
     this.visibility = Visibility.of(options.visible, options.visibleTimeoutMs, unauthenticated);
-    this.mounts = checkMounts(options.mounts);
-    for (const mount of this.mounts) if (!isRemoteMount(mount)) mountLocal(tools, mount);
+    for (const mount of this.mounts) if (!isRemoteMount(mount)) mountLocal(sets, mount);
   }
 
   /** Whether a `visible` rule decides per request (then lists differ per caller). */
@@ -64,7 +62,7 @@ export class Composition {
   /** Starts (connects) every remote mount: their servers were admitted by their policies. */
   start(): void {
     const report = (error: Error) => console.error(`toolwright/mcp: ${error.message}`);
-    this.remotes = this.mounts.filter(isRemoteMount).map((mount) => new RemoteMount(mount, this.tools, report));
+    this.remotes = this.mounts.filter(isRemoteMount).map((mount) => new RemoteMount(mount, this.sets.tools, report));
   }
 
   /** THE rule of who may see and use a member of any kind on this server's request: scopes, then the visible rule. */

@@ -7,7 +7,8 @@
 import type { AdmittedMcpServer } from '../mcp-client/index';
 import { checkKnownKeys, describeValue } from '../../adapter-kit';
 import { TAG_PATTERN } from '../../adapter-kit/internal';
-import { DeclarationError, ToolRegistry } from '../../index';
+import { DeclarationError, MemberKind, ToolDefinition, ToolLike, ToolRegistry, Tools } from '../../index';
+import type { McpServedCompletions, McpServedPrompts, McpServedResources } from './member-entries';
 import { scopeListProblem } from './auth';
 import { MCP_ADAPTER } from './config';
 import { McpServedTools, ServableTool, toEntry } from './served-tools';
@@ -21,13 +22,22 @@ export const MCP_TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 const NAMESPACE = /^[A-Za-z0-9][A-Za-z0-9-]{0,63}$/;
 
-/** Local members served under a namespace: their scopes, tags and pipeline as declared. */
+/**
+ * Local members served under a namespace: their scopes, tags and pipeline as declared. Tools and
+ * prompts are served as `<namespace>_<name>`; resources and templates keep their URIs.
+ */
 export interface McpLocalMount {
-  /** Letters, digits and `-` (at most 64): the tools are served as `<namespace>_<name>`. */
+  /** Letters, digits and `-` (at most 64). */
   namespace: string;
   /** The tools (or `McpAdapter.wrap` entries) to mount. */
   tools?: ReadonlyArray<ServableTool>;
-  /** Or every `mcp` member of this registry (`new ToolRegistry({ tools: [...] })`). */
+  /** `@Resource` and `@ResourceTemplate` classes to mount (served under their own URIs). */
+  resources?: ReadonlyArray<ToolLike>;
+  /** `@Prompt` classes or methods to mount. */
+  prompts?: ReadonlyArray<ToolLike>;
+  /** `@Complete` members to mount, for the mounted prompts' and templates' arguments. */
+  completions?: ReadonlyArray<ToolLike>;
+  /** Or every `mcp` member of every kind of this registry (`new ToolRegistry({ tools: [...] })`). */
   registry?: ToolRegistry;
 }
 
@@ -50,7 +60,8 @@ export type McpMount = McpLocalMount | McpRemoteMount;
 /** The default time limit of a remote mount's calls. */
 export const DEFAULT_REMOTE_TIMEOUT_MS = 60_000;
 
-const LOCAL_KEYS = ['namespace', 'tools', 'registry'];
+const LOCAL_KEYS = ['namespace', 'tools', 'resources', 'prompts', 'completions', 'registry'];
+const LOCAL_LISTS = ['tools', 'resources', 'prompts', 'completions'] as const;
 const REMOTE_KEYS = ['namespace', 'server', 'scopes', 'tags', 'timeoutMs'];
 
 export function isRemoteMount(mount: McpMount): mount is McpRemoteMount {
@@ -106,10 +117,15 @@ export function checkMounts(mounts: unknown): McpMount[] {
       return mount as McpRemoteMount;
     }
     checkKnownKeys(where, m, LOCAL_KEYS);
-    if ((m.tools === undefined) === (m.registry === undefined)) {
-      throw new DeclarationError(`${where} needs its members: either tools: [...] or registry: new ToolRegistry({ tools: [...] }), not ${m.tools === undefined ? 'neither' : 'both'}.`);
+    const lists = LOCAL_LISTS.filter((key) => m[key] !== undefined);
+    if ((lists.length === 0) === (m.registry === undefined)) {
+      throw new DeclarationError(
+        `${where} needs its members: tools, resources, prompts or completions: [...], or registry: new ToolRegistry({ tools: [...] }), not ${lists.length === 0 ? 'neither' : 'both'}.`,
+      );
     }
-    if (m.tools !== undefined && !Array.isArray(m.tools)) throw new DeclarationError(`${where}.tools must be a list of tools; got ${describeValue(m.tools)}.`);
+    for (const key of lists) {
+      if (!Array.isArray(m[key])) throw new DeclarationError(`${where}.${key} must be a list of members; got ${describeValue(m[key])}.`);
+    }
     if (m.registry !== undefined && !(m.registry instanceof ToolRegistry)) {
       throw new DeclarationError(`${where}.registry must be a ToolRegistry; got ${describeValue(m.registry)}.`);
     }
@@ -117,13 +133,61 @@ export function checkMounts(mounts: unknown): McpMount[] {
   });
 }
 
-/** A local mount's tools, served under its namespace: their own definitions, so their scopes, tags and pipeline. */
-export function mountLocal(tools: McpServedTools, mount: McpLocalMount): void {
-  const members: ServableTool[] = mount.tools ? [...mount.tools] : mount.registry!.registerAdapter(MCP_ADAPTER).forAdapter(MCP_ADAPTER);
-  const entries = members.map((member): McpToolEntry => {
+/**
+ * The definitions local mounts serve, left out of the server's defaults (every `mcp` member of a
+ * kind), so a mounted member is served once, under its namespace.
+ */
+export function mountedDefinitions(mounts: readonly McpMount[]): Set<ToolDefinition> {
+  const found = new Set<ToolDefinition>();
+  for (const mount of mounts) {
+    if (isRemoteMount(mount)) continue;
+    if (mount.registry) {
+      mount.registry.registerAdapter(MCP_ADAPTER);
+      for (const kind of ['tool', 'resource', 'resource-template', 'prompt', 'completion'] as const) {
+        for (const definition of mount.registry.forAdapter(MCP_ADAPTER, { kind })) found.add(definition);
+      }
+    }
+    for (const list of [mount.tools, mount.resources, mount.prompts, mount.completions]) {
+      for (const member of list ?? []) found.add(toEntryDefinition(member));
+    }
+  }
+  return found;
+}
+
+function toEntryDefinition(member: ServableTool): ToolDefinition {
+  return typeof member === 'object' && member !== null && 'definition' in member && 'handler' in member
+    ? member.definition
+    : Tools.resolve(member as ToolLike);
+}
+
+/** The served sets a mount serves into. */
+export interface MountSets {
+  readonly tools: McpServedTools;
+  readonly resources: McpServedResources;
+  readonly prompts: McpServedPrompts;
+  readonly completions: McpServedCompletions;
+}
+
+/** A local mount's members, served under its namespace: their own definitions, so their scopes, tags and pipeline. */
+export function mountLocal(sets: MountSets, mount: McpLocalMount): void {
+  const { namespace, registry } = mount;
+  registry?.registerAdapter(MCP_ADAPTER);
+  const of = (list: ReadonlyArray<ToolLike> | undefined, ...kinds: MemberKind[]): ToolLike[] =>
+    registry ? kinds.flatMap((kind) => registry.forAdapter(MCP_ADAPTER, { kind })) : [...(list ?? [])];
+  const facts = { namespace };
+  const renamed = (definition: ToolDefinition, name: string) => mountedName(namespace, name, `${definition.id}, mounted under '${namespace}',`);
+  const tools = (registry ? of(undefined, 'tool') : [...(mount.tools ?? [])]).map((member): McpToolEntry => {
     const entry = toEntry(member);
-    const name = mountedName(mount.namespace, entry.tool.name, `${entry.definition.id}, mounted under '${mount.namespace}',`);
-    return { ...entry, tool: { ...entry.tool, name } };
+    return { ...entry, tool: { ...entry.tool, name: renamed(entry.definition, entry.tool.name) } };
   });
-  tools.mount(entries, { namespace: mount.namespace }, false);
+  const prompts = of(mount.prompts, 'prompt').map((member) => {
+    const entry = sets.prompts.entryOf(member);
+    return { ...entry, prompt: { ...entry.prompt, name: renamed(entry.definition, entry.prompt.name) } };
+  });
+  const resources = of(mount.resources, 'resource', 'resource-template').map((member) => sets.resources.entryOf(member));
+  const completions = of(mount.completions, 'completion').map((member) => sets.completions.entryOf(member));
+  sets.tools.mount(tools, facts, false);
+  sets.resources.mount(resources, facts, false);
+  sets.prompts.mount(prompts, facts, false);
+  sets.completions.mount(completions, facts, false);
 }

@@ -158,19 +158,27 @@ export class McpServedMembers<Entry extends { readonly definition: ToolDefinitio
    */
   mount(entries: readonly Entry[], facts: MountFacts, notify: boolean): void {
     const previous = [...this.byKey].filter(([, served]) => served.member.namespace === facts.namespace).map(([key]) => key);
-    const keys = new Map<string, Entry>();
+    // What each entry may not share with another: its key, and its clash key (templates matching the same URIs).
+    const shapes = (entry: Entry) => [`key:${this.spec.keyOf(entry)}`, ...(this.spec.clashKey ? [`shape:${this.spec.clashKey(entry)}`] : [])];
+    const taken = new Map<string, Entry>();
+    for (const served of this.byKey.values()) {
+      if (served.member.namespace !== facts.namespace) for (const shape of shapes(served.entry)) taken.set(shape, served.entry);
+    }
     const orOther = ', or mount one under another namespace';
     for (const entry of entries) {
-      const key = this.spec.keyOf(entry);
-      const existing = this.byKey.get(key);
-      const clash = keys.get(key) ?? (existing && existing.member.namespace !== facts.namespace ? existing.entry : undefined);
-      if (clash) throw new DeclarationError(this.spec.collision(clash, entry, key) + orOther + '.');
-      keys.set(key, entry);
+      const clash = shapes(entry).map((shape) => taken.get(shape)).find((found) => found !== undefined);
+      if (clash) throw new DeclarationError(this.spec.collision(clash, entry, this.spec.keyOf(entry)) + orOther + '.');
+      for (const shape of shapes(entry)) taken.set(shape, entry);
     }
     for (const key of previous) this.byKey.delete(key);
     for (const entry of entries) this.put(entry, true, '', facts);
     if (notify) this.changed();
     else this.invalidate();
+  }
+
+  /** @internal The entry of a member of this kind (checked as `add` checks it), not yet served. */
+  entryOf(member: Input): Entry {
+    return this.spec.toEntry(member);
   }
 
   /** @internal Stops serving every member of a mount; false when it served none. */

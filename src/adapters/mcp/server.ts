@@ -24,6 +24,7 @@ import { McpCallTrace } from './call-request';
 import { prepareRun, RunDeps } from './member-run';
 import { McpServedTools, ServableTool, ServedTool } from './served-tools';
 import { Composition, McpCompositionOptions } from './composition';
+import { checkMounts, mountedDefinitions } from './mounts';
 import { defaultMembers, McpServedCompletions, McpServedPrompts, McpServedResources } from './member-entries';
 import { handleMemberLists, memberCapabilities, MemberRule } from './member-requests';
 import { handleMemberCalls, promptParams, uriOf } from './member-calls';
@@ -183,14 +184,19 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
       `createMcpServer: 'capabilities' must be an object of MCP server capabilities, e.g. { resources: {} }; got ${describeValue(options.capabilities)}.`,
     );
   }
-  const tools = new McpServedTools(options.tools ?? McpAdapter.tools());
-  const resources = new McpServedResources(options.resources ?? defaultMembers('resource', 'resource-template'));
-  const prompts = new McpServedPrompts(options.prompts ?? defaultMembers('prompt'));
-  const completions = new McpServedCompletions(options.completions ?? defaultMembers('completion'));
+  // Members a local mount serves are left out of the defaults: served once, under their namespace.
+  const mounts = checkMounts(options.mounts);
+  const mounted = mountedDefinitions(mounts);
+  const unmounted = <T extends { definition: ToolDefinition } | ToolDefinition>(all: T[]) =>
+    all.filter((member) => !mounted.has(member instanceof ToolDefinition ? member : member.definition));
+  const tools = new McpServedTools(options.tools ?? unmounted(McpAdapter.tools()));
+  const resources = new McpServedResources(options.resources ?? unmounted(defaultMembers('resource', 'resource-template')));
+  const prompts = new McpServedPrompts(options.prompts ?? unmounted(defaultMembers('prompt')));
+  const completions = new McpServedCompletions(options.completions ?? unmounted(defaultMembers('completion')));
   const unauthenticated = options.unauthenticatedScopes ?? [];
   const problem = scopeListProblem(unauthenticated);
   if (problem) throw new DeclarationError(`createMcpServer: unauthenticatedScopes ${problem}; got ${describeValue(unauthenticated)}.`);
-  const composition = new Composition(options, tools, unauthenticated);
+  const composition = new Composition(options, mounts, { tools, resources, prompts, completions }, unauthenticated);
   if (options.trustClientConfirmation !== undefined && typeof options.trustClientConfirmation !== 'boolean') {
     throw new DeclarationError(
       `createMcpServer: trustClientConfirmation must be true or false; got ${describeValue(options.trustClientConfirmation)}.`,

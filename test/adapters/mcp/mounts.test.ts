@@ -129,7 +129,7 @@ describe('local mounts', () => {
     expect(() =>
       createMcpServer({ ...base, tools: [], mounts: [{ namespace: 'b', tools: [Invoice] }, { namespace: 'b', tools: [Hello] }] }),
     ).toThrow(/the namespace 'b' is mounted twice/);
-    expect(() => createMcpServer({ ...base, tools: [], mounts: [{ namespace: 'b' } as never] })).toThrow(/needs its members: either tools/);
+    expect(() => createMcpServer({ ...base, tools: [], mounts: [{ namespace: 'b' } as never] })).toThrow(/needs its members: tools, resources, prompts or completions: \[...\], or registry: .*not neither\./);
     @Tool('mcp', { name: 'a'.repeat(64) })
     class Long {
       call() {
