@@ -3,7 +3,19 @@
  * 2.x, loaded lazily, see ./sdk), in the revision its config asks for. Made only by
  * `connectMcpServer`, from a server its policy admitted.
  */
-import type { CallToolResult, Client, Tool as McpTool } from '@modelcontextprotocol/client';
+import type {
+  CallToolResult,
+  Client,
+  CompleteRequest,
+  CompleteResult,
+  GetPromptResult,
+  Tool as McpTool,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType as ResourceTemplate,
+  ServerCapabilities,
+} from '@modelcontextprotocol/client';
 import { DeclarationError, VERSION } from '../../index';
 import { describeValue } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
@@ -202,6 +214,65 @@ export class McpServerConnection {
     } catch {
       // A server that refuses the stream sends no changes; its lists are read as they were.
     }
+  }
+
+  /** What the server said it offers when it connected (undefined before). */
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.client?.getServerCapabilities();
+  }
+
+  /** Every resource the server lists (all pages); none when it offers no resources. */
+  async listResources(): Promise<Resource[]> {
+    if (!this.serverCapabilities?.resources) return [];
+    return this.pages((client, cursor) => client.listResources(cursor ? { cursor } : undefined).then((page) => [page.resources, page.nextCursor]));
+  }
+
+  /** Every resource template the server lists (all pages); none when it offers no resources. */
+  async listResourceTemplates(): Promise<ResourceTemplate[]> {
+    if (!this.serverCapabilities?.resources) return [];
+    return this.pages((client, cursor) =>
+      client.listResourceTemplates(cursor ? { cursor } : undefined).then((page) => [page.resourceTemplates, page.nextCursor]),
+    );
+  }
+
+  /** Every prompt the server lists (all pages); none when it offers no prompts. */
+  async listPrompts(): Promise<Prompt[]> {
+    if (!this.serverCapabilities?.prompts) return [];
+    return this.pages((client, cursor) => client.listPrompts(cursor ? { cursor } : undefined).then((page) => [page.prompts, page.nextCursor]));
+  }
+
+  /** Reads a resource by its URI (a connection found dropped is re-established first). */
+  async readResource(uri: string, options: { signal?: AbortSignal } = {}): Promise<ReadResourceResult> {
+    return (await this.reconnected('readResource')).readResource({ uri }, { signal: options.signal });
+  }
+
+  /** Gets a prompt with its arguments (strings, as the protocol sends them). */
+  async getPrompt(name: string, args: Record<string, string>, options: { signal?: AbortSignal } = {}): Promise<GetPromptResult> {
+    return (await this.reconnected('getPrompt')).getPrompt({ name, arguments: args }, { signal: options.signal });
+  }
+
+  /** Asks the server to complete an argument of a prompt or resource template. */
+  async complete(params: CompleteRequest['params'], options: { signal?: AbortSignal } = {}): Promise<CompleteResult> {
+    return (await this.reconnected('complete')).complete(params, { signal: options.signal });
+  }
+
+  private async pages<T>(page: (client: Client, cursor: string | undefined) => Promise<[T[], string | undefined]>): Promise<T[]> {
+    const client = this.connected('list');
+    const all: T[] = [];
+    let cursor: string | undefined;
+    do {
+      const [items, next] = await page(client, cursor);
+      all.push(...items);
+      cursor = next;
+    } while (cursor);
+    return all;
+  }
+
+  /** The client, re-established once when it was found dropped. */
+  private async reconnected(action: string): Promise<Client> {
+    this.connected(action);
+    if (!this.open) await this.reconnect();
+    return this.client!;
   }
 
   /** Every tool the server lists (all pages). */

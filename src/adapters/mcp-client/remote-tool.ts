@@ -5,12 +5,17 @@
  * the Toolbox of `toolwright/openai` and the mounts of `toolwright/mcp`.
  */
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/client';
-import { fail, ToolDefinition } from '../../index';
+import { fail, ToolContext, ToolDefinition, ToolFailure } from '../../index';
 import { foreignTool, isPlainObject } from '../../adapter-kit/internal';
 import type { McpServerConnection } from './connection';
 
 /** The 2026-07-28 error for an input request the call's declared capabilities do not cover. */
 const MISSING_CLIENT_CAPABILITY = -32021;
+
+/** A failure the send itself raised (`fail()`): passed on as it is. */
+function isFailure(error: unknown): boolean {
+  return error instanceof ToolFailure;
+}
 
 /** The start of the failure the model reads for arguments the remote server refused (-32602). */
 const INVALID_ARGUMENTS = 'Invalid tool arguments: ';
@@ -70,6 +75,63 @@ export interface RemoteToolOptions {
   timeoutMs?: number;
 }
 
+/** What a remote member's definition is made of (`remoteMemberDefinition`). */
+export interface RemoteMemberSpec {
+  /** The name it is served as: its name in every message. */
+  name: string;
+  /** Who it is in messages and audit records: `mcp:<alias>/<name or URI>`. */
+  id: string;
+  description?: string;
+  /** Its semantic hints (`readOnly` for reads, prompts and completions). */
+  hints: readonly string[];
+  /** How messages name it: `The tool 'transfer'`, `The prompt 'review'`, `The resource 'docs://a'`. */
+  what: string;
+  /** The longest a call may take, in milliseconds; then it is cancelled and fails. Default none (the invoker's own limit). */
+  timeoutMs?: number;
+  /** Sends the request with the checked input; what it returns is the call's value. */
+  send(input: Readonly<Record<string, unknown>>, signal: AbortSignal, context: ToolContext): Promise<unknown>;
+}
+
+/**
+ * A definition the invoker runs through its pipeline that sends one request to the server behind
+ * `connection`: its errors are user-facing failures naming the member and its server (its own
+ * JSON-RPC errors; -32602 as invalid arguments), a server that cannot be reached or does not
+ * answer in time says so. Make it once per listed member and keep it.
+ */
+export function remoteMemberDefinition(connection: McpServerConnection, spec: RemoteMemberSpec): ToolDefinition {
+  const { alias } = connection;
+  const { what, timeoutMs } = spec;
+  return foreignTool({
+    name: spec.name,
+    id: spec.id,
+    description: spec.description,
+    hints: spec.hints,
+    async call(input, context) {
+      const signal = timeoutMs === undefined ? context.signal : AbortSignal.any([context.signal, AbortSignal.timeout(timeoutMs)]);
+      try {
+        return await spec.send(input, signal, context);
+      } catch (error) {
+        if (context.signal.aborted) throw error; // the invoker reports the cancellation or its time limit
+        if (signal.aborted) fail(`${what} on MCP server '${alias}' did not answer within ${timeoutMs} ms.`, { standalone: true });
+        if (isFailure(error)) throw error;
+        const code = (error as { code?: unknown }).code;
+        const message = (error as Error).message;
+        if (code === -32602) fail(`${INVALID_ARGUMENTS}${message}`, { standalone: true });
+        if (code === MISSING_CLIENT_CAPABILITY) {
+          fail(
+            `${what} on MCP server '${alias}' needs to ask the user or the model, and this call cannot answer: ${message}. ` +
+              'Pass the handlers in the call options (toolbox.invoke(call, { context: { elicit, sample } })).',
+            { standalone: true },
+          );
+        }
+        // A number is the server's own JSON-RPC error; anything else (the SDK's string codes) is this side's.
+        if (typeof code === 'number') fail(`${what} on MCP server '${alias}' failed: ${message}`, { standalone: true });
+        fail(`${what} on MCP server '${alias}' could not be reached: ${message}`, { standalone: true });
+      }
+    },
+  });
+}
+
 /**
  * A definition that calls `tool` on the server behind `connection`, by its wire name, for the
  * invoker to run through its pipeline (the tool's annotations are its hints). The remote's refusals
@@ -77,44 +139,23 @@ export interface RemoteToolOptions {
  * that cannot be reached says so. Make it once per listed tool and keep it.
  */
 export function remoteToolDefinition(connection: McpServerConnection, tool: McpTool, options: RemoteToolOptions): ToolDefinition {
-  const { alias } = connection;
   const { name, value = 'value', timeoutMs } = options;
   const retryable = tool.annotations?.readOnlyHint === true || tool.annotations?.idempotentHint === true;
-  return foreignTool({
+  return remoteMemberDefinition(connection, {
     name,
-    id: `mcp:${alias}/${tool.name}`,
+    id: `mcp:${connection.alias}/${tool.name}`,
     description: tool.description ?? tool.annotations?.title ?? tool.title,
     hints: hintsOf(tool.annotations),
-    async call(input, context) {
-      const signal = timeoutMs === undefined ? context.signal : AbortSignal.any([context.signal, AbortSignal.timeout(timeoutMs)]);
+    what: `The tool '${tool.name}'`,
+    timeoutMs,
+    async send(input, signal, context) {
       // The server's requests for the user or the model go to this call's own context handlers.
       const ask = {
         ...(context.supports('elicit') ? { elicit: context.elicit.bind(context) } : {}),
         ...(context.supports('sample') ? { sample: context.sample.bind(context) } : {}),
       };
-      let result: CallToolResult;
-      try {
-        // The definition as listed: the SDK mirrors the arguments it designates (x-mcp-header) into headers.
-        result = await connection.callTool(tool.name, input, { signal, retryable, input: ask, tool });
-      } catch (error) {
-        if (context.signal.aborted) throw error; // the invoker reports the cancellation or its time limit
-        if (signal.aborted) {
-          fail(`The tool '${tool.name}' on MCP server '${alias}' did not answer within ${timeoutMs} ms.`, { standalone: true });
-        }
-        const code = (error as { code?: unknown }).code;
-        const message = (error as Error).message;
-        if (code === -32602) fail(`${INVALID_ARGUMENTS}${message}`, { standalone: true });
-        if (code === MISSING_CLIENT_CAPABILITY) {
-          fail(
-            `The tool '${tool.name}' on MCP server '${alias}' needs to ask the user or the model, and this call cannot answer: ${message}. ` +
-              'Pass the handlers in the call options (toolbox.invoke(call, { context: { elicit, sample } })).',
-            { standalone: true },
-          );
-        }
-        // A number is the server's own JSON-RPC error; anything else (the SDK's string codes) is this side's.
-        if (typeof code === 'number') fail(`The tool '${tool.name}' on MCP server '${alias}' failed: ${message}`, { standalone: true });
-        fail(`The tool '${tool.name}' on MCP server '${alias}' could not be reached: ${message}`, { standalone: true });
-      }
+      // The definition as listed: the SDK mirrors the arguments it designates (x-mcp-header) into headers.
+      const result = await connection.callTool(tool.name, input, { signal, retryable, input: ask, tool });
       if (result.isError) fail(texts(result).join('\n') || 'The remote tool failed without saying why.', { standalone: true });
       return value === 'result' ? result : valueOf(result);
     },

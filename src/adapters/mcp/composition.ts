@@ -62,7 +62,7 @@ export class Composition {
   /** Starts (connects) every remote mount: their servers were admitted by their policies. */
   start(): void {
     const report = (error: Error) => console.error(`toolwright/mcp: ${error.message}`);
-    this.remotes = this.mounts.filter(isRemoteMount).map((mount) => new RemoteMount(mount, this.sets.tools, report));
+    this.remotes = this.mounts.filter(isRemoteMount).map((mount) => new RemoteMount(mount, this.sets, report));
   }
 
   /** THE rule of who may see and use a member of any kind on this server's request: scopes, then the visible rule. */

@@ -17,7 +17,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { Result, ToolDefinition } from '../../index';
-import { isPlainObject } from '../../adapter-kit/internal';
+import { isPlainObject, uriTemplateVariables } from '../../adapter-kit/internal';
 import type { McpEra } from './call-context';
 import type { McpTracedMethod } from './call-request';
 import { completionKey, McpResourceEntry, memberName } from './member-entries';
@@ -198,7 +198,9 @@ export function handleMemberCalls(setup: MemberCallSetup): void {
         const served = resources.get(ref.uri);
         if (!served?.entry.template || !(await allowed(served, ctx))) throw invalid(`Unknown resource template: ${ref.uri}`);
         of = served.entry.definition;
-        names = of.resource!.variables.map((variable) => variable.name);
+        // A remote template (a mount's) has no declared facts: its variables are its listed template's.
+        const variables = of.resource?.variables ?? uriTemplateVariables(served.entry.template.listed.uriTemplate);
+        names = typeof variables === 'string' ? [] : variables.map((variable) => variable.name);
         what = `Resource template ${ref.uri}`;
       }
       if (!names.includes(argument.name)) {

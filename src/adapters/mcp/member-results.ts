@@ -8,6 +8,7 @@ import { guardToolResponse, MAPPING_FAILURE } from '../../adapter-kit';
 import { isPlainObject, promptMessagesOf } from '../../adapter-kit/internal';
 import { McpConfig } from './config';
 import type { McpResourceEntry } from './member-entries';
+import { RemoteAnswer } from './remote-answer';
 
 /** The most values one completion answer carries (the MCP spec's cap). */
 export const MAX_COMPLETION_VALUES = 100;
@@ -71,6 +72,8 @@ function partContents(part: ContentPart, uri: string, mimeType: string | undefin
 export function readContentsOf(entry: McpResourceEntry, uri: string, result: Result): Contents {
   return guarded(entry.definition, () => {
     const { mimeType } = entry;
+    // A remote server's own answer (a mounted remote resource), as it sent it.
+    if (result.value instanceof RemoteAnswer) return (result.value as RemoteAnswer<{ contents: Contents }>).answer.contents;
     if (result.content && result.content.length > 0) return result.content.map((part) => partContents(part, uri, mimeType));
     const value = result.value;
     if (typeof value === 'string') return [{ uri, mimeType: mimeType ?? 'text/plain', text: value }];
@@ -84,6 +87,8 @@ export function readContentsOf(entry: McpResourceEntry, uri: string, result: Res
 /** A prompt's messages (and description), from what it returned. */
 export function promptResultOf(definition: ToolDefinition, result: Result): GetPromptResult {
   return guarded(definition, () => {
+    // A remote server's own answer (a mounted remote prompt), as it sent it.
+    if (result.value instanceof RemoteAnswer) return (result.value as RemoteAnswer<GetPromptResult>).answer;
     // Content.* parts returned as they are: one user message each.
     const messages =
       result.value === undefined && result.content && result.content.length > 0

@@ -9,9 +9,11 @@
 import type { CallToolResult, Tool as ServedMcpTool } from '@modelcontextprotocol/server';
 import { connectMcpServer, remoteToolDefinition, remoteToolProblem } from '../mcp-client/index';
 import type { McpServerConnection } from '../mcp-client/index';
-import { DeclarationError, SetupError } from '../../index';
+import { DeclarationError, MemberKind, SetupError } from '../../index';
 import { DEFAULT_REMOTE_TIMEOUT_MS, MCP_TOOL_NAME, McpRemoteMount, MOUNT_SEPARATOR } from './mounts';
-import type { McpServedTools } from './served-tools';
+import type { McpResourceEntry } from './member-entries';
+import type { MountSets } from './mounts';
+import { remoteMembers } from './remote-members';
 import { invokeFor, mapResult, McpToolEntry } from './wrap';
 
 type RemoteTool = Awaited<ReturnType<McpServerConnection['listTools']>>[number];
@@ -50,7 +52,7 @@ export class RemoteMount {
 
   constructor(
     private readonly mount: McpRemoteMount,
-    private readonly tools: McpServedTools,
+    private readonly sets: MountSets,
     private readonly report: (error: Error) => void,
   ) {
     this.started = this.start();
@@ -72,9 +74,7 @@ export class RemoteMount {
       this.connection = connection;
       if (this.closed) return void (await connection.close());
       await this.list(connection, false);
-      connection.onListChanged((list) => {
-        if (list === 'tools') this.relist();
-      });
+      connection.onListChanged(() => this.relist());
     } catch (error) {
       this.failure =
         error instanceof DeclarationError || error instanceof SetupError
@@ -84,25 +84,49 @@ export class RemoteMount {
     }
   }
 
-  /** Lists the remote's tools and serves them in place of the ones served before (all, or none). */
+  /**
+   * Lists the remote's tools, resources, templates and prompts (what it offers) and serves them in
+   * place of the ones served before: all of them, or none (its listings are untrusted).
+   */
   private async list(connection: McpServerConnection, notify: boolean): Promise<void> {
-    const listed = await connection.listTools();
-    const timeoutMs = this.mount.timeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS;
-    const failures: string[] = [];
+    const [listed, others] = await Promise.all([
+      connection.listTools(),
+      remoteMembers(connection, this.mount.namespace, this.timeoutMs),
+    ]);
+    const failures = others.failures;
     const entries: McpToolEntry[] = [];
     for (const tool of listed) {
       const name = `${this.mount.namespace}${MOUNT_SEPARATOR}${tool.name}`;
       const problem = MCP_TOOL_NAME.test(name)
         ? remoteToolProblem(tool)
         : `it would be served as '${name}', which is not an MCP tool name (1 to 128 letters, digits, '_', '-' and '.')`;
-      if (problem) failures.push(`'${tool.name}': ${problem}`);
-      else entries.push(remoteEntry(connection, tool, name, timeoutMs));
+      if (problem) failures.push(`tool '${tool.name}': ${problem}`);
+      else entries.push(remoteEntry(connection, tool, name, this.timeoutMs));
     }
     if (failures.length > 0) {
-      throw new SetupError(`${this.where}: ${failures.length} of its ${listed.length} tools cannot be served, so none are: ${failures.join('; ')}.`);
+      throw new SetupError(`${this.where}: ${failures.length} of its members cannot be served, so none are: ${failures.join('; ')}.`);
     }
     const { namespace, scopes, tags } = this.mount;
-    this.tools.mount(entries, { namespace, remote: this.mount.server.alias, scopes, tags }, notify);
+    const facts = { namespace, remote: this.mount.server.alias, scopes, tags };
+    try {
+      this.sets.tools.mount(entries, facts, notify);
+      const kindOf = (entry: object) => ((entry as McpResourceEntry).template ? 'resource-template' : 'resource') as MemberKind;
+      this.sets.resources.mount(others.resources, { ...facts, kindOf }, notify);
+      this.sets.prompts.mount(others.prompts, { ...facts, kindOf: () => 'prompt' }, notify);
+      this.sets.completions.mount(others.completions, { ...facts, kindOf: () => 'completion' }, notify);
+    } catch (error) {
+      // A name another member holds (a DeclarationError naming both): none of this server's members are served.
+      this.unmountAll();
+      throw error;
+    }
+  }
+
+  private unmountAll(): void {
+    for (const set of [this.sets.tools, this.sets.resources, this.sets.prompts, this.sets.completions]) set.unmount(this.mount.namespace);
+  }
+
+  private get timeoutMs(): number {
+    return this.mount.timeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS;
   }
 
   /** The remote said its tools changed: list them again (one listing at a time); a listing that fails serves none of them. */
@@ -112,7 +136,7 @@ export class RemoteMount {
       try {
         await this.list(this.connection, true);
       } catch (error) {
-        this.tools.unmount(this.mount.namespace);
+        this.unmountAll();
         this.report(new SetupError(`${this.where}: listing its tools again failed, so none are served: ${(error as Error)?.message}`, undefined, { cause: error }));
       }
     });

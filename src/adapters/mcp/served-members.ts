@@ -34,6 +34,8 @@ export interface MountFacts {
   readonly remote?: string;
   readonly scopes?: readonly string[];
   readonly tags?: readonly string[];
+  /** A remote member's kind (its definition is a proxy's, whose own kind is `'tool'`). */
+  readonly kindOf?: (entry: object) => MemberKind;
 }
 
 /** What the server answers for a member: its entry, the scopes a request needs to see and use it, and the member the visible rule sees. */
@@ -172,7 +174,8 @@ export class McpServedMembers<Entry extends { readonly definition: ToolDefinitio
     }
     for (const key of previous) this.byKey.delete(key);
     for (const entry of entries) this.put(entry, true, '', facts);
-    if (notify) this.changed();
+    // Clients are told only of a list that changed (a kind the mount never served stays quiet).
+    if (notify && (previous.length > 0 || entries.length > 0)) this.changed();
     else this.invalidate();
   }
 
@@ -207,7 +210,7 @@ export class McpServedMembers<Entry extends { readonly definition: ToolDefinitio
     if (existing && !replace) throw new DeclarationError(this.spec.collision(existing.entry, entry, key) + orReplace + '.');
     const { definition } = entry;
     const member: McpMember = Object.freeze({
-      kind: definition.member,
+      kind: facts?.kindOf?.(entry) ?? definition.member,
       name: key,
       tags: Object.freeze([...new Set([...(facts?.tags ?? []), ...definition.tags])]),
       ...(facts ? { namespace: facts.namespace } : {}),

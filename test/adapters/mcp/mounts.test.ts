@@ -164,7 +164,7 @@ describe('a remote MCP server mounted over stdio', () => {
     try {
       expect(client.getProtocolEra()).toBe('modern');
       for (const c of [client, old]) {
-        expect(await names(c)).toEqual(['hello', 'ledger_crash', 'ledger_grow', 'ledger_hang', 'ledger_ledger', 'ledger_lookup', 'ledger_transfer']);
+        expect(await names(c)).toEqual(['hello', 'ledger_crash', 'ledger_grow', 'ledger_grow_prompts', 'ledger_hang', 'ledger_ledger', 'ledger_lookup', 'ledger_transfer']);
         const lookup = (await c.listTools()).tools.find((tool) => tool.name === 'ledger_lookup')!;
         expect(lookup).toMatchObject({ description: 'Who owns an account', annotations: { readOnlyHint: true } });
         expect(lookup.inputSchema).toMatchObject({ type: 'object', required: ['account'] });
@@ -225,8 +225,10 @@ describe('a remote MCP server mounted over stdio', () => {
   }, 30_000);
 
   it('a remote call that takes longer than the mount allows answers an error; a remote that exits answers a clear error, then is started again', async () => {
+    // The older 1.x fixture: a second copy of compose-remote would serve the same resource URIs (a DeclarationError).
+    const crashy = admitMcpServer('crashy', { command: 'node', args: [path.join(repo, 'test', 'fixtures', 'mcp', 'fixture-server.cjs')] }, { security: commands });
     const quick = await serveHttp(
-      { name: 'gateway', version: '1.0.0', tools: [], mounts: [{ namespace: 'r', server: stdioRemote('quick'), timeoutMs: 300 }, { namespace: 'c', server: stdioRemote('crashy') }] },
+      { name: 'gateway', version: '1.0.0', tools: [], mounts: [{ namespace: 'r', server: stdioRemote('quick'), timeoutMs: 300 }, { namespace: 'c', server: crashy }] },
       { port: 0 },
     );
     const client = await modern(quick.url);
@@ -237,6 +239,7 @@ describe('a remote MCP server mounted over stdio', () => {
       expect(crashed.isError).toBe(true);
       expect(text(crashed)).toMatch(/^The tool 'crash' on MCP server 'crashy' could not be reached: .*(closed|Connection)/i);
       // Nothing crashed here: the gateway answers, and the next call starts the remote again.
+      expect(text(await client.callTool({ name: 'c_pid', arguments: {} }))).toMatch(/^\d+$/);
       expect(text(await client.callTool({ name: 'r_lookup', arguments: { account: 'a' } }))).toMatch(/^a is owned by Ada/);
     } finally {
       await client.close();
