@@ -144,6 +144,8 @@ describe('local mounts', () => {
 
 describe('a remote MCP server mounted over stdio', () => {
   let handle: McpHttpHandle;
+  /** What the gateway's middleware saw: a remote call passes through the same pipeline as a local one. */
+  const seen: Array<[string, string, unknown]> = [];
 
   beforeAll(async () => {
     handle = await serveHttp(
@@ -152,7 +154,15 @@ describe('a remote MCP server mounted over stdio', () => {
         version: '1.0.0',
         tools: [Hello],
         mounts: [{ namespace: 'ledger', server: stdioRemote(), tags: ['remote'] }],
-        invoker: { requireApprovalForDestructive: true },
+        invoker: {
+          requireApprovalForDestructive: true,
+          middleware: [
+            (call, next) => {
+              seen.push([call.tool.id, call.transport, call.input]);
+              return next();
+            },
+          ],
+        },
       },
       { port: 0 },
     );
@@ -169,6 +179,7 @@ describe('a remote MCP server mounted over stdio', () => {
         expect(lookup).toMatchObject({ description: 'Who owns an account', annotations: { readOnlyHint: true } });
         expect(lookup.inputSchema).toMatchObject({ type: 'object', required: ['account'] });
         expect(text(await c.callTool({ name: 'ledger_lookup', arguments: { account: 'acc-1' } }))).toMatch(/^acc-1 is owned by Ada/);
+        expect(seen.at(-1)).toEqual(['mcp:ledger/lookup', 'mcp', { account: 'acc-1' }]);
         // The remote's own refusal of bad arguments reaches the client as a failed call.
         const bad = await c.callTool({ name: 'ledger_lookup', arguments: {} });
         expect(bad.isError).toBe(true);
