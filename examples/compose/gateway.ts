@@ -41,7 +41,13 @@ export async function startGateway(port = 3000): Promise<McpHttpHandle> {
     'inventory',
     {
       command: 'node',
-      args: ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', path.join(repo, 'examples', 'compose', 'inventory-server.ts')],
+      args: [
+        '-r',
+        'ts-node/register/transpile-only',
+        '-r',
+        'tsconfig-paths/register',
+        path.join(repo, 'examples', 'compose', 'inventory-server.ts'),
+      ],
     },
     { security: new McpSecurityPolicy({ allowCommands: true, commandAllowlist: ['node'] }) },
   );

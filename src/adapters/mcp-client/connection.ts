@@ -224,7 +224,9 @@ export class McpServerConnection {
   /** Every resource the server lists (all pages); none when it offers no resources. */
   async listResources(): Promise<Resource[]> {
     if (!this.serverCapabilities?.resources) return [];
-    return this.pages((client, cursor) => client.listResources(cursor ? { cursor } : undefined).then((page) => [page.resources, page.nextCursor]));
+    return this.pages((client, cursor) =>
+      client.listResources(cursor ? { cursor } : undefined).then((page) => [page.resources, page.nextCursor]),
+    );
   }
 
   /** Every resource template the server lists (all pages); none when it offers no resources. */
@@ -238,7 +240,9 @@ export class McpServerConnection {
   /** Every prompt the server lists (all pages); none when it offers no prompts. */
   async listPrompts(): Promise<Prompt[]> {
     if (!this.serverCapabilities?.prompts) return [];
-    return this.pages((client, cursor) => client.listPrompts(cursor ? { cursor } : undefined).then((page) => [page.prompts, page.nextCursor]));
+    return this.pages((client, cursor) =>
+      client.listPrompts(cursor ? { cursor } : undefined).then((page) => [page.prompts, page.nextCursor]),
+    );
   }
 
   /** Reads a resource by its URI (a connection found dropped is re-established first). */

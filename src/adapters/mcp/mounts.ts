@@ -84,7 +84,9 @@ export function mountedName(namespace: string, name: string, what: string): stri
 export function checkMounts(mounts: unknown): McpMount[] {
   if (mounts === undefined) return [];
   if (!Array.isArray(mounts)) {
-    throw new DeclarationError(`createMcpServer: 'mounts' must be a list such as [{ namespace: 'billing', tools: [...] }]; got ${describeValue(mounts)}.`);
+    throw new DeclarationError(
+      `createMcpServer: 'mounts' must be a list such as [{ namespace: 'billing', tools: [...] }]; got ${describeValue(mounts)}.`,
+    );
   }
   const namespaces = new Set<string>();
   return mounts.map((mount: unknown, i) => {
@@ -94,14 +96,19 @@ export function checkMounts(mounts: unknown): McpMount[] {
     }
     const m = mount as Record<string, unknown>;
     if (typeof m.namespace !== 'string' || !NAMESPACE.test(m.namespace)) {
-      throw new DeclarationError(`${where}.namespace must be 1 to 64 letters, digits and '-' (starting with a letter or digit), e.g. 'billing'; got ${describeValue(m.namespace)}.`);
+      throw new DeclarationError(
+        `${where}.namespace must be 1 to 64 letters, digits and '-' (starting with a letter or digit), e.g. 'billing'; got ${describeValue(m.namespace)}.`,
+      );
     }
-    if (namespaces.has(m.namespace)) throw new DeclarationError(`${where}: the namespace '${m.namespace}' is mounted twice; give each mount its own.`);
+    if (namespaces.has(m.namespace))
+      throw new DeclarationError(`${where}: the namespace '${m.namespace}' is mounted twice; give each mount its own.`);
     namespaces.add(m.namespace);
     if ('server' in m) {
       checkKnownKeys(where, m, REMOTE_KEYS);
       if (typeof m.server !== 'object' || m.server === null || typeof (m.server as { alias?: unknown }).alias !== 'string') {
-        throw new DeclarationError(`${where}.server must be a server admitted by admitMcpServer(alias, config, { security }) (toolwright/mcp-client); got ${describeValue(m.server)}.`);
+        throw new DeclarationError(
+          `${where}.server must be a server admitted by admitMcpServer(alias, config, { security }) (toolwright/mcp-client); got ${describeValue(m.server)}.`,
+        );
       }
       const problem = m.scopes === undefined ? undefined : scopeListProblem(m.scopes);
       if (problem) throw new DeclarationError(`${where}.scopes ${problem}; got ${describeValue(m.scopes)}.`);
@@ -175,7 +182,8 @@ export function mountLocal(sets: MountSets, mount: McpLocalMount): void {
   const of = (list: ReadonlyArray<ToolLike> | undefined, ...kinds: MemberKind[]): ToolLike[] =>
     registry ? kinds.flatMap((kind) => registry.forAdapter(MCP_ADAPTER, { kind })) : [...(list ?? [])];
   const facts = { namespace };
-  const renamed = (definition: ToolDefinition, name: string) => mountedName(namespace, name, `${definition.id}, mounted under '${namespace}',`);
+  const renamed = (definition: ToolDefinition, name: string) =>
+    mountedName(namespace, name, `${definition.id}, mounted under '${namespace}',`);
   const tools = (registry ? of(undefined, 'tool') : [...(mount.tools ?? [])]).map((member): McpToolEntry => {
     const entry = toEntry(member);
     return { ...entry, tool: { ...entry.tool, name: renamed(entry.definition, entry.tool.name) } };

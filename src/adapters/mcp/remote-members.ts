@@ -40,16 +40,33 @@ export async function remoteMembers(connection: McpServerConnection, namespace: 
   ]);
   const completes = connection.serverCapabilities?.completions !== undefined;
   const out: RemoteMembers = { resources: [], prompts: [], completions: [], failures: [] };
-  const member = (what: string, id: string, name: string, send: Parameters<typeof remoteMemberDefinition>[1]['send'], description?: string) =>
-    remoteMemberDefinition(connection, { name, id: `mcp:${alias}/${id}`, description, hints: READ_ONLY, what, timeoutMs, send });
-  const completionsOf = (of: McpPromptEntry['definition'], names: readonly string[], ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }) => {
+  const member = (
+    what: string,
+    id: string,
+    name: string,
+    send: Parameters<typeof remoteMemberDefinition>[1]['send'],
+    description?: string,
+  ) => remoteMemberDefinition(connection, { name, id: `mcp:${alias}/${id}`, description, hints: READ_ONLY, what, timeoutMs, send });
+  const completionsOf = (
+    of: McpPromptEntry['definition'],
+    names: readonly string[],
+    ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },
+  ) => {
     if (!completes) return;
     for (const argument of names) {
-      const definition = member(`The completion of '${argument}'`, `complete/${argument}`, `${of.toolName()}#${argument}`, async (input, signal) => {
-        const { value, context } = input as { value: string; context?: Record<string, string> };
-        const answer = await connection.complete({ ref, argument: { name: argument, value }, ...(context ? { context: { arguments: context } } : {}) }, { signal });
-        return copyOf(answer.completion);
-      });
+      const definition = member(
+        `The completion of '${argument}'`,
+        `complete/${argument}`,
+        `${of.toolName()}#${argument}`,
+        async (input, signal) => {
+          const { value, context } = input as { value: string; context?: Record<string, string> };
+          const answer = await connection.complete(
+            { ref, argument: { name: argument, value }, ...(context ? { context: { arguments: context } } : {}) },
+            { signal },
+          );
+          return copyOf(answer.completion);
+        },
+      );
       out.completions.push({ definition, argument, of });
     }
   };
@@ -60,23 +77,51 @@ export async function remoteMembers(connection: McpServerConnection, namespace: 
       out.failures.push(`resource '${String(listed.uri)}': ${problem}`);
       continue;
     }
-    const definition = member(`The resource '${listed.uri}'`, listed.uri, listed.uri, async (_input, signal) => new RemoteAnswer(copyOf(await connection.readResource(listed.uri, { signal }))), listed.description);
-    out.resources.push({ definition, uri: listed.uri, ...(listed.mimeType ? { mimeType: listed.mimeType } : {}), resource: copyOf(listed) });
+    const definition = member(
+      `The resource '${listed.uri}'`,
+      listed.uri,
+      listed.uri,
+      async (_input, signal) => new RemoteAnswer(copyOf(await connection.readResource(listed.uri, { signal }))),
+      listed.description,
+    );
+    out.resources.push({
+      definition,
+      uri: listed.uri,
+      ...(listed.mimeType ? { mimeType: listed.mimeType } : {}),
+      resource: copyOf(listed),
+    });
   }
   for (const listed of templates as Listed<'listResourceTemplates'>[]) {
     const variables = typeof listed.uriTemplate === 'string' ? uriTemplateVariables(listed.uriTemplate) : 'it is not a string';
-    const problem = uriProblem(listed.uriTemplate) ?? (typeof variables === 'string' ? `its URI template is not RFC 6570: ${variables}` : nameProblem(listed.name));
+    const problem =
+      uriProblem(listed.uriTemplate) ??
+      (typeof variables === 'string' ? `its URI template is not RFC 6570: ${variables}` : nameProblem(listed.name));
     if (problem || typeof variables === 'string') {
       out.failures.push(`resource template '${String(listed.uriTemplate)}': ${problem}`);
       continue;
     }
     const matcher = new UriTemplate(listed.uriTemplate);
-    const definition = member(`The resource template '${listed.uriTemplate}'`, listed.uriTemplate, listed.uriTemplate, async (input, signal) => {
-      const uri = matcher.expand(input as Record<string, string | string[]>);
-      return new RemoteAnswer(copyOf(await connection.readResource(uri, { signal })));
-    }, listed.description);
-    out.resources.push({ definition, uri: listed.uriTemplate, ...(listed.mimeType ? { mimeType: listed.mimeType } : {}), template: { listed: copyOf(listed), matcher } });
-    completionsOf(definition, variables.map((variable) => variable.name), { type: 'ref/resource', uri: listed.uriTemplate });
+    const definition = member(
+      `The resource template '${listed.uriTemplate}'`,
+      listed.uriTemplate,
+      listed.uriTemplate,
+      async (input, signal) => {
+        const uri = matcher.expand(input as Record<string, string | string[]>);
+        return new RemoteAnswer(copyOf(await connection.readResource(uri, { signal })));
+      },
+      listed.description,
+    );
+    out.resources.push({
+      definition,
+      uri: listed.uriTemplate,
+      ...(listed.mimeType ? { mimeType: listed.mimeType } : {}),
+      template: { listed: copyOf(listed), matcher },
+    });
+    completionsOf(
+      definition,
+      variables.map((variable) => variable.name),
+      { type: 'ref/resource', uri: listed.uriTemplate },
+    );
   }
   for (const listed of prompts as Listed<'listPrompts'>[]) {
     const name = `${namespace}${MOUNT_SEPARATOR}${listed.name}`;
@@ -90,12 +135,24 @@ export async function remoteMembers(connection: McpServerConnection, namespace: 
       out.failures.push(`prompt '${String(listed.name)}': ${problem}`);
       continue;
     }
-    const definition = member(`The prompt '${listed.name}'`, `prompt/${listed.name}`, name, async (input, signal) => {
-      const strings = Object.fromEntries(Object.entries(input).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]));
-      return new RemoteAnswer(copyOf(await connection.getPrompt(listed.name, strings, { signal })));
-    }, listed.description);
+    const definition = member(
+      `The prompt '${listed.name}'`,
+      `prompt/${listed.name}`,
+      name,
+      async (input, signal) => {
+        const strings = Object.fromEntries(
+          Object.entries(input).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]),
+        );
+        return new RemoteAnswer(copyOf(await connection.getPrompt(listed.name, strings, { signal })));
+      },
+      listed.description,
+    );
     out.prompts.push({ definition, prompt: { ...copyOf(listed), name } });
-    completionsOf(definition, args.map((arg) => arg.name), { type: 'ref/prompt', name: listed.name });
+    completionsOf(
+      definition,
+      args.map((arg) => arg.name),
+      { type: 'ref/prompt', name: listed.name },
+    );
   }
   return out;
 }

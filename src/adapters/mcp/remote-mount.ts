@@ -89,10 +89,7 @@ export class RemoteMount {
    * place of the ones served before: all of them, or none (its listings are untrusted).
    */
   private async list(connection: McpServerConnection, notify: boolean): Promise<void> {
-    const [listed, others] = await Promise.all([
-      connection.listTools(),
-      remoteMembers(connection, this.mount.namespace, this.timeoutMs),
-    ]);
+    const [listed, others] = await Promise.all([connection.listTools(), remoteMembers(connection, this.mount.namespace, this.timeoutMs)]);
     const failures = others.failures;
     const entries: McpToolEntry[] = [];
     for (const tool of listed) {
@@ -137,7 +134,11 @@ export class RemoteMount {
         await this.list(this.connection, true);
       } catch (error) {
         this.unmountAll();
-        this.report(new SetupError(`${this.where}: listing its tools again failed, so none are served: ${(error as Error)?.message}`, undefined, { cause: error }));
+        this.report(
+          new SetupError(`${this.where}: listing its tools again failed, so none are served: ${(error as Error)?.message}`, undefined, {
+            cause: error,
+          }),
+        );
       }
     });
   }

@@ -161,14 +161,19 @@ export class McpServedMembers<Entry extends { readonly definition: ToolDefinitio
   mount(entries: readonly Entry[], facts: MountFacts, notify: boolean): void {
     const previous = [...this.byKey].filter(([, served]) => served.member.namespace === facts.namespace).map(([key]) => key);
     // What each entry may not share with another: its key, and its clash key (templates matching the same URIs).
-    const shapes = (entry: Entry) => [`key:${this.spec.keyOf(entry)}`, ...(this.spec.clashKey ? [`shape:${this.spec.clashKey(entry)}`] : [])];
+    const shapes = (entry: Entry) => [
+      `key:${this.spec.keyOf(entry)}`,
+      ...(this.spec.clashKey ? [`shape:${this.spec.clashKey(entry)}`] : []),
+    ];
     const taken = new Map<string, Entry>();
     for (const served of this.byKey.values()) {
       if (served.member.namespace !== facts.namespace) for (const shape of shapes(served.entry)) taken.set(shape, served.entry);
     }
     const orOther = ', or mount one under another namespace';
     for (const entry of entries) {
-      const clash = shapes(entry).map((shape) => taken.get(shape)).find((found) => found !== undefined);
+      const clash = shapes(entry)
+        .map((shape) => taken.get(shape))
+        .find((found) => found !== undefined);
       if (clash) throw new DeclarationError(this.spec.collision(clash, entry, this.spec.keyOf(entry)) + orOther + '.');
       for (const shape of shapes(entry)) taken.set(shape, entry);
     }

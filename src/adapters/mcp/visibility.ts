@@ -38,7 +38,9 @@ export class Visibility {
     }
     const ms = timeoutMs ?? DEFAULT_VISIBLE_TIMEOUT_MS;
     if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 1) {
-      throw new DeclarationError(`createMcpServer: visibleTimeoutMs must be a whole number of milliseconds of at least 1; got ${describeValue(ms)}.`);
+      throw new DeclarationError(
+        `createMcpServer: visibleTimeoutMs must be a whole number of milliseconds of at least 1; got ${describeValue(ms)}.`,
+      );
     }
     return new Visibility(rule as McpVisibleRule | undefined, ms, unauthenticated);
   }
@@ -57,7 +59,12 @@ export class Visibility {
   }
 
   /** Whether this request may see and use the member: its scopes, then the rule. */
-  allows(served: ServedMember, ctx: ServerContext, request: () => McpRequestContext, report: (error: Error) => void): boolean | Promise<boolean> {
+  allows(
+    served: ServedMember,
+    ctx: ServerContext,
+    request: () => McpRequestContext,
+    report: (error: Error) => void,
+  ): boolean | Promise<boolean> {
     if (!this.scoped(served, ctx)) return false;
     return this.rule ? this.ask(served.member, request(), report) : true;
   }
@@ -78,7 +85,11 @@ export class Visibility {
 
   private ask(member: McpMember, request: McpRequestContext, report: (error: Error) => void): boolean | Promise<boolean> {
     const failed = (why: string, cause?: unknown): false => {
-      report(new Error(`the server's visible rule ${why} for ${member.kind} '${member.name}'; it is hidden from this request (fail-closed).`, { cause }));
+      report(
+        new Error(`the server's visible rule ${why} for ${member.kind} '${member.name}'; it is hidden from this request (fail-closed).`, {
+          cause,
+        }),
+      );
       return false;
     };
     let verdict: unknown;
@@ -88,7 +99,8 @@ export class Visibility {
       return failed(`threw (${(error as Error)?.message ?? String(error)})`, error);
     }
     if (typeof verdict === 'boolean') return verdict;
-    if (typeof (verdict as PromiseLike<unknown> | null)?.then !== 'function') return failed(`answered ${describeValue(verdict)}, not true or false`);
+    if (typeof (verdict as PromiseLike<unknown> | null)?.then !== 'function')
+      return failed(`answered ${describeValue(verdict)}, not true or false`);
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), this.timeoutMs)));
     return Promise.race([Promise.resolve(verdict as PromiseLike<unknown>), late]).then(
