@@ -11,6 +11,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { injectable } from 'tsyringe';
 import { AmbientContext, Complete, Expects, Field, Prompt, Resource, ResourceTemplate, Tool } from 'toolwright';
+import type { Middleware } from 'toolwright';
 import { createMcpServer, McpRequestContext } from 'toolwright/mcp';
 import { connectInMemory } from '../../helpers/mcp';
 
@@ -212,5 +213,83 @@ describe('members over the in-memory transport (1.x Client, 2025-11-25)', () => 
     expect(read?.attributes).toMatchObject({ 'mcp.resource.uri': 'notes://mine/9', 'mcp.protocol.version': '2025-11-25', 'toolwright.outcome': 'success' });
     expect(read?.attributes['jsonrpc.request.id']).toEqual(expect.any(String));
     expect(prompt?.attributes).toMatchObject({ 'gen_ai.prompt.name': 'brief', 'toolwright.outcome': 'success' });
+  });
+});
+
+class LoginArgs {
+  @Field() user!: string;
+  @Field({ sensitive: true }) password!: string;
+}
+
+@Prompt({ name: 'login_help' })
+@Expects(LoginArgs)
+class LoginHelp {
+  call({ user }: LoginArgs): string {
+    return `Help ${user} log in`;
+  }
+}
+
+@Resource('notes://broken', { name: 'broken' })
+class Broken {
+  call(): undefined {
+    return undefined;
+  }
+}
+
+@Complete(Brief, 'topic')
+class BadTopics {
+  call() {
+    return [1, 2, 3];
+  }
+}
+
+describe('the pipeline around members', () => {
+  it('middleware sees a prompt call over MCP with its sensitive argument redacted, and may refuse a read', async () => {
+    const seen: Array<{ tool: string; transport: string; input: unknown }> = [];
+    const watch: Middleware = (call, next) => {
+      seen.push({ tool: call.tool.id, transport: call.transport, input: call.redactedInput() });
+      return call.tool.id === 'One' ? call.fail('Closed for inventory') : next();
+    };
+    const { client, close } = await connectInMemory({ ...none, name: 's', version: '1', resources: [One], prompts: [LoginHelp], invoker: { middleware: [watch] } });
+    try {
+      expect((await client.getPrompt({ name: 'login_help', arguments: { user: 'ada', password: 'hunter2' } })).messages[0].content).toEqual({
+        type: 'text',
+        text: 'Help ada log in',
+      });
+      await expect(client.readResource({ uri: 'notes://one' })).rejects.toMatchObject({ code: -32603, message: expect.stringContaining('Closed for inventory') });
+      expect(seen).toEqual([
+        { tool: 'LoginHelp', transport: 'mcp', input: { user: 'ada', password: '[redacted]' } },
+        { tool: 'One', transport: 'mcp', input: {} },
+      ]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("a member's unusable answer is reported and answered -32603 without its detail", async () => {
+    const { client, close } = await connectInMemory({
+      ...none,
+      name: 's',
+      version: '1',
+      resources: [Broken],
+      prompts: [Brief],
+      completions: [BadTopics],
+    });
+    const spy = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      await expect(client.readResource({ uri: 'notes://broken' })).rejects.toMatchObject({ code: -32603, message: expect.stringContaining('could not produce a valid response') });
+      await expect(
+        client.complete({ ref: { type: 'ref/prompt', name: 'brief' }, argument: { name: 'topic', value: '' } }),
+      ).rejects.toMatchObject({ code: -32603, message: expect.not.stringContaining('string[]') });
+      // Each reported once, naming the member and what it should return.
+      const lines = spy.mock.calls.map((args) => args.map(String).join(' '));
+      expect(lines).toEqual([
+        expect.stringMatching(/broken \(Broken\) raised an exception: .*the resource returned nothing; return its text, bytes or a JSON value/),
+        expect.stringMatching(/BadTopics: a completion returns string\[\] or \{ values: string\[\], total\?, hasMore\? \}/),
+      ]);
+    } finally {
+      spy.mockRestore();
+      await close();
+    }
   });
 });
