@@ -111,12 +111,10 @@ export function completionOf(definition: ToolDefinition, result: Result): { valu
       throw new TypeError(`${definition.id}: a completion returns string[] or { values: string[], total?, hasMore? }`);
     }
     const declared = isPlainObject(answer) ? answer : {};
-    const total = typeof declared.total === 'number' && Number.isSafeInteger(declared.total) ? declared.total : values.length;
-    const hasMore = typeof declared.hasMore === 'boolean' ? declared.hasMore : values.length > MAX_COMPLETION_VALUES;
-    return {
-      values: (values as string[]).slice(0, MAX_COMPLETION_VALUES),
-      total: Math.max(total, Math.min(values.length, MAX_COMPLETION_VALUES)),
-      hasMore: hasMore || values.length > MAX_COMPLETION_VALUES,
-    };
+    // The total of matches is at least what was returned; more than go out means there are more.
+    const total =
+      typeof declared.total === 'number' && Number.isSafeInteger(declared.total) ? Math.max(declared.total, values.length) : values.length;
+    const hasMore = values.length > MAX_COMPLETION_VALUES || declared.hasMore === true;
+    return { values: (values as string[]).slice(0, MAX_COMPLETION_VALUES), total, hasMore };
   });
 }

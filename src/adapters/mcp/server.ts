@@ -4,20 +4,18 @@ import {
   Server,
   type AuthInfo,
   type CallToolResult,
-  type JSONRPCRequest,
   type ListToolsResult,
-  type Result,
   type ServerCapabilities,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { IncomingHttpHeaders } from 'node:http';
-import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
+import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { AmbientSource, Invoker, InvokerOptions, ToolDefinition, ToolLike } from '../../index';
 import { DEFAULT_ERROR, describeValue, guardToolResponse } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
 import { ownerIdentity, scopeListProblem } from './auth';
-import { callHandlers, McpEra } from './call-context';
-import { MCP_ADAPTER, McpConfig } from './config';
+import type { McpEra } from './call-context';
+import { McpConfig } from './config';
 import { checkListCache, McpListCache } from './list-cache';
 import { McpRequestContext, withMcpRequest } from './request-context';
 import { McpCallTrace } from './call-request';
@@ -27,7 +25,8 @@ import { Composition, McpCompositionOptions } from './composition';
 import { checkMounts, mountedDefinitions } from './mounts';
 import { defaultMembers, McpServedCompletions, McpServedPrompts, McpServedResources } from './member-entries';
 import { handleMemberLists, memberCapabilities, MemberRule } from './member-requests';
-import { handleMemberCalls, promptParams, uriOf } from './member-calls';
+import { handleMemberCalls } from './member-calls';
+import { callParams, ToolsServer } from './tools-server';
 import { checkTasksOptions, createdTask, enqueueTaskCall, handleTasks, McpTasksOptions, TaskStore } from './tasks';
 import {
   createdTaskResult,
@@ -39,8 +38,7 @@ import {
 } from './tasks-extension';
 import { mapResult, McpAdapter } from './wrap';
 import { DeclarationError } from '../../index';
-import { McpRequestStateOptions, RequestStateSeal, StateBinding } from './request-state';
-import { CallRounds } from './rounds';
+import { McpRequestStateOptions, RequestStateSeal } from './request-state';
 
 export interface McpServerOptions extends McpCompositionOptions {
   /** The server's name, as clients show it. */
@@ -383,40 +381,6 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
   return Object.assign(factory, { tools, resources, prompts, completions, taskRequests, ready, close });
 }
 
-/** Checks of the params of member requests before the SDK's schema: one line saying what is wrong, as tools/call has. */
-const PARAM_CHECKS: Record<string, (params: unknown) => void> = {
-  'prompts/get': promptParams,
-  'resources/read': (params) => uriOf('resources/read', params),
-  'resources/subscribe': (params) => uriOf('resources/subscribe', params),
-  'resources/unsubscribe': (params) => uriOf('resources/unsubscribe', params),
-};
-
-/**
- * The SDK's `Server`, with toolwright's own check of tools/call params before the SDK's: a
- * malformed call is answered with one line saying what is wrong (the SDK's own answer is its whole
- * schema report). A task-augmented call (2025-11-25) answers with the task, which the SDK's
- * tools/call result check (a plain CallToolResult since 2.x) would refuse: it skips that check.
- * tools/call goes through `setRequestHandler`, so the SDK's own dispatch answers unknown methods
- * (404 on 2026-07-28) and its input-required seam applies to calls.
- */
-class ToolsServer extends Server {
-  protected override _wrapHandler(
-    method: string,
-    handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>,
-  ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result> {
-    const wrapped = super._wrapHandler(method, handler);
-    const check = PARAM_CHECKS[method];
-    if (check) {
-      return (request, ctx) => {
-        check(request.params);
-        return wrapped(request, ctx);
-      };
-    }
-    if (method !== 'tools/call') return wrapped;
-    return (request, ctx) => (callParams(request).asTask ? handler(request, ctx) : wrapped(request, ctx));
-  }
-}
-
 /** The server's own problem (its ambientContext threw, its setup is wrong): reported once, never shown to the model. */
 function serverFault(tool: ToolDefinition, wrapped: Error): CallToolResult {
   return guardToolResponse(
@@ -426,29 +390,6 @@ function serverFault(tool: ToolDefinition, wrapped: Error): CallToolResult {
     },
     (): CallToolResult => ({ isError: true, content: [{ type: 'text', text: tool.messages.error ?? DEFAULT_ERROR }] }),
   );
-}
-
-/** The name and arguments of a tools/call request, or a one-line -32602 saying what is wrong. */
-function callParams(request: { params?: unknown }): { name: string; args: Record<string, unknown> | undefined; asTask: boolean } {
-  const params = request.params as Record<string, unknown> | undefined;
-  if (!isPlainObject(params) || typeof params.name !== 'string') {
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid tools/call request: params.name must be the tool's name (a string).");
-  }
-  const args = params.arguments;
-  if (args !== undefined && !isPlainObject(args)) {
-    const kind = args === null ? 'null' : Array.isArray(args) ? 'an array' : `a ${typeof args}`;
-    throw new ProtocolError(
-      ProtocolErrorCode.InvalidParams,
-      `Invalid tools/call request: arguments must be an object of named arguments, not ${kind}.`,
-    );
-  }
-  if (params.task !== undefined && !isPlainObject(params.task)) {
-    throw new ProtocolError(
-      ProtocolErrorCode.InvalidParams,
-      'Invalid tools/call request: params.task must be an object such as { ttl: 60000 }.',
-    );
-  }
-  return { name: params.name, args, asTask: params.task !== undefined };
 }
 
 /**

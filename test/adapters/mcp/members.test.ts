@@ -12,6 +12,7 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { injectable } from 'tsyringe';
 import { Complete, CompletionRequest, Content, Description, Expects, Integer, Prompt, Resource, ResourceTemplate } from 'toolwright';
+import type { ToolContext } from 'toolwright';
 import { McpHttpHandle, serveHttp } from 'toolwright/mcp';
 
 @injectable()
@@ -108,6 +109,15 @@ class Greet {
   }
 }
 
+@Prompt({ name: 'interview' })
+@Expects({})
+class Interview {
+  async call(_input: unknown, context: ToolContext): Promise<string> {
+    const answer = await context.elicit('Which book?', { type: 'object', properties: { book: { type: 'string' } }, required: ['book'] });
+    return `Interview about ${String(answer.content?.book)}`;
+  }
+}
+
 @Prompt({ name: 'hidden_prompt', adapters: { mcp: { scopes: ['librarian'] } } })
 class HiddenPrompt {
   call(): string {
@@ -146,7 +156,7 @@ beforeAll(async () => {
       version: '1.0.0',
       tools: [],
       resources: [Policy, Cover, Stats, Embedded, Secret, Slow, BookTitle, Vault],
-      prompts: [Review, Greet, HiddenPrompt],
+      prompts: [Review, Greet, HiddenPrompt, Interview],
       completions: [ReviewBooks, TitleIds],
     },
     { port: 0, auth },
@@ -313,6 +323,7 @@ describe('prompts over both revisions', () => {
         ],
       },
       { name: 'greet' },
+      { name: 'interview' },
     ]);
     expect((await (await legacy('librarian')).listPrompts()).prompts.map((prompt) => prompt.name)).toContain('hidden_prompt');
   });
@@ -499,5 +510,55 @@ describe('subscriptions and list changes', () => {
       handle.resources.remove('books://late');
       handle.prompts.remove('late_prompt');
     }
+  });
+});
+
+describe('a prompt that asks', () => {
+  it('asks through an input-required round on 2026-07-28 and over the session on 2025-11-25, the same answer', async () => {
+    const asked: string[] = [];
+    const now = new Client(
+        { name: 'asks-modern', version: '1.0.0' },
+        { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
+    now.setRequestHandler('elicitation/create', async (request) => {
+      asked.push(`modern: ${String(request.params.message)}`);
+      return { action: 'accept', content: { book: 'Dune' } } as never;
+    });
+    await now.connect(new StreamableHTTPClientTransport(new URL(handle.url), init('reader')));
+    open.push(now);
+    const old = new LegacyClient({ name: 'asks-legacy', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+    const { ElicitRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    old.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(`legacy: ${request.params.message}`);
+      return { action: 'accept', content: { book: 'Dune' } };
+    });
+    await old.connect(new LegacyHttpTransport(new URL(handle.url), init('reader')));
+    open.push(old);
+    const expected = [{ role: 'user', content: { type: 'text', text: 'Interview about Dune' } }];
+    expect((await now.getPrompt({ name: 'interview' })).messages).toEqual(expected);
+    expect((await old.getPrompt({ name: 'interview' })).messages).toEqual(expected);
+    expect(asked).toEqual(['modern: Which book?', 'legacy: Which book?']);
+  });
+});
+
+describe('a stateless 2025-11-25 endpoint', () => {
+  let stateless: McpHttpHandle;
+  beforeAll(async () => {
+    stateless = await serveHttp(
+      { name: 'members-stateless', version: '1.0.0', tools: [], resources: [Policy, BookTitle], prompts: [Review], completions: [ReviewBooks] },
+      { port: 0, stateless: true },
+    );
+  });
+  afterAll(() => stateless.close());
+
+  it('lists, reads, gets and completes with one server per request; a subscription is acknowledged and nothing kept', async () => {
+    const client = new LegacyClient({ name: 'members-stateless', version: '1.0.0' });
+    await client.connect(new LegacyHttpTransport(new URL(stateless.url)));
+    open.push(client);
+    expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual(['books://policy']);
+    expect((await client.readResource({ uri: 'books://titles/7' })).contents[0]).toMatchObject({ text: JSON.stringify({ id: 7, title: 'Emma', typeOfId: 'number' }) });
+    expect((await client.getPrompt({ name: 'review', arguments: { book: 'Emma' } })).messages[0].content).toEqual({ type: 'text', text: 'Review Emma' });
+    expect((await client.complete({ ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'book', value: 'e' } })).completion.values).toHaveLength(100);
+    expect(await client.subscribeResource({ uri: 'books://policy' })).toEqual({});
   });
 });
