@@ -294,6 +294,13 @@ describe('a remote MCP server mounted over Streamable HTTP', () => {
 });
 
 describe('fail-closed: nothing starts before the policy admits it', () => {
+  it("a remote's untrusted listing: one tool MCP clients would refuse, and none of its tools is served", async () => {
+    const untrusted = admitMcpServer('untrusted', { command: 'node', args: [path.join(repo, 'test', 'fixtures', 'mcp', 'untrusted-server.cjs')] }, { security: commands });
+    await expect(serveHttp({ name: 'g', version: '1', tools: [], mounts: [{ namespace: 'u', server: untrusted }] }, { port: 0 })).rejects.toThrow(
+      /^MCP server 'untrusted' \(mounted as 'u'\): 1 of its members cannot be served, so none are: tool 'y{127}': it would be served as 'u_y{127}', which is not an MCP tool name/,
+    );
+  }, 30_000);
+
   it('a refused remote is never started, and a hand-made admission is refused before anything runs', async () => {
     const marker = path.join(os.tmpdir(), `compose-marker-${process.pid}`);
     fs.rmSync(marker, { force: true });
