@@ -1,5 +1,5 @@
 /**
- * The conformance server: toolwright tools plus resources and prompts through the hook, and the
+ * The conformance server: toolwright tools, resources, prompts and a completion (all classes), and the
  * task fixtures on a queue (its own redis-server, tasks.ts), over Streamable HTTP. `--stateless` for stateless mode; `--port N` (default 0: a free port). Prints
  * its URL on the first line of stdout. Run by scripts/conformance/run.mjs (`npm run conformance`).
  */
@@ -7,7 +7,7 @@ import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { InMemoryEventStore, serveHttp } from 'toolwright/mcp';
 import { inputRequiredTools } from './input-required-tools';
-import { addResourcesAndPrompts, conformanceCapabilities } from './resources-and-prompts';
+import { conformanceCompletions, conformancePrompts, conformanceResources } from './resources-and-prompts';
 import { startTasks, taskTools } from './tasks';
 import { conformanceTools } from './tools';
 
@@ -24,8 +24,9 @@ async function main(): Promise<void> {
       tasks: queued.tasks,
       // One process: its own key (MCP_STATE_KEY shares one between replicas).
       requestState: { keys: [process.env.MCP_STATE_KEY ?? randomBytes(32)] },
-      capabilities: conformanceCapabilities,
-      configure: addResourcesAndPrompts,
+      resources: conformanceResources,
+      prompts: conformancePrompts,
+      completions: conformanceCompletions,
     },
     {
       port: portAt >= 0 ? Number(args[portAt + 1]) : 0,

@@ -15,3 +15,4 @@ export { hasSensitive, redact, REDACTED } from '../invocation/redact';
 export { promptMessagesOf } from '../content/content';
 export { uriTemplateVariables } from '../util/uri-template';
 export { checkMemberContract } from '../registry/tool-registry';
+export { TAG as TAG_PATTERN } from '../decorators/member';

@@ -64,7 +64,8 @@ export interface ParsedArguments {
 
 export const MEMBER_OPTION_KEYS = ['name', 'description', 'title', 'except', 'adapters', 'method', 'timeoutMs', 'tags'];
 
-const TAG = /^[A-Za-z0-9][A-Za-z0-9_.:/-]{0,63}$/;
+/** A tag: letters, digits and - _ . : /, starting with a letter or digit, up to 64 characters. */
+export const TAG = /^[A-Za-z0-9][A-Za-z0-9_.:/-]{0,63}$/;
 
 /** What a decorator takes before its options, for the examples in messages. */
 const LEADING: Readonly<Record<string, string>> = { Resource: 'uri, ', ResourceTemplate: 'uriTemplate, ', Complete: "'argument', " };

@@ -1,8 +1,8 @@
 /**
  * The official MCP conformance suite (@modelcontextprotocol/conformance 0.2, `--requirements
  * <revision>`) through scripts/conformance/run.mjs, the same runs as `npm run conformance`:
- * - server: examples/conformance/main.ts (toolwright tools, resources, prompts and completions
- *   through the configure hook), one endpoint per mode (session, stateless), both revisions
+ * - server: examples/conformance/main.ts (toolwright tools, resources, prompts and completions,
+ *   all declared as classes: no SDK handlers of its own), one endpoint per mode (session, stateless), both revisions
  *   against it;
  * - client: the tool-calling client scenarios against examples/conformance/client.ts, built on
  *   toolwright/mcp-client's public API.

@@ -3,7 +3,19 @@
  * 2.x, loaded lazily, see ./sdk), in the revision its config asks for. Made only by
  * `connectMcpServer`, from a server its policy admitted.
  */
-import type { CallToolResult, Client, Tool as McpTool } from '@modelcontextprotocol/client';
+import type {
+  CallToolResult,
+  Client,
+  CompleteRequest,
+  CompleteResult,
+  GetPromptResult,
+  Tool as McpTool,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType as ResourceTemplate,
+  ServerCapabilities,
+} from '@modelcontextprotocol/client';
 import { DeclarationError, VERSION } from '../../index';
 import { describeValue } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
@@ -37,6 +49,9 @@ export interface McpCallOptions {
    */
   tool?: McpTool;
 }
+
+/** A list a server may say changed (`notifications/<list>/list_changed`). */
+export type McpListKind = 'tools' | 'resources' | 'prompts';
 
 /** The revision a connection speaks, once connected. */
 export type McpNegotiatedProtocol = '2025-11-25' | '2026-07-28' | (string & {});
@@ -87,6 +102,8 @@ export class McpServerConnection {
   readonly protocol: McpProtocol;
   private readonly config: Readonly<McpServerConfig>;
   private readonly router: InputRouter;
+  private readonly changeListeners = new Set<(list: McpListKind) => void>();
+  private subscription?: { close(): Promise<void> };
 
   /** @internal Use connectMcpServer. */
   constructor(
@@ -161,6 +178,105 @@ export class McpServerConnection {
     }
     this.client = client;
     this.open = true;
+    if (this.changeListeners.size > 0) await this.watch(client);
+  }
+
+  /**
+   * Calls `listener` whenever the server says one of its lists changed, on either revision (on
+   * 2026-07-28 through a `subscriptions/listen` stream this opens for the lists the server says
+   * change), also after a reconnect. Returns the unsubscribe.
+   */
+  onListChanged(listener: (list: McpListKind) => void): () => void {
+    this.changeListeners.add(listener);
+    if (this.changeListeners.size === 1 && this.client && this.open) void this.watch(this.client);
+    return () => void this.changeListeners.delete(listener);
+  }
+
+  private async watch(client: Client): Promise<void> {
+    const tell = (list: McpListKind) => () => {
+      for (const listener of this.changeListeners) listener(list);
+    };
+    client.setNotificationHandler('notifications/tools/list_changed', tell('tools'));
+    client.setNotificationHandler('notifications/resources/list_changed', tell('resources'));
+    client.setNotificationHandler('notifications/prompts/list_changed', tell('prompts'));
+    if (client.getProtocolEra() !== 'modern') return; // 2025-11-25: the server sends them unasked
+    const capabilities = client.getServerCapabilities() ?? {};
+    const filter = {
+      ...(capabilities.tools?.listChanged ? { toolsListChanged: true } : {}),
+      ...(capabilities.resources?.listChanged ? { resourcesListChanged: true } : {}),
+      ...(capabilities.prompts?.listChanged ? { promptsListChanged: true } : {}),
+    };
+    if (Object.keys(filter).length === 0) return;
+    try {
+      const subscription = await client.listen(filter);
+      if (this.client !== client) return void subscription.close().catch(() => undefined);
+      this.subscription = subscription;
+    } catch {
+      // A server that refuses the stream sends no changes; its lists are read as they were.
+    }
+  }
+
+  /** What the server said it offers when it connected (undefined before). */
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.client?.getServerCapabilities();
+  }
+
+  /** Every resource the server lists (all pages); none when it offers no resources. */
+  async listResources(): Promise<Resource[]> {
+    if (!this.serverCapabilities?.resources) return [];
+    return this.pages((client, cursor) =>
+      client.listResources(cursor ? { cursor } : undefined).then((page) => [page.resources, page.nextCursor]),
+    );
+  }
+
+  /** Every resource template the server lists (all pages); none when it offers no resources. */
+  async listResourceTemplates(): Promise<ResourceTemplate[]> {
+    if (!this.serverCapabilities?.resources) return [];
+    return this.pages((client, cursor) =>
+      client.listResourceTemplates(cursor ? { cursor } : undefined).then((page) => [page.resourceTemplates, page.nextCursor]),
+    );
+  }
+
+  /** Every prompt the server lists (all pages); none when it offers no prompts. */
+  async listPrompts(): Promise<Prompt[]> {
+    if (!this.serverCapabilities?.prompts) return [];
+    return this.pages((client, cursor) =>
+      client.listPrompts(cursor ? { cursor } : undefined).then((page) => [page.prompts, page.nextCursor]),
+    );
+  }
+
+  /** Reads a resource by its URI (a connection found dropped is re-established first). */
+  async readResource(uri: string, options: { signal?: AbortSignal } = {}): Promise<ReadResourceResult> {
+    return (await this.reconnected('readResource')).readResource({ uri }, { signal: options.signal });
+  }
+
+  /** Gets a prompt with its arguments (strings, as the protocol sends them). */
+  async getPrompt(name: string, args: Record<string, string>, options: { signal?: AbortSignal } = {}): Promise<GetPromptResult> {
+    return (await this.reconnected('getPrompt')).getPrompt({ name, arguments: args }, { signal: options.signal });
+  }
+
+  /** Asks the server to complete an argument of a prompt or resource template. */
+  async complete(params: CompleteRequest['params'], options: { signal?: AbortSignal } = {}): Promise<CompleteResult> {
+    return (await this.reconnected('complete')).complete(params, { signal: options.signal });
+  }
+
+  private async pages<T>(page: (client: Client, cursor: string | undefined) => Promise<[T[], string | undefined]>): Promise<T[]> {
+    const client = this.connected('list');
+    const all: T[] = [];
+    let cursor: string | undefined;
+    do {
+      const [items, next] = await page(client, cursor);
+      all.push(...items);
+      cursor = next;
+    } while (cursor);
+    return all;
+  }
+
+  /** The client, re-established once when it was found dropped. */
+  private async reconnected(action: string): Promise<Client> {
+    this.connected(action);
+    if (!this.open) await this.reconnect();
+    return this.client!;
   }
 
   /** Every tool the server lists (all pages). */
@@ -230,6 +346,8 @@ export class McpServerConnection {
 
   private async reconnect(): Promise<void> {
     const old = this.client;
+    void this.subscription?.close().catch(() => undefined);
+    this.subscription = undefined;
     this.client = undefined;
     this.open = false;
     await old?.close().catch(() => undefined);
@@ -239,6 +357,9 @@ export class McpServerConnection {
   /** Ends the connection (a command server's process exits); idempotent. */
   async close(): Promise<void> {
     this.closed = true;
+    this.changeListeners.clear();
+    await this.subscription?.close().catch(() => undefined);
+    this.subscription = undefined;
     const client = this.client;
     this.client = undefined;
     this.open = false;

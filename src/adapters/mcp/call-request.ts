@@ -46,14 +46,21 @@ export class RequestContext extends McpRequestContext {
   }
 }
 
+/** The MCP methods that run a member, as their spans name them. */
+export type McpTracedMethod = 'tools/call' | 'resources/read' | 'prompts/get' | 'completion/complete';
+
 /**
- * Where a tools/call sits in a trace: the client's `_meta` trace context and the MCP span
- * attributes. Read only when the call opens a span (a tracer provider is registered).
+ * Where a request that runs a member sits in a trace: the client's `_meta` trace context and the
+ * MCP span attributes (OpenTelemetry MCP semantic conventions: `gen_ai.tool.name` for tools/call,
+ * `mcp.resource.uri` for resources/read, `gen_ai.prompt.name` for prompts/get). Read only when the
+ * call opens a span (a tracer provider is registered).
  */
 export class McpCallTrace implements CallTrace {
   constructor(
     private readonly request: RequestContext,
-    private readonly toolName: string,
+    /** The tool's or prompt's name, or the resource's URI. */
+    private readonly target: string,
+    private readonly method: McpTracedMethod = 'tools/call',
   ) {}
 
   get parent(): CallTrace['parent'] {
@@ -63,8 +70,10 @@ export class McpCallTrace implements CallTrace {
   get attributes(): SpanAttributes {
     const { requestId, sessionId, protocolVersion } = this.request;
     return {
-      'mcp.method.name': 'tools/call',
-      'gen_ai.tool.name': this.toolName,
+      'mcp.method.name': this.method,
+      ...(this.method === 'tools/call' ? { 'gen_ai.tool.name': this.target } : {}),
+      ...(this.method === 'resources/read' ? { 'mcp.resource.uri': this.target } : {}),
+      ...(this.method === 'prompts/get' ? { 'gen_ai.prompt.name': this.target } : {}),
       'jsonrpc.request.id': String(requestId),
       ...(sessionId !== undefined ? { 'mcp.session.id': sessionId } : {}),
       ...(protocolVersion !== undefined ? { 'mcp.protocol.version': protocolVersion } : {}),

@@ -6,7 +6,6 @@ import type { CacheHint } from '@modelcontextprotocol/server';
 import { describeValue } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
 import { DeclarationError } from '../../index';
-import type { McpServedTools } from './served-tools';
 
 /** `createMcpServer({ listCache })`. */
 export interface McpListCache {
@@ -18,7 +17,8 @@ export interface McpListCache {
   ttlMs?: number;
   /**
    * `'private'`: only the caller's own cache may keep the list; `'public'`: shared caches may too.
-   * Default: `'private'` when any tool declares scopes (the list then differs per caller), else `'public'`.
+   * Default: `'private'` when any tool declares scopes or the server has a `visible` rule (the list
+   * then differs per caller; `'public'` is then refused), else `'public'`.
    */
   cacheScope?: 'public' | 'private';
 }
@@ -27,7 +27,7 @@ export interface McpListCache {
 export const DEFAULT_LIST_TTL_MS = 60_000;
 
 /** Checks `listCache` and returns the hint for a server built now (the scope follows the tools served then). */
-export function checkListCache(listCache: unknown): { hint(tools: McpServedTools): CacheHint } {
+export function checkListCache(listCache: unknown, ruled = false): { hint(members: { scoped(): boolean }): CacheHint } {
   const where = 'createMcpServer: listCache';
   if (listCache !== undefined && !isPlainObject(listCache)) {
     throw new DeclarationError(`${where} must be { ttlMs?, cacheScope? }, e.g. { ttlMs: 60000 }; got ${describeValue(listCache)}.`);
@@ -41,5 +41,10 @@ export function checkListCache(listCache: unknown): { hint(tools: McpServedTools
   if (cacheScope !== undefined && cacheScope !== 'public' && cacheScope !== 'private') {
     throw new DeclarationError(`${where}.cacheScope must be 'public' or 'private'; got ${describeValue(cacheScope)}.`);
   }
-  return { hint: (tools) => ({ ttlMs, cacheScope: cacheScope ?? (tools.scoped() ? 'private' : 'public') }) };
+  if (ruled && cacheScope === 'public') {
+    throw new DeclarationError(
+      `${where}.cacheScope is 'public', and the server has a visible rule: its lists differ per caller, so a shared cache must not keep them. Leave cacheScope out (it is then 'private').`,
+    );
+  }
+  return { hint: (members) => ({ ttlMs, cacheScope: cacheScope ?? (ruled || members.scoped() ? 'private' : 'public') }) };
 }

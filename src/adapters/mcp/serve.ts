@@ -17,6 +17,8 @@ import { jsonRpcError, readJsonBody } from './http-body';
 import { DEFAULT_LIMITS, positiveInteger } from './limits';
 import { mcpServerFactory, McpServerFactory, McpServerFactoryContext, McpServerOptions } from './server';
 import type { McpServedTools } from './served-tools';
+import type { McpServedCompletions, McpServedPrompts, McpServedResources } from './member-entries';
+import type { MemberSets } from './member-requests';
 import { serveWeb, SessionTable } from './sessions';
 import { webRequest, writeWebResponse } from './web-bridge';
 import type { EventStore } from './event-store';
@@ -79,6 +81,12 @@ export interface McpHttpHandle {
   readonly sessions: () => number;
   /** The tools served: add and remove them at run time; connected clients are sent tools/list_changed. */
   readonly tools: McpServedTools;
+  /** The resources and templates served: add, remove, and `updated(uri)` to tell subscribed clients a resource changed. */
+  readonly resources: McpServedResources;
+  /** The prompts served: add and remove them at run time; connected clients are sent prompts/list_changed. */
+  readonly prompts: McpServedPrompts;
+  /** The completions served. */
+  readonly completions: McpServedCompletions;
   close(): Promise<void>;
 }
 
@@ -93,7 +101,30 @@ export interface McpHttpHandle {
 export async function serveHttp(options: McpServerOptions, http: HttpServeOptions = {}): Promise<McpHttpHandle> {
   resolveHttpOptions(http); // the options' errors before the tools'
   const makeServer = mcpServerFactory(options);
-  return { ...(await hostHttp(makeServer, http, makeServer.tools, makeServer.taskRequests)), tools: makeServer.tools };
+  try {
+    await makeServer.ready(); // remote mounts served before the first client lists
+  } catch (error) {
+    await makeServer.close();
+    throw error;
+  }
+  const { tools, resources, prompts, completions } = makeServer;
+  const hosted = await hostHttp(makeServer, http, tools, makeServer.taskRequests, { resources, prompts, completions }).catch(
+    async (error: unknown) => {
+      await makeServer.close();
+      throw error;
+    },
+  );
+  return {
+    ...hosted,
+    tools,
+    resources,
+    prompts,
+    completions,
+    async close() {
+      await hosted.close();
+      await makeServer.close();
+    },
+  };
 }
 
 /**
@@ -103,7 +134,8 @@ export async function serveHttp(options: McpServerOptions, http: HttpServeOption
  * `createMcpHandler` (one server per request). Internal; bench/mcp hosts the SDK's `McpServer` with
  * it, so both contenders stand behind the same hosting code. `tools`: their changes are published
  * to 2026-07-28 clients listening with `subscriptions/listen`. `taskRequests`: answers the tasks
- * extension's methods of 2026-07-28 requests (tasks-extension.ts).
+ * extension's methods of 2026-07-28 requests (tasks-extension.ts). `members`: resource and prompt
+ * list changes and resource updates, published the same way.
  * @internal
  */
 export async function hostHttp(
@@ -111,7 +143,8 @@ export async function hostHttp(
   http: HttpServeOptions = {},
   tools?: McpServedTools,
   taskRequests?: McpServerFactory['taskRequests'],
-): Promise<Omit<McpHttpHandle, 'tools'>> {
+  members?: MemberSets,
+): Promise<Omit<McpHttpHandle, 'tools' | 'resources' | 'prompts' | 'completions'>> {
   const { host, port, path, stateless, maxBodyBytes, requestTimeoutMs, ...limits } = resolveHttpOptions(http);
   let servedUrl = '';
   const gate = http.auth !== undefined ? httpAuthGate(http.auth, () => servedUrl) : undefined;
@@ -130,7 +163,12 @@ export async function hostHttp(
       onerror: (error) => reportModernError(error),
     },
   );
-  const unsubscribe = tools?.onChange(() => modern.notify.toolsChanged());
+  const unsubscribes = [
+    tools?.onChange(() => modern.notify.toolsChanged()),
+    members?.resources.onChange(() => modern.notify.resourcesChanged()),
+    members?.resources.onUpdated((uri) => modern.notify.resourceUpdated(uri)),
+    members?.prompts.onChange(() => modern.notify.promptsChanged()),
+  ];
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -220,7 +258,7 @@ export async function hostHttp(
     url: servedUrl,
     sessions: () => sessions.size,
     async close() {
-      unsubscribe?.();
+      for (const unsubscribe of unsubscribes) unsubscribe?.();
       await modern.close();
       await sessions.closeAll();
       httpServer.closeAllConnections();

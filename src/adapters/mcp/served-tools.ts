@@ -1,81 +1,56 @@
-import type { Server } from '@modelcontextprotocol/server';
-import { ToolDefinition, ToolLike, Tools } from '../../index';
+import { ToolDefinition, ToolLike } from '../../index';
 import { describeValue } from '../../adapter-kit';
-import { McpConfig } from './config';
 import { McpAdapter, McpToolEntry } from './wrap';
 import { DeclarationError } from '../../index';
+import { bothOf, McpServedMembers, ServedMember } from './served-members';
 
 /** A tool to serve: a tool, or an entry from `McpAdapter.wrap`. */
 export type ServableTool = ToolLike | McpToolEntry;
 
 /** What the server answers for a tool: the entry and the scopes it needs. */
-export interface ServedTool {
-  readonly entry: McpToolEntry;
-  readonly scopes: readonly string[];
-}
+export type ServedTool = ServedMember<McpToolEntry>;
 
 /**
  * The tools a running server serves, changeable at run time: every connected client is sent
  * `notifications/tools/list_changed` when a tool is added or removed.
  */
-export class McpServedTools {
-  private readonly byName = new Map<string, ServedTool>();
-  private readonly servers = new Set<Server>();
-  private readonly listeners = new Set<() => void>();
+export class McpServedTools extends McpServedMembers<McpToolEntry, ServableTool> {
   private listing: { tools: McpToolEntry['tool'][] } | undefined;
-  private anyScoped: boolean | undefined;
   private anyHeaders: boolean | undefined;
 
   /** @internal */
   constructor(tools: readonly ServableTool[]) {
-    for (const tool of tools) this.put(toEntry(tool), false, '');
-  }
-
-  /** The names clients call, in the order the tools were added. */
-  names(): string[] {
-    return [...this.byName.keys()];
-  }
-
-  /** Whether a tool is served under this name. */
-  has(name: string): boolean {
-    return this.byName.has(name);
+    super(
+      {
+        singular: 'tool',
+        toEntry,
+        keyOf: (entry) => entry.tool.name,
+        collision: (existing, added, name) => {
+          const [a, b] = bothOf(existing.definition, added.definition);
+          return `Tools ${a} and ${b} are both served as '${name}'. Give one another name (wrap(tool, { name }) or @Tool({ adapters: { mcp: { name } } }))`;
+        },
+        notify: (server) => server.sendToolListChanged(),
+      },
+      tools,
+    );
   }
 
   /**
    * Serves another tool (or replaces the one served under the same name with `{ replace: true }`),
    * and tells every connected client that the list changed.
    */
-  add(tool: ServableTool, options: { replace?: boolean } = {}): void {
-    this.put(toEntry(tool), options.replace === true, ', or add(tool, { replace: true })');
-    this.changed();
+  override add(tool: ServableTool, options: { replace?: boolean } = {}): void {
+    super.add(tool, options);
   }
 
   /** Stops serving a tool (by the name clients call, or the tool); false when it was not served. */
-  remove(tool: string | ToolLike): boolean {
-    const name = typeof tool === 'string' ? tool : this.nameOf(tool);
-    if (name === undefined || !this.byName.delete(name)) return false;
-    this.changed();
-    return true;
-  }
-
-  /** @internal */
-  get(name: string): ServedTool | undefined {
-    return this.byName.get(name);
-  }
-
-  /** @internal */
-  all(): Iterable<ServedTool> {
-    return this.byName.values();
-  }
-
-  /** @internal Whether any tool declares scopes (then tools/list is filtered per request). */
-  scoped(): boolean {
-    return (this.anyScoped ??= [...this.byName.values()].some((served) => served.scopes.length > 0));
+  override remove(tool: string | ToolLike): boolean {
+    return super.remove(tool);
   }
 
   /** @internal Whether any tool declares input fields mirrored as Mcp-Param-* headers. */
   mirrorsHeaders(): boolean {
-    return (this.anyHeaders ??= [...this.byName.values()].some((served) =>
+    return (this.anyHeaders ??= [...this.all()].some((served) =>
       Object.values((served.entry.tool.inputSchema.properties ?? {}) as Record<string, object>).some(
         (property) => 'x-mcp-header' in property,
       ),
@@ -84,56 +59,19 @@ export class McpServedTools {
 
   /** @internal The unfiltered tools/list answer, built once per change. */
   list(): { tools: McpToolEntry['tool'][] } {
-    return (this.listing ??= { tools: [...this.byName.values()].map((served) => served.entry.tool) });
+    return (this.listing ??= { tools: [...this.all()].map((served) => served.entry.tool) });
   }
 
-  /** @internal A server to notify of changes, until it closes. */
-  attach(server: Server): void {
-    this.servers.add(server);
-    const previous = server.onclose;
-    server.onclose = () => {
-      this.servers.delete(server);
-      previous?.();
-    };
-  }
-
-  /** @internal Called on every change (the 2026-07-28 endpoint publishes it to subscriptions/listen streams); returns the unsubscribe. */
-  onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => void this.listeners.delete(listener);
-  }
-
-  private nameOf(tool: ToolLike): string | undefined {
-    const definition: ToolDefinition = Tools.resolve(tool);
-    for (const [name, served] of this.byName) if (served.entry.definition === definition) return name;
-    return undefined;
-  }
-
-  private put(entry: McpToolEntry, replace: boolean, orReplace: string): void {
-    const existing = this.byName.get(entry.tool.name);
-    if (existing && !replace) {
-      const [a, b] = [existing.entry.definition.id, entry.definition.id].sort();
-      throw new DeclarationError(
-        `Tools ${a} and ${b} are both served as '${entry.tool.name}'. Give one another name (wrap(tool, { name }) or @Tool({ adapters: { mcp: { name } } }))${orReplace}.`,
-      );
-    }
-    this.byName.set(entry.tool.name, { entry, scopes: McpConfig.resolveOverrideFor(entry.definition, 'scopes') });
+  /** @internal */
+  protected override invalidate(): void {
+    super.invalidate();
     this.listing = undefined;
-    this.anyScoped = this.anyHeaders = undefined;
-  }
-
-  private changed(): void {
-    this.listing = undefined;
-    this.anyScoped = this.anyHeaders = undefined;
-    for (const server of this.servers) {
-      // A server whose client has not finished initializing, or is gone, has no one to tell.
-      server.sendToolListChanged().catch(() => undefined);
-    }
-    for (const listener of this.listeners) listener();
+    this.anyHeaders = undefined;
   }
 }
 
-function toEntry(tool: ServableTool): McpToolEntry {
+/** @internal A tool to serve as an entry (wrapped when it is a tool). */
+export function toEntry(tool: ServableTool): McpToolEntry {
   if (isEntry(tool)) return tool;
   if (tool === null || (typeof tool !== 'function' && typeof tool !== 'object')) {
     throw new DeclarationError(`McpServedTools: expected a tool or an McpAdapter.wrap entry; got ${describeValue(tool)}.`);

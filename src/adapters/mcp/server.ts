@@ -4,24 +4,29 @@ import {
   Server,
   type AuthInfo,
   type CallToolResult,
-  type JSONRPCRequest,
   type ListToolsResult,
-  type Result,
   type ServerCapabilities,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { IncomingHttpHeaders } from 'node:http';
-import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
-import { AmbientSource, Invoker, InvokerOptions, ToolDefinition } from '../../index';
+import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import { AmbientSource, Invoker, InvokerOptions, ToolDefinition, ToolLike } from '../../index';
 import { DEFAULT_ERROR, describeValue, guardToolResponse } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
 import { ownerIdentity, scopeListProblem } from './auth';
-import { callHandlers, McpEra } from './call-context';
-import { MCP_ADAPTER, McpConfig } from './config';
+import type { McpEra } from './call-context';
+import { McpConfig } from './config';
 import { checkListCache, McpListCache } from './list-cache';
 import { McpRequestContext, withMcpRequest } from './request-context';
-import { McpCallTrace, RequestContext } from './call-request';
+import { McpCallTrace } from './call-request';
+import { prepareRun, RunDeps } from './member-run';
 import { McpServedTools, ServableTool, ServedTool } from './served-tools';
+import { Composition, McpCompositionOptions } from './composition';
+import { checkMounts, mountedDefinitions } from './mounts';
+import { defaultMembers, McpServedCompletions, McpServedPrompts, McpServedResources } from './member-entries';
+import { handleMemberLists, memberCapabilities, MemberRule } from './member-requests';
+import { handleMemberCalls } from './member-calls';
+import { callParams, ToolsServer } from './tools-server';
 import { checkTasksOptions, createdTask, enqueueTaskCall, handleTasks, McpTasksOptions, TaskStore } from './tasks';
 import {
   createdTaskResult,
@@ -33,10 +38,9 @@ import {
 } from './tasks-extension';
 import { mapResult, McpAdapter } from './wrap';
 import { DeclarationError } from '../../index';
-import { McpRequestStateOptions, RequestStateSeal, StateBinding } from './request-state';
-import { CallRounds } from './rounds';
+import { McpRequestStateOptions, RequestStateSeal } from './request-state';
 
-export interface McpServerOptions {
+export interface McpServerOptions extends McpCompositionOptions {
   /** The server's name, as clients show it. */
   name: string;
   version: string;
@@ -44,6 +48,15 @@ export interface McpServerOptions {
   instructions?: string;
   /** The tools to serve: tools, or entries from `McpAdapter.wrap`. Default: `McpAdapter.tools()`. */
   tools?: ReadonlyArray<ServableTool>;
+  /**
+   * The resources and resource templates to serve (classes declared with `@Resource` or
+   * `@ResourceTemplate`). Default: every `mcp` member of both kinds.
+   */
+  resources?: ReadonlyArray<ToolLike>;
+  /** The prompts to serve (`@Prompt` classes or methods). Default: every `mcp` prompt. */
+  prompts?: ReadonlyArray<ToolLike>;
+  /** The completions to serve (`@Complete`), for the prompts' arguments and templates' variables. Default: every `mcp` completion. */
+  completions?: ReadonlyArray<ToolLike>;
   /** The container tools resolve from; each call gets a child of it with the request registered. */
   container?: DependencyContainer;
   /**
@@ -76,16 +89,17 @@ export interface McpServerOptions {
    */
   tasks?: McpTasksOptions;
   /**
-   * Capabilities declared beside `tools` and `logging` (e.g. `{ resources: {}, prompts: {} }`), so
-   * `configure` can answer their requests.
+   * Capabilities declared beside those toolwright declares (`tools`, `logging`, and `resources`,
+   * `prompts`, `completions` when it serves such members), merged with them, so `configure` can
+   * answer other requests.
    */
   capabilities?: ServerCapabilities;
   /**
    * Called with every SDK server (`Server` of `@modelcontextprotocol/server` 2.x) this builds, before
    * it connects: once per session; once per request in stateless mode and on MCP 2026-07-28; once per
-   * stdio connection. Add resources, prompts, completions and anything else with the SDK's own API
-   * (`server.setRequestHandler('resources/list', (request, ctx) => …)`). Declare their capabilities in
-   * `capabilities`.
+   * stdio connection. Add anything toolwright does not serve with the SDK's own API
+   * (`server.setRequestHandler(method, (request, ctx) => …)`); declare its capabilities in
+   * `capabilities`. (Resources, prompts and completions are classes: `@Resource`, `@Prompt`, `@Complete`.)
    */
   configure?: (server: Server) => void;
   /**
@@ -129,6 +143,16 @@ export interface McpServerFactory {
   (context?: McpServerFactoryContext): Server;
   /** The tools served: add and remove them at run time; clients are sent tools/list_changed. */
   readonly tools: McpServedTools;
+  /** Resolves once every remote mount is connected and its tools served; rejects with why one could not be. */
+  readonly ready: () => Promise<void>;
+  /** Closes the remote mounts' connections (command servers' processes exit). */
+  readonly close: () => Promise<void>;
+  /** The resources and resource templates served: add, remove, and `updated(uri)` for subscribers. */
+  readonly resources: McpServedResources;
+  /** The prompts served: add and remove them at run time; clients are sent prompts/list_changed. */
+  readonly prompts: McpServedPrompts;
+  /** The completions served. */
+  readonly completions: McpServedCompletions;
   /**
    * @internal The tasks extension's methods of a 2026-07-28 HTTP request (undefined: not one, or no
    * tasks): the SDK's 2026-07-28 dispatch refuses them by name before any server sees them.
@@ -158,10 +182,19 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
       `createMcpServer: 'capabilities' must be an object of MCP server capabilities, e.g. { resources: {} }; got ${describeValue(options.capabilities)}.`,
     );
   }
-  const tools = new McpServedTools(options.tools ?? McpAdapter.tools());
+  // Members a local mount serves are left out of the defaults: served once, under their namespace.
+  const mounts = checkMounts(options.mounts);
+  const mounted = mountedDefinitions(mounts);
+  const unmounted = <T extends { definition: ToolDefinition } | ToolDefinition>(all: T[]) =>
+    all.filter((member) => !mounted.has(member instanceof ToolDefinition ? member : member.definition));
+  const tools = new McpServedTools(options.tools ?? unmounted(McpAdapter.tools()));
+  const resources = new McpServedResources(options.resources ?? unmounted(defaultMembers('resource', 'resource-template')));
+  const prompts = new McpServedPrompts(options.prompts ?? unmounted(defaultMembers('prompt')));
+  const completions = new McpServedCompletions(options.completions ?? unmounted(defaultMembers('completion')));
   const unauthenticated = options.unauthenticatedScopes ?? [];
   const problem = scopeListProblem(unauthenticated);
   if (problem) throw new DeclarationError(`createMcpServer: unauthenticatedScopes ${problem}; got ${describeValue(unauthenticated)}.`);
+  const composition = new Composition(options, mounts, { tools, resources, prompts, completions }, unauthenticated);
   if (options.trustClientConfirmation !== undefined && typeof options.trustClientConfirmation !== 'boolean') {
     throw new DeclarationError(
       `createMcpServer: trustClientConfirmation must be true or false; got ${describeValue(options.trustClientConfirmation)}.`,
@@ -191,7 +224,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
     : undefined;
   /** Whose tasks a request may see: its verified token's identity, or the anonymous caller's. */
   const owner = (ctx: ServerContext): string => (ctx.http?.authInfo ? ownerIdentity(ctx.http.authInfo) : '');
-  const listCache = checkListCache(options.listCache);
+  const listCache = checkListCache(options.listCache, composition.ruled);
   const invoker = new Invoker(options.invoker);
   const root = options.container ?? rootContainer;
   const capabilities: ServerCapabilities = { ...options.capabilities, tools: { listChanged: true }, logging: {} };
@@ -203,14 +236,8 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
     : capabilities;
   const approval = { trusted: options.trustClientConfirmation === true, timeoutMs: approvalTimeoutMs };
   const seal = new RequestStateSeal(options.requestState, 'createMcpServer');
+  const runDeps: RunDeps = { root, ambientContext: options.ambientContext, seal, approval, invoker };
 
-  /** Whether this request may see and call the tool: it holds every scope the tool declares. */
-  const allowed = ({ scopes }: ServedTool, ctx: ServerContext): boolean => {
-    if (scopes.length === 0) return true;
-    const authInfo = ctx.http?.authInfo;
-    const held = authInfo ? authInfo.scopes : unauthenticated;
-    return scopes.every((scope) => held.includes(scope));
-  };
 
   const call = async (
     server: Server,
@@ -224,7 +251,9 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
   ): Promise<CallToolResult | { task: unknown }> => {
     const served = tools.get(name);
     // A tool the caller may not see answers exactly as one that does not exist: nothing to probe.
-    if (!served || !allowed(served, ctx)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (!served || !(await composition.allows(server, served, ctx))) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    }
     const { entry } = served;
     const support = taskSupportOf(served);
     if (era === 'modern') {
@@ -252,28 +281,9 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
         `Tool ${name} must be called as a task (taskSupport required): add params.task.`,
       );
     }
-    const request = new RequestContext(ctx, server.getNegotiatedProtocolVersion());
-    // 2026-07-28: the call's rounds so far, from its sealed state (a bad state is refused before anything runs).
-    let rounds: CallRounds | undefined;
-    let signal = request.signal;
-    const binding: StateBinding = { tool: name, args: args ?? {}, authInfo: request.authInfo };
-    if (era === 'modern') {
-      const onRefused = (reason: string) => server.onerror?.(new Error(`requestState refused for tools/call ${name}: ${reason}`));
-      ({ rounds, signal } = CallRounds.open(seal, ctx, binding, request.signal, onRefused));
-    }
-    const child = root.createChildContainer();
-    // An abstract class is a fine token at run time; tsyringe's types only admit concrete ones.
-    child.register(McpRequestContext as unknown as InjectionToken<McpRequestContext>, { useValue: request });
-    let ambientContext: AmbientSource = {};
-    if (options.ambientContext) {
-      try {
-        ambientContext = (await options.ambientContext(request)) ?? {};
-      } catch (error) {
-        return serverFault(entry.definition, contextError(entry.definition, error));
-      }
-    }
-    // The tool context and the approver, per revision; call id and trace context: the pipeline's view of this request.
-    const { context, approve } = callHandlers(era, server, ctx, request, name, approval, rounds);
+    const prepared = await prepareRun(runDeps, server, era, ctx, entry.definition, name, args);
+    if ('fault' in prepared) return serverFault(entry.definition, prepared.fault);
+    const { request, rounds, signal, binding, container: child, ambientContext, context, approve } = prepared;
     if (asTask) {
       // Admitted here, through the pipeline (checks, middleware, approval), and run on a worker with the
       // approved input; the request's own container and signal do not travel (cancel with tasks/cancel).
@@ -296,7 +306,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
       );
       return era === 'modern' ? createdTaskResult(job, store!) : createdTask(job, store!);
     }
-    const trace = new McpCallTrace(request, entry.tool.name);
+    const trace = new McpCallTrace(request, entry.tool.name, 'tools/call');
     const result = await withMcpRequest(request, () =>
       entry.handler(args, {
         invoker,
@@ -321,18 +331,23 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
   const factory = (context: McpServerFactoryContext = {}): Server => {
     const era: McpEra = context.era === 'modern' ? 'modern' : 'legacy';
     const taskMethods = era === 'modern' && context.answersTaskMethods === true && store !== undefined;
+    const members = { resources, prompts, completions };
     const server = new ToolsServer(
       { name: options.name, version: options.version },
       {
-        capabilities: era === 'legacy' ? legacyCapabilities : taskMethods ? modernCapabilities : capabilities,
+        capabilities: memberCapabilities(era === 'legacy' ? legacyCapabilities : taskMethods ? modernCapabilities : capabilities, members),
         ...(options.instructions ? { instructions: options.instructions } : {}),
-        cacheHints: { 'tools/list': listCache.hint(tools) },
+        cacheHints: {
+          'tools/list': listCache.hint(tools),
+          'resources/list': listCache.hint(resources),
+          'resources/templates/list': listCache.hint(resources),
+          'prompts/list': listCache.hint(prompts),
+        },
       },
     );
-    server.setRequestHandler('tools/list', (_request, ctx): ListToolsResult => {
-      if (!tools.scoped()) return tools.list();
-      const visible: ServedTool[] = [];
-      for (const served of tools.all()) if (allowed(served, ctx)) visible.push(served);
+    server.setRequestHandler('tools/list', async (_request, ctx): Promise<ListToolsResult> => {
+      if (!tools.scoped() && !composition.ruled) return tools.list();
+      const visible = await composition.filter(server, tools.all(), ctx);
       return { tools: visible.map((served) => served.entry.tool) };
     });
     // ToolsServer checks the params first, answering a malformed call in one line.
@@ -341,41 +356,29 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
       return (await call(server, era, taskMethods, name, args, ctx, asTask, context.singleProcess === true)) as CallToolResult;
     });
     if (store && era === 'legacy') handleTasks(server, store, owner, (tool, result) => mapResult(tool, result));
+    // THE rule of who may see and use a member of any kind: scopes, then the visible rule.
+    const allowed: MemberRule = (served, ctx) => composition.allows(server, served, ctx);
+    handleMemberLists(server, members, allowed);
+    handleMemberCalls({
+      server,
+      era,
+      members,
+      allowed,
+      deps: runDeps,
+      attached: !context.perRequest,
+      singleProcess: context.singleProcess === true,
+    });
+    if (era === 'modern' && !context.perRequest) resources.listens(server);
     options.configure?.(server);
-    if (!context.perRequest) tools.attach(server);
+    if (!context.perRequest) for (const set of [tools, resources, prompts, completions]) set.attach(server);
     return server;
   };
   const taskRequests = store ? taskRequestAnswerer(store, options, (tool, result) => mapResult(tool, result)) : undefined;
-  return Object.assign(factory, { tools, taskRequests });
-}
-
-/**
- * The SDK's `Server`, with toolwright's own check of tools/call params before the SDK's: a
- * malformed call is answered with one line saying what is wrong (the SDK's own answer is its whole
- * schema report). A task-augmented call (2025-11-25) answers with the task, which the SDK's
- * tools/call result check (a plain CallToolResult since 2.x) would refuse: it skips that check.
- * tools/call goes through `setRequestHandler`, so the SDK's own dispatch answers unknown methods
- * (404 on 2026-07-28) and its input-required seam applies to calls.
- */
-class ToolsServer extends Server {
-  protected override _wrapHandler(
-    method: string,
-    handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>,
-  ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result> {
-    const wrapped = super._wrapHandler(method, handler);
-    if (method !== 'tools/call') return wrapped;
-    return (request, ctx) => (callParams(request).asTask ? handler(request, ctx) : wrapped(request, ctx));
-  }
-}
-
-/** An ambientContext function that threw, as the error reported. */
-function contextError(tool: ToolDefinition, error: unknown): Error {
-  return new Error(
-    `the server's ambientContext function threw for ${tool.toolName(MCP_ADAPTER)}: ${(error as Error)?.message ?? String(error)}`,
-    {
-      cause: error,
-    },
-  );
+  // Every option passed its checks: now the remote mounts may be started.
+  composition.start();
+  const ready = () => composition.ready();
+  const close = () => composition.close();
+  return Object.assign(factory, { tools, resources, prompts, completions, taskRequests, ready, close });
 }
 
 /** The server's own problem (its ambientContext threw, its setup is wrong): reported once, never shown to the model. */
@@ -389,34 +392,14 @@ function serverFault(tool: ToolDefinition, wrapped: Error): CallToolResult {
   );
 }
 
-/** The name and arguments of a tools/call request, or a one-line -32602 saying what is wrong. */
-function callParams(request: { params?: unknown }): { name: string; args: Record<string, unknown> | undefined; asTask: boolean } {
-  const params = request.params as Record<string, unknown> | undefined;
-  if (!isPlainObject(params) || typeof params.name !== 'string') {
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid tools/call request: params.name must be the tool's name (a string).");
-  }
-  const args = params.arguments;
-  if (args !== undefined && !isPlainObject(args)) {
-    const kind = args === null ? 'null' : Array.isArray(args) ? 'an array' : `a ${typeof args}`;
-    throw new ProtocolError(
-      ProtocolErrorCode.InvalidParams,
-      `Invalid tools/call request: arguments must be an object of named arguments, not ${kind}.`,
-    );
-  }
-  if (params.task !== undefined && !isPlainObject(params.task)) {
-    throw new ProtocolError(
-      ProtocolErrorCode.InvalidParams,
-      'Invalid tools/call request: params.task must be an object such as { ttl: 60000 }.',
-    );
-  }
-  return { name: params.name, args, asTask: params.task !== undefined };
-}
-
 /**
  * An MCP server (the low-level `Server` of `@modelcontextprotocol/server` 2.x) answering `tools/list`
  * and `tools/call` for toolwright tools, speaking MCP 2025-11-25 (and earlier). Connect it to any SDK
  * transport; `serveStdio` and `serveHttp` do that for you, and serve 2026-07-28 as well.
  */
 export function createMcpServer(options: McpServerOptions): Server {
-  return mcpServerFactory(options)();
+  const factory = mcpServerFactory(options);
+  // Remote mounts connect in the background here: one that cannot be served is reported.
+  factory.ready().catch((error: Error) => console.error(`toolwright/mcp: ${error.message}`));
+  return factory();
 }

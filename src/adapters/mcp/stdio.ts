@@ -4,6 +4,7 @@ import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio'
 import { DEFAULT_LIMITS, positiveInteger, TOO_LARGE } from './limits';
 import { mcpServerFactory, McpServerOptions } from './server';
 import type { McpServedTools } from './served-tools';
+import type { McpServedCompletions, McpServedPrompts, McpServedResources } from './member-entries';
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
@@ -147,6 +148,12 @@ export interface McpStdioHandle {
   readonly server: Server | undefined;
   /** The tools served: add and remove them while the client is connected (it is told the list changed). */
   readonly tools: McpServedTools;
+  /** The resources and templates served: add, remove, and `updated(uri)` to tell a subscribed client a resource changed. */
+  readonly resources: McpServedResources;
+  /** The prompts served: add and remove them while the client is connected (it is told the list changed). */
+  readonly prompts: McpServedPrompts;
+  /** The completions served. */
+  readonly completions: McpServedCompletions;
   close(): Promise<void>;
 }
 
@@ -158,6 +165,12 @@ export interface McpStdioHandle {
 export async function serveStdio(options: McpServerOptions, stdio: StdioServeOptions = {}): Promise<McpStdioHandle> {
   const maxMessageBytes = positiveInteger('serveStdio', 'maxMessageBytes', stdio?.maxMessageBytes, DEFAULT_LIMITS.maxMessageBytes);
   const factory = mcpServerFactory(options);
+  try {
+    await factory.ready(); // remote mounts served before the client's first message is read
+  } catch (error) {
+    await factory.close();
+    throw error;
+  }
   let server: Server | undefined;
   const served = sdkServeStdio(({ era }) => (server = factory({ era, singleProcess: true })), {
     transport: new BoundedStdioTransport(maxMessageBytes),
@@ -168,6 +181,12 @@ export async function serveStdio(options: McpServerOptions, stdio: StdioServeOpt
       return server;
     },
     tools: factory.tools,
-    close: () => served.close(),
+    resources: factory.resources,
+    prompts: factory.prompts,
+    completions: factory.completions,
+    close: async () => {
+      await served.close();
+      await factory.close();
+    },
   };
 }

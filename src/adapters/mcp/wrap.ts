@@ -101,6 +101,20 @@ export function mapResult(definition: ToolDefinition, result: Result, exposes = 
   );
 }
 
+/** @internal Runs a definition for an MCP call through the call's invoker (its pipeline). */
+export function invokeFor(definition: ToolDefinition, args: unknown, call: McpCallOptions = {}): Promise<Result> {
+  return (call.invoker ?? defaultInvoker).invoke(definition, args ?? {}, {
+    ambientContext: call.ambientContext ?? {},
+    container: call.container,
+    signal: call.signal,
+    transport: 'mcp',
+    approve: call.approve,
+    callId: call.callId,
+    trace: call.trace,
+    context: call.context ?? { transport: 'mcp' },
+  });
+}
+
 /**
  * The MCP adapter's tools one by one, for mounting them on a server of your own: `tools()` (every
  * `mcp` member, wrapped) and `wrap(tool)`. (`createMcpServer` and `serveHttp` use these entries.)
@@ -139,17 +153,7 @@ export const McpAdapter = {
       definition,
       tool: entry,
       async handler(args, call = {}) {
-        const result = await (call.invoker ?? defaultInvoker).invoke(definition, args ?? {}, {
-          ambientContext: call.ambientContext ?? {},
-          container: call.container,
-          signal: call.signal,
-          transport: 'mcp',
-          approve: call.approve,
-          callId: call.callId,
-          trace: call.trace,
-          context: call.context ?? { transport: 'mcp' },
-        });
-        return mapResult(definition, result, exposes);
+        return mapResult(definition, await invokeFor(definition, args, call), exposes);
       },
     };
   },

@@ -212,6 +212,16 @@ describe('the entry point', () => {
     expect(after).toEqual(before);
     expect(before.adapters).toEqual([]);
     expect(sdk).toEqual([]);
-    expect(exported).toEqual(['McpSecurityError', 'McpSecurityPolicy', 'REFUSED_ENV_VARIABLES', 'admitMcpServer', 'connectMcpServer', 'loadMcpConfig']);
+    expect(exported).toEqual([
+      'McpSecurityError',
+      'McpSecurityPolicy',
+      'REFUSED_ENV_VARIABLES',
+      'admitMcpServer',
+      'connectMcpServer',
+      'loadMcpConfig',
+      'remoteMemberDefinition',
+      'remoteToolDefinition',
+      'remoteToolProblem',
+    ]);
   }, 30_000);
 });

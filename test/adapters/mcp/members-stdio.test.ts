@@ -1,0 +1,63 @@
+/**
+ * Resources, prompts and completions over `serveStdio` in a child process, with the SDK 2.x Client
+ * on 2025-11-25 (its default) and pinned to 2026-07-28: reads (a template's variable coerced),
+ * prompts, completions, and a resource update reaching a subscribed 2025-11-25 client and a
+ * 2026-07-28 client listening with resourceSubscriptions.
+ */
+import 'reflect-metadata';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
+const fixture = path.join(__dirname, '../../fixtures/mcp-members/stdio-server.ts');
+const repo = path.join(__dirname, '../../..');
+const open: Client[] = [];
+afterAll(async () => {
+  await Promise.all(open.map((client) => client.close().catch(() => undefined)));
+});
+
+async function stdio(mode: 'legacy' | 'pin'): Promise<Client> {
+  const client = new Client(
+    { name: `members-stdio-${mode}`, version: '1.0.0' },
+    mode === 'legacy' ? {} : { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', fixture],
+      cwd: repo,
+      env: process.env as Record<string, string>,
+      stderr: 'pipe',
+    }),
+  );
+  open.push(client);
+  return client;
+}
+
+describe('serveStdio serves resources, prompts and completions on both revisions', () => {
+  it.each(['legacy', 'pin'] as const)('%s: reads, gets, completes, and is told of an update it subscribed to', async (mode) => {
+    const client = await stdio(mode);
+    expect(client.getProtocolEra()).toBe(mode === 'legacy' ? 'legacy' : 'modern');
+    expect((await client.readResource({ uri: 'notes://today' })).contents).toEqual([{ uri: 'notes://today', mimeType: 'text/plain', text: 'buy milk' }]);
+    expect((await client.readResource({ uri: 'notes://days/6' })).contents).toEqual([
+      { uri: 'notes://days/6', mimeType: 'application/json', text: JSON.stringify({ n: 6, next: 7 }) },
+    ]);
+    expect((await client.getPrompt({ name: 'plan', arguments: { day: 'friday' } })).messages).toEqual([
+      { role: 'user', content: { type: 'text', text: 'Plan friday' } },
+    ]);
+    expect((await client.complete({ ref: { type: 'ref/prompt', name: 'plan' }, argument: { name: 'day', value: 'mo' } })).completion).toMatchObject({
+      values: ['monday'],
+    });
+    const updated = new Promise<string>((resolve) =>
+      client.setNotificationHandler('notifications/resources/updated', (notification) => resolve(notification.params.uri)),
+    );
+    const subscription = mode === 'pin' ? await client.listen({ resourceSubscriptions: ['notes://today'] }) : undefined;
+    if (mode === 'legacy') await client.subscribeResource({ uri: 'notes://today' });
+    try {
+      await client.callTool({ name: 'touch', arguments: {} });
+      expect(await updated).toBe('notes://today');
+    } finally {
+      await subscription?.close();
+    }
+  }, 60_000);
+});

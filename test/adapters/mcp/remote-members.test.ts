@@ -1,0 +1,122 @@
+/**
+ * A remote MCP server's resources, resource templates, prompts and completions proxied by a gateway
+ * (serveHttp on 127.0.0.1), the remote a real child process over stdio: listed and used on both
+ * revisions, resources under their own URIs and prompts under the namespace, the visible rule
+ * deciding them as it decides local members (a hidden one answers as an unknown one), and the
+ * remote's prompts/list_changed forwarded.
+ */
+import 'reflect-metadata';
+import * as path from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { PromptListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Resource } from 'toolwright';
+import { serveHttp, type McpHttpHandle, type McpMember, type McpRequestContext } from 'toolwright/mcp';
+import { admitMcpServer, McpSecurityPolicy } from 'toolwright/mcp-client';
+import { modernHeaders } from '../../helpers/mcp';
+
+const repo = path.resolve(__dirname, '..', '..', '..');
+const remoteScript = path.join(repo, 'test', 'fixtures', 'mcp', 'compose-remote.ts');
+const commands = new McpSecurityPolicy({ allowCommands: true, commandAllowlist: ['node'] });
+
+/** Auditors see the remote's members; anyone else sees none of them (they are tagged 'ledger' at mount time). */
+const members: McpMember[] = [];
+const rule = (member: McpMember, request: McpRequestContext) => {
+  members.push(member);
+  return !member.tags.includes('ledger') || request.headers?.['x-role'] === 'auditor';
+};
+
+let handle: McpHttpHandle;
+beforeAll(async () => {
+  const server = admitMcpServer('books', { command: 'node', args: ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', remoteScript] }, { security: commands });
+  handle = await serveHttp(
+    { name: 'gateway', version: '1.0.0', tools: [], resources: [], prompts: [], completions: [], mounts: [{ namespace: 'ledger', server, tags: ['ledger'] }], visible: rule },
+    { port: 0 },
+  );
+}, 30_000);
+afterAll(async () => handle.close());
+
+async function both(role: string): Promise<[Client, LegacyClient]> {
+  const headers = { requestInit: { headers: { 'x-role': role } } };
+  const modern = new Client({ name: 'm', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await modern.connect(new StreamableHTTPClientTransport(new URL(handle.url), headers));
+  const legacy = new LegacyClient({ name: 'l', version: '1' });
+  await legacy.connect(new LegacyHttpTransport(new URL(handle.url), headers));
+  return [modern, legacy];
+}
+
+it('lists, reads, gets and completes the remote members on both revisions, as the remote answers them', async () => {
+  const clients = await both('auditor');
+  try {
+    for (const client of clients) {
+      expect((await client.listResources()).resources).toEqual([{ uri: 'ledger://balance', name: 'balance', mimeType: 'text/plain' }]);
+      expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(['ledger://accounts/{account}']);
+      expect((await client.listPrompts()).prompts).toMatchObject([{ name: 'ledger_audit', description: 'Audits an account', arguments: [{ name: 'account', required: true }] }]);
+      expect((await client.readResource({ uri: 'ledger://balance' })).contents).toEqual([{ uri: 'ledger://balance', mimeType: 'text/plain', text: '1,024.00 EUR' }]);
+      expect((await client.readResource({ uri: 'ledger://accounts/acme' })).contents).toMatchObject([{ uri: 'ledger://accounts/acme', text: 'account acme: open' }]);
+      expect((await client.getPrompt({ name: 'ledger_audit', arguments: { account: 'acme' } })).messages).toEqual([
+        { role: 'user', content: { type: 'text', text: 'Audit the account acme' } },
+      ]);
+      const completed = await client.complete({ ref: { type: 'ref/prompt', name: 'ledger_audit' }, argument: { name: 'account', value: 'ac' } });
+      expect(completed.completion.values).toEqual(['acme', 'acorn']);
+    }
+    const kinds = new Map(members.map((member) => [member.name, [member.kind, member.remote, member.namespace]]));
+    expect(kinds.get('ledger://balance')).toEqual(['resource', 'books', 'ledger']);
+    expect(kinds.get('ledger://accounts/{account}')).toEqual(['resource-template', 'books', 'ledger']);
+    expect(kinds.get('ledger_audit')).toEqual(['prompt', 'books', 'ledger']);
+  } finally {
+    await Promise.all(clients.map((client) => client.close()));
+  }
+}, 30_000);
+
+it('hides them by the rule, answering exactly as for members that do not exist', async () => {
+  const clients = await both('clerk');
+  try {
+    for (const client of clients) {
+      expect((await client.listResources()).resources).toEqual([]);
+      expect((await client.listPrompts()).prompts).toEqual([]);
+      await expect(client.getPrompt({ name: 'ledger_audit', arguments: { account: 'acme' } })).rejects.toThrow(/Unknown prompt: ledger_audit/);
+    }
+  } finally {
+    await Promise.all(clients.map((client) => client.close()));
+  }
+  const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+  const read = async (uri: string) => {
+    const response = await fetch(handle.url, {
+      method: 'POST',
+      headers: { ...modernHeaders('resources/read', uri), 'x-role': 'clerk' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri, _meta: META } }),
+    });
+    return `${response.status} ${(await response.text()).replaceAll(uri, '<uri>')}`;
+  };
+  expect(await read('ledger://balance')).toBe(await read('ledger://nothing'));
+  expect(await read('ledger://accounts/acme')).toBe(await read('ledger://nothing'));
+}, 30_000);
+
+it("forwards the remote's prompts/list_changed: re-listed, served, and our clients told", async () => {
+  const [modern, legacy] = await both('auditor');
+  try {
+    const told = new Promise<void>((resolve) => legacy.setNotificationHandler(PromptListChangedNotificationSchema, () => resolve()));
+    expect((await modern.callTool({ name: 'ledger_grow_prompts', arguments: {} })).content).toEqual([{ type: 'text', text: 'grown' }]);
+    await told;
+    expect((await modern.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['ledger_audit', 'ledger_close_books']);
+    expect((await legacy.getPrompt({ name: 'ledger_close_books' })).messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Close the books' } }]);
+  } finally {
+    await modern.close();
+    await legacy.close();
+  }
+}, 30_000);
+
+it('a remote resource whose URI a local member serves fails serveHttp naming both (the remote connection is closed)', async () => {
+  @Resource('ledger://balance', { name: 'local_balance' })
+  class LocalBalance {
+    call(): string {
+      return 'local';
+    }
+  }
+  const server = admitMcpServer('dup', { command: 'node', args: ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', remoteScript] }, { security: commands });
+  await expect(
+    serveHttp({ name: 'g', version: '1', tools: [], resources: [LocalBalance], prompts: [], completions: [], mounts: [{ namespace: 'dup', server }] }, { port: 0 }),
+  ).rejects.toThrow("Resources LocalBalance and mcp:dup/ledger://balance are both served as 'ledger://balance'. Give one another URI, or mount one under another namespace.");
+}, 30_000);
