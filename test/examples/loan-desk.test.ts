@@ -100,6 +100,38 @@ describe('the loan desk over stdio', () => {
       content: [{ type: 'text', text: 'Could not cancel the loan: an approved loan cannot be cancelled' }],
     });
   });
+
+  it('serves its lending policy, loan records, the review prompt and their completions', async () => {
+    expect(stderr).toMatch(/loan_record +resource-template +loans:\/\/loans\/\{id\}/);
+    const { resources } = await client.listResources();
+    expect(resources).toEqual([
+      { uri: 'loans://policy', name: 'lending_policy', title: 'Lending policy', description: 'The rules every loan approval follows', mimeType: 'text/markdown' },
+    ]);
+    const policy = await client.readResource({ uri: 'loans://policy' });
+    expect(policy.contents).toEqual([{ uri: 'loans://policy', mimeType: 'text/markdown', text: expect.stringContaining('# Lending policy') }]);
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => [t.name, t.uriTemplate])).toEqual([['loan_record', 'loans://loans/{id}']]);
+    const record = await client.readResource({ uri: `loans://loans/${grace}` });
+    expect(JSON.parse(record.contents[0].text as string)).toEqual({ id: grace, applicant: 'Grace Hopper', amount: 180000, state: 'pending' });
+    // The template's variable is checked by the same DTO rules as the tools' input.
+    await expect(client.readResource({ uri: 'loans://loans/not-a-uuid' })).rejects.toThrow(/id must be a UUID/);
+    const { prompts } = await client.listPrompts();
+    expect(prompts).toEqual([
+      {
+        name: 'review_loan',
+        title: 'Review a loan',
+        description: 'Asks the model to review a pending loan against the lending policy',
+        arguments: [{ name: 'applicant', description: 'The applicant whose pending loan to review', required: true }],
+      },
+    ]);
+    const review = await client.getPrompt({ name: 'review_loan', arguments: { applicant: 'Grace Hopper' } });
+    expect(review.messages.map((m) => [m.role, m.content.type])).toEqual([['user', 'resource'], ['user', 'text']]);
+    expect(review.messages[1].content).toMatchObject({ text: expect.stringContaining(`Review the pending loan ${grace}`) });
+    const applicants = await client.complete({ ref: { type: 'ref/prompt', name: 'review_loan' }, argument: { name: 'applicant', value: 'g' } });
+    expect(applicants.completion.values).toEqual(['Grace Hopper']);
+    const ids = await client.complete({ ref: { type: 'ref/resource', uri: 'loans://loans/{id}' }, argument: { name: 'id', value: '0b' } });
+    expect(ids.completion.values).toEqual([grace]);
+  });
 });
 
 describe('the loan desk over Streamable HTTP (npm start)', () => {
