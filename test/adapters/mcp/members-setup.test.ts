@@ -213,6 +213,9 @@ describe('members over the in-memory transport (1.x Client, 2025-11-25)', () => 
     expect(read?.attributes).toMatchObject({ 'mcp.resource.uri': 'notes://mine/9', 'mcp.protocol.version': '2025-11-25', 'toolwright.outcome': 'success' });
     expect(read?.attributes['jsonrpc.request.id']).toEqual(expect.any(String));
     expect(prompt?.attributes).toMatchObject({ 'gen_ai.prompt.name': 'brief', 'toolwright.outcome': 'success' });
+    // Named as the MCP conventions say: {mcp.method.name} {target}, a resource's URI left out.
+    expect(read?.name).toBe('resources/read');
+    expect(prompt?.name).toBe('prompts/get brief');
   });
 });
 
