@@ -12,7 +12,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import { injectable } from 'tsyringe';
 import { AmbientContext, Complete, Expects, Field, Prompt, Resource, ResourceTemplate, Tool } from 'toolwright';
 import type { Middleware } from 'toolwright';
-import { createMcpServer, McpRequestContext } from 'toolwright/mcp';
+import { createMcpServer, mcpServerFactory, McpRequestContext } from 'toolwright/mcp';
 import { connectInMemory } from '../../helpers/mcp';
 
 const exporter = new InMemorySpanExporter();
@@ -126,6 +126,18 @@ describe('members at build time', () => {
       'McpServedPrompts: One is a resource, not a prompt; serve it through the option of its kind (tools, resources, prompts, completions).',
     );
     expect(() => createMcpServer({ name: 's', version: '1', ...none, resources: [Noop] })).toThrow(/Noop is a tool, not a resource or resource template/);
+  });
+
+  it('at run time: a template matching the same URIs as one served is refused unless it replaces it; a non-class is refused', () => {
+    const factory = mcpServerFactory({ name: 's', version: '1', ...none, resources: [ById] });
+    expect(() => factory.resources.add(ByKey)).toThrow(/Resource templates ById and ByKey .*, or add\(resource, \{ replace: true \}\)\.$/);
+    factory.resources.add(ByKey, { replace: true });
+    expect(factory.resources.names()).toEqual(['notes://by-id/{key}']);
+    expect(factory.resources.remove(ByKey)).toBe(true);
+    expect(factory.resources.size).toBe(0);
+    expect(() => createMcpServer({ name: 's', version: '1', ...none, prompts: ['ask' as never] })).toThrow(
+      "McpServedPrompts: expected a class declared with @Prompt; got 'ask'.",
+    );
   });
 
   it('declares resources, prompts and completions only when it serves such members, merged with the capabilities given', async () => {
