@@ -242,8 +242,9 @@ export const Content = {
 };
 
 /**
- * @internal What a prompt returned, as its description and messages, or a sentence saying what it
- * should have returned. A string is one user message.
+ * What a prompt returned, as its description and messages, or a sentence saying what it should
+ * have returned. A string is one user message. (Not public: first-party adapters reach it through
+ * adapter-kit/internal, whose declarations must find it.)
  */
 export function promptMessagesOf(value: unknown): { description?: string; messages: readonly PromptMessage[] } | string {
   let description: string | undefined;

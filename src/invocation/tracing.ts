@@ -37,6 +37,11 @@ export interface CallTrace {
   readonly parent?: Readonly<Record<string, unknown>>;
   /** Attributes for the call's span (`mcp.method.name`, `mcp.session.id`, …). */
   readonly attributes?: SpanAttributes;
+  /**
+   * The span's name when the transport's conventions name it otherwise than `execute_tool <name>`
+   * (MCP: `prompts/get <prompt>`, `resources/read`).
+   */
+  readonly spanName?: string;
 }
 
 const NAME = 'toolwright';
@@ -219,7 +224,7 @@ export function traced(telemetry: Telemetry, call: TracedCall, run: () => Promis
   const extra = call.trace?.attributes;
   if (extra) for (const key of Object.keys(extra)) setOwn(attributes, key, extra[key]);
   const parent = (call.trace?.parent && parentContext(otel, call.trace.parent)) || otel.context.active();
-  const span = tracer.startSpan(tool.spanName, { kind: tool.server ? otel.SpanKind.SERVER : otel.SpanKind.INTERNAL, attributes }, parent);
+  const span = tracer.startSpan(call.trace?.spanName ?? tool.spanName, { kind: tool.server ? otel.SpanKind.SERVER : otel.SpanKind.INTERNAL, attributes }, parent);
   const key = (callSpanKey ??= otel.createContextKey('toolwright call span'));
   // One context for the call, made active once: the tool, the middleware and the seam below read it.
   const context = otel.trace.setSpan(parent, span).setValue(key, span);

@@ -67,6 +67,15 @@ export class McpCallTrace implements CallTrace {
     return this.request.meta;
   }
 
+  /**
+   * Tools keep the pipeline's `execute_tool <name>`; the other methods are named as the MCP
+   * conventions say, `{mcp.method.name} {target}`, a resource's URI left out (high cardinality).
+   */
+  get spanName(): string | undefined {
+    if (this.method === 'tools/call') return undefined;
+    return this.method === 'prompts/get' ? `prompts/get ${this.target}` : this.method;
+  }
+
   get attributes(): SpanAttributes {
     const { requestId, sessionId, protocolVersion } = this.request;
     return {

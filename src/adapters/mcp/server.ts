@@ -103,9 +103,10 @@ export interface McpServerOptions extends McpCompositionOptions {
    */
   configure?: (server: Server) => void;
   /**
-   * How long MCP 2026-07-28 clients may keep a `tools/list` answer (`ttlMs`, default 60,000) and
-   * whether a shared cache may (`cacheScope`; default `'private'` when any tool declares scopes,
-   * since then the list differs per caller, else `'public'`). 2025-11-25 answers carry neither.
+   * How long MCP 2026-07-28 clients may keep a `tools/list` answer (and `resources/list`,
+   * `resources/templates/list`, `prompts/list`) (`ttlMs`, default 60,000) and whether a shared cache
+   * may (`cacheScope`; default `'private'` when any member of the list's kind declares scopes, since
+   * then the list differs per caller, else `'public'`). 2025-11-25 answers carry neither.
    */
   listCache?: McpListCache;
   /**

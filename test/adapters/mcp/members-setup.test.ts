@@ -12,7 +12,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import { injectable } from 'tsyringe';
 import { AmbientContext, Complete, Expects, Field, Prompt, Resource, ResourceTemplate, Tool } from 'toolwright';
 import type { Middleware } from 'toolwright';
-import { createMcpServer, McpRequestContext } from 'toolwright/mcp';
+import { createMcpServer, mcpServerFactory, McpRequestContext } from 'toolwright/mcp';
 import { connectInMemory } from '../../helpers/mcp';
 
 const exporter = new InMemorySpanExporter();
@@ -128,6 +128,18 @@ describe('members at build time', () => {
     expect(() => createMcpServer({ name: 's', version: '1', ...none, resources: [Noop] })).toThrow(/Noop is a tool, not a resource or resource template/);
   });
 
+  it('at run time: a template matching the same URIs as one served is refused unless it replaces it; a non-class is refused', () => {
+    const factory = mcpServerFactory({ name: 's', version: '1', ...none, resources: [ById] });
+    expect(() => factory.resources.add(ByKey)).toThrow(/Resource templates ById and ByKey .*, or add\(resource, \{ replace: true \}\)\.$/);
+    factory.resources.add(ByKey, { replace: true });
+    expect(factory.resources.names()).toEqual(['notes://by-id/{key}']);
+    expect(factory.resources.remove(ByKey)).toBe(true);
+    expect(factory.resources.size).toBe(0);
+    expect(() => createMcpServer({ name: 's', version: '1', ...none, prompts: ['ask' as never] })).toThrow(
+      "McpServedPrompts: expected a class declared with @Prompt; got 'ask'.",
+    );
+  });
+
   it('declares resources, prompts and completions only when it serves such members, merged with the capabilities given', async () => {
     const bare = await connectInMemory({ name: 's', version: '1', tools: [Noop], resources: [], prompts: [], completions: [] });
     try {
@@ -213,6 +225,9 @@ describe('members over the in-memory transport (1.x Client, 2025-11-25)', () => 
     expect(read?.attributes).toMatchObject({ 'mcp.resource.uri': 'notes://mine/9', 'mcp.protocol.version': '2025-11-25', 'toolwright.outcome': 'success' });
     expect(read?.attributes['jsonrpc.request.id']).toEqual(expect.any(String));
     expect(prompt?.attributes).toMatchObject({ 'gen_ai.prompt.name': 'brief', 'toolwright.outcome': 'success' });
+    // Named as the MCP conventions say: {mcp.method.name} {target}, a resource's URI left out.
+    expect(read?.name).toBe('resources/read');
+    expect(prompt?.name).toBe('prompts/get brief');
   });
 });
 
