@@ -112,7 +112,7 @@ describe('the loan desk over stdio', () => {
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates.map((t) => [t.name, t.uriTemplate])).toEqual([['loan_record', 'loans://loans/{id}']]);
     const record = await client.readResource({ uri: `loans://loans/${grace}` });
-    expect(JSON.parse(record.contents[0].text as string)).toEqual({ id: grace, applicant: 'Grace Hopper', amount: 180000, state: 'pending' });
+    expect(JSON.parse((record.contents[0] as { text: string }).text)).toEqual({ id: grace, applicant: 'Grace Hopper', amount: 180000, state: 'pending' });
     // The template's variable is checked by the same DTO rules as the tools' input.
     await expect(client.readResource({ uri: 'loans://loans/not-a-uuid' })).rejects.toThrow(/id must be a UUID/);
     const { prompts } = await client.listPrompts();
