@@ -9,6 +9,8 @@ const compilerOptions = {
   target: ts.ScriptTarget.ES2022,
   useDefineForClassFields: true,
   allowJs: true,
+  // A default import of a CommonJS module (NestJS 12's `import symbols from 'fastify/lib/symbols.js'`) is its module.exports.
+  esModuleInterop: true,
   sourceMap: true,
 };
 
@@ -31,6 +33,6 @@ module.exports = {
     return { code: outputText, map: sourceMapText };
   },
   getCacheKey(source, filename) {
-    return createHash('sha256').update(`${ts.version}\0import.meta 2\0${filename}\0${source}`).digest('hex');
+    return createHash('sha256').update(`${ts.version}\0import.meta, esModuleInterop\0${filename}\0${source}`).digest('hex');
   },
 };
