@@ -22,6 +22,7 @@ const config: Config = {
     '^toolwright/http$': '<rootDir>/src/adapters/http/index.ts',
     '^toolwright/queue$': '<rootDir>/src/adapters/queue/index.ts',
     '^toolwright/mcp-client$': '<rootDir>/src/adapters/mcp-client/index.ts',
+    '^toolwright/nest$': '<rootDir>/src/adapters/nest/index.ts',
   },
   testTimeout: 30_000,
 };
