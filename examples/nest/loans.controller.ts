@@ -19,9 +19,11 @@ import { LoanRepository } from '../loan-desk/domain/loan-repository';
 import { AuthenticatedRequest, BearerAuthGuard } from './auth';
 import { ApprovalDto, ApproveLoanDto, CreditQueryDto, CreditReportDto } from './dto';
 import { approveLoan, creditReport } from './lending';
+import { Roles, RolesGuard } from './roles';
 
 @Controller()
-@UseGuards(BearerAuthGuard)
+@UseGuards(BearerAuthGuard, RolesGuard)
+@Roles('loans:read')
 export class LoansController {
   constructor(
     private readonly loans: LoanRepository,
@@ -35,6 +37,7 @@ export class LoansController {
   }
 
   @Post('approvals')
+  @Roles('loans:write')
   approve(@Body() body: ApproveLoanDto, @Req() request: AuthenticatedRequest): ApprovalDto {
     const outcome = approveLoan(this.loans, this.bureau, body, request.user!.id);
     if (outcome.ok) return outcome.approval;

@@ -1,19 +1,25 @@
 /**
  * The loan desk's tools as Nest providers: `@Injectable()` classes in a module, their dependencies
- * injected by Nest, their inputs the controller's DTOs (./dto.ts).
+ * injected by Nest, their inputs the controller's DTOs (./dto.ts), behind the same `RolesGuard` as
+ * the controller and recorded by `CallLogInterceptor`.
  */
-import { Injectable } from '@nestjs/common';
+import { Injectable, UseGuards, UseInterceptors } from '@nestjs/common';
 import { Description, Expects, Exposes, fail, SemanticHints, Tool } from 'toolwright';
 import { CreditBureau } from '../loan-desk/domain/credit-bureau';
 import { LoanRepository } from '../loan-desk/domain/loan-repository';
 import { ApprovalDto, ApproveLoanInput, CreditQueryDto, CreditReportDto } from './dto';
+import { CallLogInterceptor } from './call-log';
 import { approveLoan, creditReport } from './lending';
+import { Roles, RolesGuard } from './roles';
 
 @Tool('mcp', 'http', { name: 'check_credit' })
 @Description('Credit score of an applicant')
 @SemanticHints('readOnly', 'idempotent')
 @Expects(CreditQueryDto)
 @Exposes(CreditReportDto)
+@Roles('loans:read')
+@UseGuards(RolesGuard)
+@UseInterceptors(CallLogInterceptor)
 @Injectable()
 export class CheckCreditTool {
   constructor(private readonly bureau: CreditBureau) {}
@@ -27,6 +33,9 @@ export class CheckCreditTool {
 @Description('Approve a pending loan as the signed-in officer')
 @Expects(ApproveLoanInput)
 @Exposes(ApprovalDto)
+@Roles('loans:write')
+@UseGuards(RolesGuard)
+@UseInterceptors(CallLogInterceptor)
 @Injectable()
 export class ApproveLoanTool {
   constructor(
