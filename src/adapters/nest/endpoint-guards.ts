@@ -7,7 +7,9 @@
  */
 import type { ServerResponse } from 'node:http';
 import { HttpException, type CanActivate, type Type } from '@nestjs/common';
-import { ExecutionContextHost, type ModuleRef } from '@nestjs/core';
+import type { ModuleRef } from '@nestjs/core';
+// Nest 11 and 12 both ship this file (12 also re-exports it from '@nestjs/core/internal').
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host.js';
 import { isObservable, lastValueFrom } from 'rxjs';
 import { SetupError } from '../../index';
 
