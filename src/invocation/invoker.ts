@@ -685,7 +685,8 @@ export function invoke<T = never, Tool extends ToolLike = ToolLike>(
   args?: unknown,
   options: InvokerOptions & CallOptions = {},
 ): Promise<SettledResult<InvokeOutput<T, Tool>>> {
-  const { ambientContext, container, request, signal, nullMeansAbsent, transport, callId, approve, trace, context, ...invokerOptions } = options;
+  const { ambientContext, container, request, signal, nullMeansAbsent, transport, callId, approve, trace, context, ...invokerOptions } =
+    options;
   const invoker = Object.keys(invokerOptions).length === 0 ? defaultInvoker : new Invoker(invokerOptions);
   return invoker.invoke<T, Tool>(tool, args, {
     ambientContext,

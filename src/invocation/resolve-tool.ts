@@ -91,7 +91,11 @@ export function checkResolver(where: string, resolver: unknown): void {
 export function resolutionFailure(definition: ToolDefinition, error: unknown): unknown {
   if (error instanceof ToolResolutionError) return error;
   const message = (error as Error)?.message ?? String(error);
-  return new ToolResolutionError(`${definition.toolName()} (${definition.id}) could not be resolved by the resolver: ${message}`, undefined, {
-    cause: error,
-  });
+  return new ToolResolutionError(
+    `${definition.toolName()} (${definition.id}) could not be resolved by the resolver: ${message}`,
+    undefined,
+    {
+      cause: error,
+    },
+  );
 }
