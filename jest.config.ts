@@ -20,9 +20,9 @@ const config: Config = {
     '^toolwright/openai$': '<rootDir>/src/adapters/openai/index.ts',
     '^toolwright/ai$': '<rootDir>/src/adapters/ai/index.ts',
     '^toolwright/http$': '<rootDir>/src/adapters/http/index.ts',
+    '^toolwright/nest$': '<rootDir>/src/adapters/nest/index.ts',
     '^toolwright/queue$': '<rootDir>/src/adapters/queue/index.ts',
     '^toolwright/mcp-client$': '<rootDir>/src/adapters/mcp-client/index.ts',
-    '^toolwright/nest$': '<rootDir>/src/adapters/nest/index.ts',
   },
   testTimeout: 30_000,
 };

@@ -1,5 +1,6 @@
 /**
- * The loan desk as a Nest application, on Express or Fastify: `createLoanDesk(platform)` builds it
+ * The loan desk as a Nest application, on Express or Fastify, its tools served over MCP by
+ * toolwright/nest on the same server: `createLoanDesk(platform)` builds it
  * (its global `ValidationPipe` refuses unknown properties, as the tools' schemas do, and answers the
  * failing properties by name), `main.ts` starts it.
  */
@@ -7,11 +8,24 @@ import { BadRequestException, Module, ValidationError, ValidationPipe, type INes
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { ToolwrightModule } from 'toolwright/nest';
+import { BearerAuthGuard, type AuthenticatedRequest } from './auth';
 import { LoansModule } from './loans.module';
 
 export type Platform = 'express' | 'fastify';
 
-@Module({ imports: [LoansModule] })
+@Module({
+  imports: [
+    LoansModule,
+    // The tools of LoansModule served over MCP at /mcp on the app's own server. The bearer guard runs
+    // on each request first and sets request.user; the officer of approve_loan comes from it.
+    ToolwrightModule.forRoot({
+      mcp: { path: '/mcp', name: 'loan-desk', version: '1.0.0' },
+      guards: [BearerAuthGuard],
+      ambientContext: (request: AuthenticatedRequest) => ({ officerId: request.user?.id }),
+    }),
+  ],
+})
 export class AppModule {}
 
 /** The properties a class-validator refusal names (nested ones as `parent.child`). */

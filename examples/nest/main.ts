@@ -1,6 +1,6 @@
 /**
- * `npm run example:nest -- [--fastify|--express] [--port 3000]`: the loan desk as a Nest app. REST
- * at POST /credit-checks, POST /approvals, GET /loans/:id; every request needs
+ * `npm run example:nest -- [--fastify|--express] [--port 3000]`: the loan desk as a Nest app. MCP at
+ * /mcp (check_credit, approve_loan); REST at POST /credit-checks, POST /approvals, GET /loans/:id; every request needs
  * `Authorization: Bearer dev-token-ada` (or dev-token-reader; see ./auth.ts).
  */
 import 'reflect-metadata';
@@ -13,7 +13,8 @@ async function main(): Promise<void> {
   const port = portAt >= 0 ? Number(args[portAt + 1]) : 3000;
   const app = await createLoanDesk(platform);
   await app.listen(port, '127.0.0.1');
-  console.error(`loan desk (Nest on ${platform}) listening on ${await app.getUrl()}`);
+  const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  console.error(`loan desk (Nest on ${platform}) listening on ${url}; MCP at ${url}/mcp`);
 }
 
 main().catch((error) => {
