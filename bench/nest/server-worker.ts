@@ -5,6 +5,7 @@
  *   Fastify platform (`McpStrategy` with its `StreamableHttpTransport`: 2.x replaced
  *   `McpModule.forRoot` by a microservice strategy on the app's own HTTP adapter);
  * - `toolwright`: toolwright's standalone `serveHttp`;
+ * - `toolwright-nest`: `ToolwrightModule` (toolwright/nest) in a Nest 12 app on the Fastify platform.
  * Stateless or session mode by the second argument. Reports its URL, then answers each IPC request
  * with the CPU time the process has used (µs), as bench/mcp/http-server-worker.ts does.
  */

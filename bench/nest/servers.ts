@@ -14,4 +14,5 @@ export const CALL = { name: 'check_credit', arguments: { applicant: 'Ada Lovelac
 export const CONTENDER_SERVERS: Record<string, (stateless: boolean) => Promise<Started>> = {
   'mcp-nest': async (stateless) => (await import('./mcp-nest-server')).start(stateless),
   toolwright: async (stateless) => (await import('./toolwright-server')).start(stateless),
+  'toolwright-nest': async (stateless) => (await import('./toolwright-nest-server')).start(stateless),
 };

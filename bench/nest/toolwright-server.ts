@@ -1,19 +1,10 @@
 /** bench/nest's toolwright contender: `check_credit` declared with toolwright's decorators, served by `serveHttp`. */
-import { IsString, MaxLength } from 'class-validator';
 import { injectable } from 'tsyringe';
-import { Description, Expects, Exposes, Field, Integer, Tool } from 'toolwright';
+import { Description, Expects, Exposes, Tool } from 'toolwright';
 import { serveHttp } from 'toolwright/mcp';
+import { CheckCreditInput, CreditReport } from './dto';
 import { band, CreditBureau } from './tool';
 import type { Started } from './servers';
-
-export class CheckCreditInput {
-  @Field({ description: 'Full name of the applicant' }) @IsString() @MaxLength(200) applicant!: string;
-}
-
-export class CreditReport {
-  @Field({ type: () => Integer, description: 'Score between 300 and 850' }) score!: number;
-  @Field({ enum: ['poor', 'fair', 'good', 'excellent'] }) band!: string;
-}
 
 @Tool('mcp', { name: 'check_credit' })
 @Description('Credit score of an applicant')
