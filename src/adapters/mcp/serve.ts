@@ -147,7 +147,7 @@ export async function createMcpHttpHandler(
   http: Omit<HttpServeOptions, 'port' | 'otherRequests'> & { url?: string } = {},
 ): Promise<McpHttpHandler> {
   const { url, ...rest } = http;
-  resolveHttpOptions(rest);
+  resolveHttpOptions(rest, 'createMcpHttpHandler');
   const makeServer = mcpServerFactory(options);
   try {
     await makeServer.ready();
@@ -376,8 +376,7 @@ function streamsCall(req: IncomingMessage, body: unknown): boolean {
 }
 
 /** Every HTTP option checked and defaulted: a TypeError naming the option otherwise. */
-function resolveHttpOptions(http: HttpServeOptions) {
-  const where = 'serveHttp';
+function resolveHttpOptions(http: HttpServeOptions, where = 'serveHttp') {
   if (typeof http !== 'object' || http === null)
     throw new DeclarationError(`${where}: the second argument must be an options object; got ${describeValue(http)}.`);
   const { host = '127.0.0.1', port = 3000, path = '/mcp', stateless = false } = http;

@@ -23,10 +23,10 @@ interface Started {
 const repo = path.resolve(__dirname, '..', '..', '..');
 
 /** Starts the fixture application on `platform`, on a free port of 127.0.0.1. */
-function start(platform: Platform): Promise<Started> {
+function start(platform: Platform, mode: 'sync' | 'async' = 'sync'): Promise<Started> {
   const child = spawn(
     process.execPath,
-    ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', path.join(__dirname, 'fixtures', 'desk-app.ts'), platform],
+    ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', path.join(__dirname, 'fixtures', 'desk-app.ts'), platform, mode],
     { cwd: repo, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, TS_NODE_PROJECT: path.join(repo, 'tsconfig.json') } },
   );
   let stderr = '';
@@ -139,5 +139,40 @@ describe.each<Platform>(['express', 'fastify'])('ToolwrightModule on the %s plat
 
   it('the host exposes the discovered members and its resolver', async () => {
     expect(started!.members).toEqual({ mcp: ['LoanDesk', 'NestFresh', 'NestLoanState', 'NestWhoAmI'], http: ['NestLoanState', 'NestWhoAmI'] });
+  });
+});
+
+describe('ToolwrightModule.forRootAsync', () => {
+  let started: Started | undefined;
+  afterAll(() => stop(started), 30_000);
+
+  it('takes its options from a factory with injected providers: the MCP path it names, no HTTP API', async () => {
+    started = await start('express', 'async');
+    const client = new Client({ name: 'nest-async', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${started.base}/agents`)));
+    try {
+      expect(text(await client.callTool({ name: 'nest_loan_state', arguments: { loanId: 'l-1' } }))).toEqual({ state: 'approved' });
+    } finally {
+      await client.close();
+    }
+    expect((await fetch(`${started.base}/mcp`, { method: 'POST' })).status).toBe(404);
+    expect((await fetch(`${started.base}/tools/nest_loan_state/v1`, { method: 'POST' })).status).toBe(404);
+  }, 60_000);
+
+  it('refuses a request whose Host is not loopback, as serveHttp does (DNS rebinding)', async () => {
+    const { request } = await import('node:http');
+    const url = new URL(`${started!.base}/agents`);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { host: 'evil.example', 'content-type': 'application/json' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.once('error', reject);
+      req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+    });
+    expect(status).toBe(403);
   });
 });
