@@ -11,7 +11,7 @@ import {
 import type { IncomingHttpHeaders } from 'node:http';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { AmbientSource, Invoker, InvokerOptions, ToolDefinition, ToolLike, ToolResolver } from '../../index';
-import { DEFAULT_ERROR, describeValue, guardToolResponse } from '../../adapter-kit';
+import { checkCallOptions, DEFAULT_ERROR, describeValue, guardToolResponse } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
 import { ownerIdentity, scopeListProblem } from './auth';
 import type { McpEra } from './call-context';
@@ -231,6 +231,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
   /** Whose tasks a request may see: its verified token's identity, or the anonymous caller's. */
   const owner = (ctx: ServerContext): string => (ctx.http?.authInfo ? ownerIdentity(ctx.http.authInfo) : '');
   const listCache = checkListCache(options.listCache, composition.ruled);
+  checkCallOptions('createMcpServer', { resolver: options.resolver });
   const invoker = new Invoker(options.resolver ? { ...options.invoker, resolver: options.resolver } : options.invoker);
   const root = options.container ?? rootContainer;
   const capabilities: ServerCapabilities = { ...options.capabilities, tools: { listChanged: true }, logging: {} };
@@ -243,7 +244,6 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
   const approval = { trusted: options.trustClientConfirmation === true, timeoutMs: approvalTimeoutMs };
   const seal = new RequestStateSeal(options.requestState, 'createMcpServer');
   const runDeps: RunDeps = { root, ambientContext: options.ambientContext, seal, approval, invoker };
-
 
   const call = async (
     server: Server,

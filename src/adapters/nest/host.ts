@@ -56,7 +56,10 @@ export class ToolwrightHost implements OnModuleInit, OnApplicationShutdown {
     if (this.served) return this.served;
     const providers = new Map<Function, NestProvider>();
     for (const wrapper of this.discovery.getProviders()) {
-      const type = wrapper.metatype;
+      // A class provider's class; a value's or a factory's product's class (its instance is made already).
+      const made = wrapper.instance as object | null | undefined;
+      const type =
+        wrapper.metatype && !wrapper.inject ? wrapper.metatype : typeof made === 'object' && made !== null ? made.constructor : undefined;
       if (typeof type !== 'function' || providers.has(type) || wrapper.isAlias) continue;
       const isStatic = !wrapper.isTransient && wrapper.isDependencyTreeStatic();
       providers.set(type, { static: isStatic, instance: isStatic ? (wrapper.instance as object | undefined) : undefined });

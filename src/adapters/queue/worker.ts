@@ -1,8 +1,18 @@
 import { UnrecoverableError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import IORedis from 'ioredis';
 import type { DependencyContainer } from 'tsyringe';
-import { AmbientSource, Invoker, InvokerOptions, Result, ToolCancelledError, ToolDefinition, ToolLike, ToolResolver, Tools } from '../../index';
-import { checkKnownKeys, describeValue } from '../../adapter-kit';
+import {
+  AmbientSource,
+  Invoker,
+  InvokerOptions,
+  Result,
+  ToolCancelledError,
+  ToolDefinition,
+  ToolLike,
+  ToolResolver,
+  Tools,
+} from '../../index';
+import { checkCallOptions, checkKnownKeys, describeValue } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
 import { cancelChannel, DEFAULT_PREFIX, DEFAULT_QUEUE_NAME, isRetryable } from './delivery';
 import { isScrubbed, scrubJobData } from './scrub';
@@ -100,6 +110,7 @@ export function startToolWorker(options: ToolWorkerOptions): ToolWorker {
     );
   }
   checkKnownKeys('startToolWorker', options, OPTION_KEYS, { heading: 'Known' });
+  checkCallOptions('startToolWorker', { resolver: options.resolver });
   if (options.ambientContext !== undefined && typeof options.ambientContext !== 'function') {
     throw new DeclarationError(
       `startToolWorker: ambientContext must be a function (call) => values; got ${describeValue(options.ambientContext)}.`,

@@ -79,7 +79,7 @@ describe.each<Platform>(['express', 'fastify'])('ToolwrightModule on the %s plat
   }
 
   it('serves the discovered members, and only them, to both revisions', async () => {
-    const expected = ['nest_desk_count', 'nest_fresh', 'nest_loan_state', 'nest_who_am_i'];
+    const expected = ['nest_desk_count', 'nest_fresh', 'nest_loan_state', 'nest_motto', 'nest_who_am_i'];
     const client = await modern();
     expect(client.getNegotiatedProtocolVersion?.() ?? '2026-07-28').toBe('2026-07-28');
     expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(expected);
@@ -101,6 +101,11 @@ describe.each<Platform>(['express', 'fastify'])('ToolwrightModule on the %s plat
     expect(text(await client.callTool({ name: 'nest_who_am_i', arguments: {} }))).toEqual({ caller: `ada-${platform}` });
     const old = await legacy({ 'x-caller': `bo-${platform}` });
     expect(text(await old.callTool({ name: 'nest_who_am_i', arguments: {} }))).toEqual({ caller: `bo-${platform}` });
+  });
+
+  it('a member provided as a value is that value', async () => {
+    const client = await modern();
+    expect(text(await client.callTool({ name: 'nest_motto', arguments: {} }))).toEqual({ motto: 'lend wisely' });
   });
 
   it('a transient tool is made anew for every call', async () => {
@@ -138,7 +143,7 @@ describe.each<Platform>(['express', 'fastify'])('ToolwrightModule on the %s plat
   });
 
   it('the host exposes the discovered members and its resolver', async () => {
-    expect(started!.members).toEqual({ mcp: ['LoanDesk', 'NestFresh', 'NestLoanState', 'NestWhoAmI'], http: ['NestLoanState', 'NestWhoAmI'] });
+    expect(started!.members).toEqual({ mcp: ['LoanDesk', 'NestFresh', 'NestLoanState', 'NestMotto', 'NestWhoAmI'], http: ['NestLoanState', 'NestWhoAmI'] });
   });
 });
 
