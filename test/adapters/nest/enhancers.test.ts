@@ -189,3 +189,31 @@ describe('toolwright/nest: Nest guards, interceptors and filters around tool cal
     expect((await invoker.invoke(describeTool(Loans, 'plain'), {})).value).toBe('plain');
   });
 });
+
+describe("toolwright/nest: the application's global guards apply to members without their own", () => {
+  @Injectable()
+  class Plain {
+    @Tool('mcp', { name: 'plain_lookup' })
+    @Expects({ loanId: String })
+    lookup(input: { loanId: string }): string {
+      return `found ${input.loanId}`;
+    }
+  }
+
+  class NoBlockedLoans implements CanActivate {
+    canActivate(context: ExecutionContext): boolean {
+      return (toolCallOf(context)?.input as { loanId?: string } | undefined)?.loanId !== 'blocked';
+    }
+  }
+
+  it('app.useGlobalGuards refuses a call of a member that declares no guard', async () => {
+    const moduleRef = await Test.createTestingModule({ providers: [Plain] }).compile();
+    const app = moduleRef.createNestApplication();
+    app.useGlobalGuards(new NoBlockedLoans());
+    await app.init();
+    const invoker = new Invoker({ middleware: [nestEnhancers(app.get(ExternalContextCreator), app.get(ApplicationConfig), () => undefined)] });
+    expect((await invoker.invoke(describeTool(Plain, 'lookup'), { loanId: 'L1' })).value).toBe('found L1');
+    expect((await invoker.invoke(describeTool(Plain, 'lookup'), { loanId: 'blocked' })).error).toBe('Forbidden resource');
+    await app.close();
+  });
+});
