@@ -9,9 +9,9 @@ const config: Config = {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
     // jose (the tests' and the loan desk's JWT library) and content-disposition (under @fastify/static,
     // the docs page's) ship only ES modules: compiled to CommonJS for Jest. So do NestJS 12's packages.
-    '^.+/node_modules/(jose|content-disposition|@nestjs/[^/]+)/.+\\.js$': '<rootDir>/test/helpers/esm-to-commonjs.js',
+    '^.+/node_modules/(jose|content-disposition|@nestjs/[^/]+|light-my-request/node_modules/cookie)/.+\\.js$': '<rootDir>/test/helpers/esm-to-commonjs.js',
   },
-  transformIgnorePatterns: ['^(?!.*/node_modules/(jose|content-disposition|@nestjs/[^/]+)/).*/node_modules/'],
+  transformIgnorePatterns: ['^(?!.*/node_modules/(jose|content-disposition|@nestjs/[^/]+|light-my-request/node_modules/cookie)/).*/node_modules/'],
   moduleNameMapper: {
     '^toolwright$': '<rootDir>/src/index.ts',
     '^toolwright/kit$': '<rootDir>/src/adapter-kit/index.ts',

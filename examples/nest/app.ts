@@ -17,10 +17,11 @@ export type Platform = 'express' | 'fastify';
 @Module({
   imports: [
     LoansModule,
-    // The tools of LoansModule served over MCP at /mcp on the app's own server. The bearer guard runs
+    // The tools of LoansModule served over MCP at /mcp and as an HTTP API under /tools on the app's own server. The bearer guard runs
     // on each request first and sets request.user; the officer of approve_loan comes from it.
     ToolwrightModule.forRoot({
       mcp: { path: '/mcp', name: 'loan-desk', version: '1.0.0' },
+      http: { prefix: '/tools' },
       guards: [BearerAuthGuard],
       ambientContext: (request: AuthenticatedRequest) => ({ officerId: request.user?.id }),
     }),

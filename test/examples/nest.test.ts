@@ -19,6 +19,7 @@ import { CreditBureau } from '../../examples/loan-desk/domain/credit-bureau';
 
 const ADA_LOAN = '6f1c9a52-3b0e-4c52-9a8e-1f2d3c4b5a60';
 const GRACE_LOAN = '0b7e4d21-8c3a-4f19-b6d2-7e5a9c1f3d42';
+const ALAN_LOAN = 'c3a5e7f9-1b2d-4e6f-8a0c-2d4f6b8e0a13';
 
 type ToolAnswer = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, unknown> };
 
@@ -113,6 +114,23 @@ describe.each<Platform>(['express', 'fastify'])('examples/nest on %s', (platform
     await client.callTool({ name: 'check_credit', arguments: { applicant: 'Grace Hopper' } });
     await client.callTool({ name: 'check_credit', arguments: { applicant: 42 } }); // refused by the input checks: no interceptor
     expect(log.records.slice(before)).toEqual([{ tool: 'check_credit', officer: 'officer-bob', outcome: 'success', ms: expect.any(Number) }]);
+  });
+
+  it('the HTTP API under /tools: the platform parsed the body, and request.user still reaches the officer and the guards', async () => {
+    const approve = (token: string | undefined, body: unknown) =>
+      fetch(`${base}/tools/approve_loan/v1`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
+    expect((await approve(undefined, { loanId: ALAN_LOAN, amount: 1_000 })).status).toBe(401);
+    const refused = await approve('dev-token-reader', { loanId: ALAN_LOAN, amount: 1_000 });
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(JSON.stringify(await refused.json())).toContain('Forbidden resource');
+    const forged = await approve('dev-token-ada', { loanId: ALAN_LOAN, amount: 1_000, officerId: 'officer-mallory' });
+    expect(forged.status).toBe(422);
+    const approved = await approve('dev-token-ada', { loanId: GRACE_LOAN, amount: 1_000 });
+    expect([approved.status, await approved.json()]).toEqual([200, expect.objectContaining({ approvedBy: 'officer-ada' })]);
   });
 
   it('the REST controller validates the same DTO with ValidationPipe', async () => {

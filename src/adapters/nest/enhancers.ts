@@ -85,7 +85,7 @@ function standIn(method: Function, body: (passage: Passage) => Promise<unknown>)
 export function nestEnhancers(
   contexts: ExternalContextCreator,
   config: ApplicationConfig,
-  requestOf: () => object | undefined,
+  requestOf: (transportRequest?: unknown) => object | undefined,
 ): Middleware {
   const hasGlobal = () => config.getGlobalGuards().length + config.getGlobalInterceptors().length + config.getGlobalFilters().length > 0;
   const cache = new Map<ToolDefinition, Enhanced | null>();
@@ -123,7 +123,7 @@ export function nestEnhancers(
     if (enhanced === undefined) cache.set(call.tool, (enhanced = enhance(call.tool)));
     if (enhanced === null) return next();
     const passage: Passage = { next };
-    const args = [requestOf(), undefined, call, passage];
+    const args = [requestOf(call.request), undefined, call, passage];
     const observe = async (thrown: unknown) => {
       passage.thrown = thrown;
       // Filters see the exception with the call's context; whatever they answer is dropped.

@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { ApplicationConfig, DiscoveryService, ExternalContextCreator, HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { SetupError, ToolDefinition, Tools, type InvokerOptions, type MemberKind } from '../../index';
 import { createMcpHttpHandler, type McpHttpHandler } from '../mcp/index';
 import { httpApiApp } from '../http/index';
 import { NestProvider, NestResolver } from './resolver';
-import { currentPlatformRequest, withPlatformRequest } from './request-scope';
+import { currentPlatformRequest, rememberPlatformRequest, withPlatformRequest } from './request-scope';
 import { TOOLWRIGHT_MODULE_OPTIONS, type ToolwrightModuleOptions } from './options';
 import { nestEnhancers } from './enhancers';
 import { endpointGuards } from './endpoint-guards';
@@ -149,7 +150,7 @@ export class ToolwrightHost implements OnModuleInit, OnApplicationShutdown {
           resolver,
           invoker: invokerWith(api.invoker),
           ...(ambientContext
-            ? { ambientContext: (request, tool) => ambientContext(currentPlatformRequest() ?? request, { transport: 'http', tool }) }
+            ? { ambientContext: (request, tool) => ambientContext(currentPlatformRequest(request) ?? request, { transport: 'http', tool }) }
             : {}),
         },
         { host, allowedHosts },
@@ -158,10 +159,16 @@ export class ToolwrightHost implements OnModuleInit, OnApplicationShutdown {
       const forward = async (request: PlatformRequest, raw: IncomingMessage, res: ServerResponse) => {
         if (!(await admits(request, res))) return;
         const parsed = parsedBody(request, raw);
-        if (!parsed) return withPlatformRequest(request, () => app.routing(raw, res));
-        // The platform read the body already: the API gets it again, as JSON.
+        // Fastify's router does not keep the async context: the platform request is found by the raw request too.
+        const route = (inner: IncomingMessage, out: ServerResponse) => {
+          rememberPlatformRequest(inner, request);
+          app.routing(inner, out);
+        };
+        if (!parsed) return withPlatformRequest(request, () => route(raw, res));
+        // The platform read the body already: the API gets it again, as JSON, through the request
+        // injector Fastify's own inject() uses, on `route`, so the request it makes is recorded too.
         const answer = await withPlatformRequest(request, () =>
-          app.inject({
+          injectRequest(route, {
             method: raw.method as 'POST',
             url: raw.url ?? request.url,
             headers: withoutLength(raw.headers),
@@ -193,6 +200,18 @@ export class ToolwrightHost implements OnModuleInit, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     for (const close of this.closers.splice(0)) await close();
   }
+}
+
+type Injector = (
+  dispatch: (req: IncomingMessage, res: ServerResponse) => void,
+  options: { method: 'POST'; url: string; headers: Record<string, string | string[]>; payload?: string },
+) => Promise<{ statusCode: number; headers: Record<string, unknown>; rawPayload: Buffer }>;
+let injector: Injector | undefined;
+
+/** light-my-request, the copy the installed Fastify depends on (the one its inject() calls), loaded once. */
+function injectRequest(...args: Parameters<Injector>): ReturnType<Injector> {
+  injector ??= createRequire(require.resolve('fastify'))('light-my-request') as Injector;
+  return injector(...args);
 }
 
 /** The body when the platform consumed the request stream already (its body parser ran), else undefined: read it from the stream. */

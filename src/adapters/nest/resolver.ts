@@ -29,7 +29,8 @@ export class NestResolver implements ToolResolver {
     }
     if (provider.static && provider.instance !== undefined) return provider.instance;
     const request =
-      currentPlatformRequest() ?? (call.transport === 'http' && typeof call.request === 'object' ? (call.request as object) : undefined);
+      currentPlatformRequest(call.request) ??
+      (call.transport === 'http' && typeof call.request === 'object' ? (call.request as object) : undefined);
     const contextId = request ? ContextIdFactory.getByRequest(request) : ContextIdFactory.create();
     if (request) this.moduleRef.registerRequestByContextId(request, contextId);
     return this.moduleRef.resolve(target as never, contextId, { strict: false }) as Promise<object>;
