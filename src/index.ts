@@ -56,8 +56,7 @@ export type { RegistryOptions, AdapterRegistration, VersionGroup, ToolLike, ForA
 export { ToolDefinition } from './registry/tool-definition';
 
 // DI
-export { resolveTool, tsyringeResolver } from './invocation/resolve-tool';
-export type { ToolResolver, ResolveCall } from './invocation/resolver';
+export { resolveTool } from './invocation/resolve-tool';
 
 // Errors
 export { ToolwrightError, isToolwrightError } from './errors/toolwright-error';

@@ -89,7 +89,6 @@ export function invokePrepared(
     deps.invoker.invoke(definition, args ?? {}, {
       ambientContext: run.ambientContext,
       container: run.container,
-      request: run.request,
       signal: run.signal,
       transport: 'mcp',
       approve: run.approve,
