@@ -8,10 +8,10 @@ const config: Config = {
     // Type checking is `tsc --noEmit` in `npm test`; ts-jest only transpiles (isolatedModules).
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
     // jose (the tests' and the loan desk's JWT library) and content-disposition (under @fastify/static,
-    // the docs page's) ship only ES modules: compiled to CommonJS for Jest.
-    '^.+/node_modules/(jose|content-disposition)/.+\\.js$': '<rootDir>/test/helpers/esm-to-commonjs.js',
+    // the docs page's) ship only ES modules: compiled to CommonJS for Jest. So do NestJS 12's packages.
+    '^.+/node_modules/(jose|content-disposition|@nestjs/[^/]+|light-my-request/node_modules/cookie)/.+\\.js$': '<rootDir>/test/helpers/esm-to-commonjs.js',
   },
-  transformIgnorePatterns: ['^(?!.*/node_modules/(jose|content-disposition)/).*/node_modules/'],
+  transformIgnorePatterns: ['^(?!.*/node_modules/(jose|content-disposition|@nestjs/[^/]+|light-my-request/node_modules/cookie)/).*/node_modules/'],
   moduleNameMapper: {
     '^toolwright$': '<rootDir>/src/index.ts',
     '^toolwright/kit$': '<rootDir>/src/adapter-kit/index.ts',
@@ -20,6 +20,7 @@ const config: Config = {
     '^toolwright/openai$': '<rootDir>/src/adapters/openai/index.ts',
     '^toolwright/ai$': '<rootDir>/src/adapters/ai/index.ts',
     '^toolwright/http$': '<rootDir>/src/adapters/http/index.ts',
+    '^toolwright/nest$': '<rootDir>/src/adapters/nest/index.ts',
     '^toolwright/queue$': '<rootDir>/src/adapters/queue/index.ts',
     '^toolwright/mcp-client$': '<rootDir>/src/adapters/mcp-client/index.ts',
   },

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-const ALL = ['schema', 'invoke', 'tracing', 'render', 'mcp', 'mcp-sessions', 'mcp-http', 'mcp-revisions', 'http', 'queue'];
+const ALL = ['schema', 'invoke', 'tracing', 'render', 'mcp', 'mcp-sessions', 'mcp-http', 'mcp-revisions', 'http', 'queue', 'nest'];
 /** Benchmarks whose script is not bench/<name>/run.ts. */
 const SCRIPTS: Record<string, string> = {
   'mcp-sessions': 'mcp/sessions.ts',

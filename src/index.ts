@@ -56,7 +56,8 @@ export type { RegistryOptions, AdapterRegistration, VersionGroup, ToolLike, ForA
 export { ToolDefinition } from './registry/tool-definition';
 
 // DI
-export { resolveTool } from './invocation/resolve-tool';
+export { resolveTool, tsyringeResolver } from './invocation/resolve-tool';
+export type { ToolResolver, ResolveCall } from './invocation/resolver';
 
 // Errors
 export { ToolwrightError, isToolwrightError } from './errors/toolwright-error';

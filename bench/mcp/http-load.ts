@@ -12,8 +12,12 @@ export interface CallingClient {
 
 export const ECHO = { name: 'echo', arguments: { text: 'hello' } };
 
-/** `clients` callers back to back for `ms`: calls per second and the p50 and p99 latencies in ms. */
-export async function load(clients: CallingClient[], ms: number): Promise<{ rate: number; p50: number; p99: number; elapsed: number }> {
+/** `clients` callers back to back for `ms` (calling `params`, `echo` unless given): calls per second and the p50 and p99 latencies in ms. */
+export async function load(
+  clients: CallingClient[],
+  ms: number,
+  params: { name: string; arguments: Record<string, unknown> } = ECHO,
+): Promise<{ rate: number; p50: number; p99: number; elapsed: number }> {
   const times: number[] = [];
   const start = performance.now();
   const deadline = start + ms;
@@ -21,8 +25,8 @@ export async function load(clients: CallingClient[], ms: number): Promise<{ rate
     clients.map(async (client) => {
       while (performance.now() < deadline) {
         const begun = performance.now();
-        const result = await client.callTool(ECHO);
-        if ((result as { isError?: boolean }).isError) throw new Error(`echo failed: ${JSON.stringify(result)}`);
+        const result = await client.callTool(params);
+        if ((result as { isError?: boolean }).isError) throw new Error(`${params.name} failed: ${JSON.stringify(result)}`);
         times.push(performance.now() - begun);
       }
     }),

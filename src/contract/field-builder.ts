@@ -7,6 +7,7 @@
 import { Extensions, FIELD_OPTION_KEYS } from '../extensions/extensions';
 import { describeValue, isPlainObject } from '../util/describe-value';
 import { warn } from '../util/warnings';
+import { apiPropertyDocsOf } from '../interop/nestjs-swagger';
 import { mismatchOf } from './conforms';
 import { validatorLabel, ValidationMetadata } from './sources/class-validator';
 import {
@@ -77,6 +78,9 @@ class FieldBuilder extends FieldTypeResolver {
       }
       metadata = found;
     }
+    // @nestjs/swagger's @ApiProperty documents the property where @Field does not.
+    const docs = options.description === undefined || !('example' in options) ? apiPropertyDocsOf(this.owner, this.name) : undefined;
+    const example = 'example' in options ? { value: options.example } : docs?.example;
     const field: FieldModel = {
       name: this.name,
       owner: this.owner,
@@ -84,8 +88,8 @@ class FieldBuilder extends FieldTypeResolver {
       optional: defined ? false : (options.optional ?? this.has('optional')),
       nullable: defined ? false : (options.nullable ?? false),
       default: this.defaultValue(),
-      description: options.description,
-      example: 'example' in options ? { value: options.example } : undefined,
+      description: options.description ?? docs?.description,
+      example,
       coerce: options.coerce ?? true,
       allowEmpty: options.allowEmpty ?? false,
       sensitive: options.sensitive ?? false,
@@ -94,7 +98,8 @@ class FieldBuilder extends FieldTypeResolver {
       residual,
       conditional,
     };
-    if (field.default?.kind === 'literal' || field.example) this.checkLiterals(field);
+    if (field.default?.kind === 'literal' || field.example)
+      this.checkLiterals(field, 'example' in options ? 'example' : '@ApiProperty example');
     return field;
   }
 
@@ -112,7 +117,7 @@ class FieldBuilder extends FieldTypeResolver {
   }
 
   /** A literal default or example must satisfy the field's own rules, empty-value floor included. */
-  private checkLiterals(field: FieldModel): void {
+  private checkLiterals(field: FieldModel, exampleLabel: string): void {
     const check = (label: string, value: unknown) => {
       if (value === null) {
         if (!field.nullable) this.fail(`${label} is null but the field is not nullable. Add nullable: true or change the ${label}.`);
@@ -125,7 +130,7 @@ class FieldBuilder extends FieldTypeResolver {
         );
     };
     if (field.default?.kind === 'literal') check('default', field.default.value);
-    if (field.example) check('example', field.example.value);
+    if (field.example) check(exampleLabel, field.example.value);
   }
 
   /** What class-validator's re-checked built-ins (`@IsEmail`, `@IsUrl`, …) say of a literal. */

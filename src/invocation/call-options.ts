@@ -1,5 +1,6 @@
 import { DeclarationError } from '../errors/declaration-errors';
 import { describeValue } from '../util/describe-value';
+import { checkResolver } from './resolve-tool';
 import { checkCallContext } from './tool-context';
 
 /**
@@ -9,7 +10,8 @@ import { checkCallContext } from './tool-context';
  * reads later. Other keys are left alone: check them with `checkKnownKeys`.
  */
 export function checkCallOptions(where: string, options: Readonly<Record<string, unknown>>): void {
-  const { ambientContext, container, signal, context, approve } = options;
+  const { ambientContext, container, signal, context, approve, resolver } = options;
+  checkResolver(where, resolver);
   checkCallContext(context, where);
   if (approve !== undefined && typeof approve !== 'function') {
     throw new DeclarationError(

@@ -3,7 +3,6 @@
  * Result: it never throws for bad input or a business failure.
  */
 import { randomUUID } from 'node:crypto';
-import type { DependencyContainer } from 'tsyringe';
 import { mismatchOf } from '../contract/conforms';
 import type { Contract, FieldModel } from '../contract/field-model';
 import {
@@ -19,6 +18,7 @@ import {
   FieldError,
   InputValidationError,
   ToolApprovalError,
+  ToolResolutionError,
   ToolCancelledError,
   ToolTimeoutError,
 } from '../errors/errors';
@@ -34,7 +34,8 @@ import { inputShapeFine, inputShapeProblem } from './input-shape';
 import { contractInstantiator, fieldPreparer, FieldPreparer } from './prepare';
 import { hasResidual, residualErrors } from './residual';
 import { compiledResidual } from './compiled-residual';
-import { resolveTool } from './resolve-tool';
+import { checkResolver, defaultResolver, DependencyContainer, resolutionFailure, tsyringeResolver } from './resolve-tool';
+import type { ToolResolver } from './resolver';
 import { checkOutput } from './rendering';
 import { foreignCallee, foreignInput } from './foreign-tool';
 import { failureMessage, Result, SettledResult } from './result';
@@ -52,8 +53,13 @@ import { DeclarationError } from '../errors/declaration-errors';
 export type { ToolContext } from './tool-context';
 
 export interface InvokerOptions {
-  /** The DI container tools resolve from (default: tsyringe's root container). */
+  /** The DI container tools resolve from (default: tsyringe's root container). Ignored when `resolver` is given. */
   container?: DependencyContainer;
+  /**
+   * How the instance a member runs on is made (default: tsyringe, from `container`). See
+   * "Resolvers: other containers" in the README.
+   */
+  resolver?: ToolResolver;
   /** Refuse undeclared top-level keys with "unknown input: KEY" (default true); false drops them. */
   rejectUndeclaredInputs?: boolean;
   /** Invalid input is a user-facing failure naming each field (default true); false makes it an exception. */
@@ -100,8 +106,15 @@ export interface CallOptions {
    * `withAmbientContext` scope entirely; `{}` means "no ambient values".
    */
   ambientContext?: AmbientSource;
-  /** A container for this call only, e.g. a child container with request-scoped registrations. */
+  /**
+   * A container for this call only, e.g. a child container with request-scoped registrations
+   * (handed to the resolver as `call.container`; the default tsyringe resolver resolves from it).
+   */
   container?: DependencyContainer;
+  /** A resolver for this call only (default: the invoker's). */
+  resolver?: ToolResolver;
+  /** The transport's request object, handed to the resolver (`call.request`). */
+  request?: unknown;
   signal?: AbortSignal;
   /**
    * Treat `null` on a field that is not nullable as absent: OpenAI strict mode makes every
@@ -232,8 +245,12 @@ export class Invoker {
 
   private readonly middleware: readonly Middleware[];
 
+  private readonly resolver: ToolResolver;
+
   constructor(options: InvokerOptions = {}) {
     checkLimits(options);
+    checkResolver('Invoker', options.resolver);
+    this.resolver = options.resolver ?? (options.container === undefined ? defaultResolver : tsyringeResolver(options.container));
     this.middleware = options.middleware === undefined ? [] : checkMiddleware(options.middleware, 'Invoker');
     this.options = {
       ...options,
@@ -326,7 +343,7 @@ export class Invoker {
       configured.length === 0 ? this.middleware : this.middleware.length === 0 ? configured : [...configured, ...this.middleware];
     const rule = approvalRule(definition, this.destructiveApproval());
     if (middleware.length === 0 && rule === undefined) return toTool(false);
-    const pipelineCall = new PipelineCall(definition, prepared.input, prepared.ambient, caller ?? NEVER_ABORTED, transportOf(call), id);
+    const pipelineCall = new PipelineCall(definition, prepared.input, prepared.ambient, caller ?? NEVER_ABORTED, transportOf(call), id, call.request);
     const last = rule === undefined ? () => toTool(false) : () => this.approveThenCall(pipelineCall, rule, call, args, toTool);
     return runPipeline(middleware, pipelineCall, last, (error) => this.fromThrown(definition, error, caller, args));
   }
@@ -441,9 +458,26 @@ export class Invoker {
     if (caller?.aborted) return this.cancelled(definition, caller.reason);
     let instance: Record<string, (input: unknown, context: ToolContext) => unknown>;
     try {
-      instance = (foreignCallee(definition) ?? resolveTool(definition, call.container ?? this.options.container)) as typeof instance;
+      let made: object | Promise<object> | undefined = foreignCallee(definition);
+      if (made === undefined) {
+        made = (call.resolver ?? this.resolver).resolve(definition.target, {
+          definition,
+          transport: transportOf(call),
+          request: call.request,
+          container: call.container,
+        });
+        // Only an asynchronous resolver costs an await; tsyringe's answers at once.
+        if (made instanceof Promise) made = await made;
+        if (typeof made !== 'object' || made === null || typeof (made as Record<string, unknown>)[definition.method] !== 'function') {
+          throw new ToolResolutionError(
+            `${definition.toolName()} (${definition.id}) could not be resolved: the resolver returned ${describeValue(made)}, which has no method ${definition.method}; return an instance of ${definition.target.name}.`,
+            undefined,
+          );
+        }
+      }
+      instance = made as typeof instance;
     } catch (error) {
-      return this.fromThrown(definition, error, undefined, args);
+      return this.fromThrown(definition, resolutionFailure(definition, error), undefined, args);
     }
     const timeoutMs = definition.timeoutMs ?? this.options.defaultTimeoutMs ?? configuredTimeoutMs();
     let value: unknown;
@@ -651,11 +685,13 @@ export function invoke<T = never, Tool extends ToolLike = ToolLike>(
   args?: unknown,
   options: InvokerOptions & CallOptions = {},
 ): Promise<SettledResult<InvokeOutput<T, Tool>>> {
-  const { ambientContext, container, signal, nullMeansAbsent, transport, callId, approve, trace, context, ...invokerOptions } = options;
+  const { ambientContext, container, request, signal, nullMeansAbsent, transport, callId, approve, trace, context, ...invokerOptions } =
+    options;
   const invoker = Object.keys(invokerOptions).length === 0 ? defaultInvoker : new Invoker(invokerOptions);
   return invoker.invoke<T, Tool>(tool, args, {
     ambientContext,
     container,
+    request,
     signal,
     nullMeansAbsent,
     transport,

@@ -43,6 +43,8 @@ export interface ToolCall {
   readonly transport: TransportName;
   /** The call's id: the transport's (MCP request id, tool call id) or a generated UUID. */
   readonly id: string;
+  /** The transport's request object, when it passed one (the HTTP adapter's Fastify request); what a resolver gets as `call.request`. */
+  readonly request?: unknown;
   /**
    * A user-facing failure for this call, to return instead of calling `next()`:
    * `return call.fail('Too many requests; retry in 3 s')`. Reads like the tool's own `fail()`.
@@ -68,6 +70,7 @@ export class PipelineCall implements ToolCall {
     readonly signal: AbortSignal,
     readonly transport: TransportName,
     id: string | undefined,
+    readonly request?: unknown,
   ) {
     this.ownId = id;
   }

@@ -1,9 +1,14 @@
 import 'reflect-metadata';
 import { container as rootContainer, DependencyContainer, injectable } from 'tsyringe';
 import { ToolResolutionError } from '../errors/errors';
+import { DeclarationError } from '../errors/declaration-errors';
 import { failingDependency } from '../interop/tsyringe';
 import { Tools, ToolLike } from '../registry/tool-registry';
 import { ToolDefinition } from '../registry/tool-definition';
+import { describeValue } from '../util/describe-value';
+import type { ResolveCall, ToolResolver } from './resolver';
+
+export type { DependencyContainer } from 'tsyringe';
 
 const madeInjectable = new WeakSet<Function>();
 
@@ -46,4 +51,51 @@ export function resolveTool(tool: ToolLike, container: DependencyContainer = roo
       cause: error,
     });
   }
+}
+
+function isContainer(value: unknown): value is DependencyContainer {
+  return typeof value === 'object' && value !== null && typeof (value as { resolve?: unknown }).resolve === 'function';
+}
+
+/**
+ * The default resolver: tsyringe. A call's own `container` (a child container, as the MCP server
+ * makes per call) wins; else `container`; else tsyringe's root container.
+ */
+export function tsyringeResolver(container?: DependencyContainer): ToolResolver {
+  if (container !== undefined && !isContainer(container)) {
+    throw new DeclarationError(`tsyringeResolver: 'container' must be a tsyringe DependencyContainer; got ${describeValue(container)}.`);
+  }
+  return {
+    resolve(_target: Function, call: ResolveCall): object {
+      return resolveTool(call.definition, isContainer(call.container) ? call.container : (container ?? rootContainer));
+    },
+  };
+}
+
+/** The resolver of invokers given neither `resolver` nor `container`: tsyringe's root container. */
+export const defaultResolver: ToolResolver = Object.freeze(tsyringeResolver());
+
+/** Checks a `resolver` option: an object with a `resolve(target, call)` method. */
+export function checkResolver(where: string, resolver: unknown): void {
+  if (
+    resolver !== undefined &&
+    (typeof resolver !== 'object' || resolver === null || typeof (resolver as { resolve?: unknown }).resolve !== 'function')
+  ) {
+    throw new DeclarationError(
+      `${where}: 'resolver' must be an object with a resolve(target, call) method (a ToolResolver); got ${describeValue(resolver)}.`,
+    );
+  }
+}
+
+/** A resolver's failure, as the call reports it: a ToolResolutionError naming the member. */
+export function resolutionFailure(definition: ToolDefinition, error: unknown): unknown {
+  if (error instanceof ToolResolutionError) return error;
+  const message = (error as Error)?.message ?? String(error);
+  return new ToolResolutionError(
+    `${definition.toolName()} (${definition.id}) could not be resolved by the resolver: ${message}`,
+    undefined,
+    {
+      cause: error,
+    },
+  );
 }

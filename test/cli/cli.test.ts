@@ -203,8 +203,8 @@ describe('a CommonJS project (toolwright.config.cjs, plain JavaScript)', () => {
       expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['echo', 'explode', 'refuse']);
       await client.close();
       const tools = path.join(dir, 'tools.js');
-      fs.writeFileSync(tools, fs.readFileSync(tools, 'utf8').replace("Tool('mcp', { description: 'Always throws' })", "Tool('mcp', { name: 'blow_up', description: 'Always throws' })"));
-      await restarted(output);
+      const renamed = fs.readFileSync(tools, 'utf8').replace("Tool('mcp', { description: 'Always throws' })", "Tool('mcp', { name: 'blow_up', description: 'Always throws' })");
+      await restarted(output, () => fs.writeFileSync(tools, renamed));
       expect(output()).toContain('tools.js changed, restarting');
       expect(output()).not.toMatch(/the server (stopped|exited)/); // a restart is no failure
       client = await connectHttp(url);
@@ -238,8 +238,7 @@ describe('an ES module project (toolwright.config.mjs)', () => {
     fs.writeFileSync(tools, "import { DESCRIPTION } from './lib/words.js';\n" + fs.readFileSync(tools, 'utf8').replace("'Shout a text'", 'DESCRIPTION'));
     const { child, match, output } = await startUntil(['dev'], dir, /on (http:\/\/\S+)\n/);
     try {
-      fs.writeFileSync(path.join(dir, 'lib', 'words.js'), "export const DESCRIPTION = 'Shout a text, loudly';\n");
-      await restarted(output);
+      await restarted(output, () => fs.writeFileSync(path.join(dir, 'lib', 'words.js'), "export const DESCRIPTION = 'Shout a text, loudly';\n"));
       const client = await connectHttp(match[1]);
       expect((await client.listTools()).tools.map((tool) => tool.description)).toEqual(['Shout a text, loudly']);
       await client.close();

@@ -85,16 +85,26 @@ export function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Resolves once `dev`'s server has started a second time. */
-export function restarted(output: () => string): Promise<void> {
+/**
+ * Makes `change` and resolves once `dev`'s server has started a second time. The change is made
+ * again every 2 s until `dev` says it saw one: it sets up its watchers when the server reports the
+ * files it loaded, which may be just after the server says it is serving.
+ */
+export function restarted(output: () => string, change: () => void): Promise<void> {
+  change();
   return new Promise<void>((resolve, reject) => {
     const timer = setInterval(() => {
       if ((output().match(/serving .* on http/g) ?? []).length >= 2) {
         clearInterval(timer);
+        clearInterval(again);
         clearTimeout(timeout);
         resolve();
       }
     }, 50);
-    const timeout = setTimeout(() => (clearInterval(timer), reject(new Error(`no restart: ${output()}`))), 15_000);
+    // Again only while dev has not seen it (it says "… changed, restarting" when it has).
+    const again = setInterval(() => {
+      if (!/changed, restarting/.test(output())) change();
+    }, 2_000);
+    const timeout = setTimeout(() => (clearInterval(timer), clearInterval(again), reject(new Error(`no restart: ${output()}`))), 15_000);
   });
 }

@@ -390,6 +390,26 @@ describe('the optional peers at both ends of their ranges', () => {
   }, 180_000);
 });
 
+describe('a Nest application consuming toolwright/nest', () => {
+  // One compile and run of consumers/nest.ts per project: Nest 12 from an ES module consumer (Nest 12 is
+  // ES modules only; TypeScript's node16 CommonJS refuses to import it, as it refuses ai 7), Nest 11
+  // from a CommonJS consumer in the oldest-peers project.
+  it.each([
+    ['app', 'nodenext', 12],
+    ['cv-0.14.0', 'node10', 11],
+  ] as const)('%s (%s): Nest %i serves the tools, with the guards and the ambient officer', async (project, setting, nest) => {
+    expect(Number(installed(projects[project], '@nestjs/core').split('.')[0])).toBe(nest);
+    const where = await compile(projects[project], `nest-${setting}`, SETTINGS[setting], ['nest.ts']);
+    const { json, stderr } = await runConsumer(where, 'nest.ts');
+    expect(warningsIn(stderr)).toEqual([]);
+    expect(json).toMatchObject({
+      nobody: 403,
+      writer: { status: 'completed', data: { note: 'l-1 approved by officer-w' } },
+      reader: { status: 'failed', output: 'Forbidden resource' },
+    });
+  }, 120_000);
+});
+
 describe("the README's install figures (### Install) are what the install line weighs", () => {
   /** `12 packages, 3.4 MB` style figures, measured: packages installed and their files' bytes in MB (10^6). */
   const weigh = (dirs: Iterable<string>) => {

@@ -181,6 +181,7 @@ const options: ts.CompilerOptions = {
     'toolwright/openai': ['src/adapters/openai/index.ts'],
     'toolwright/ai': ['src/adapters/ai/index.ts'],
     'toolwright/http': ['src/adapters/http/index.ts'],
+    'toolwright/nest': ['src/adapters/nest/index.ts'],
     'toolwright/queue': ['src/adapters/queue/index.ts'],
     'toolwright/mcp-client': ['src/adapters/mcp-client/index.ts'],
   },

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { DependencyContainer } from 'tsyringe';
-import type { AmbientSource, InvokerOptions, ToolDefinition, ToolLike } from '../../index';
+import type { AmbientSource, InvokerOptions, ToolDefinition, ToolLike, ToolResolver } from '../../index';
 
 /**
  * How `auth.verify` answers: `true` lets the call through; `false` refuses with 401; `{ status: 401,
@@ -50,6 +50,11 @@ export interface HttpApiOptions {
   ambientContext?: (request: FastifyRequest, tool: ToolDefinition) => AmbientSource | undefined | Promise<AmbientSource | undefined>;
   /** The container tools resolve from (default: tsyringe's root container). */
   container?: DependencyContainer;
+  /**
+   * How the instance a tool runs on is made (default: tsyringe, from `container`). It gets the
+   * Fastify request as `call.request`.
+   */
+  resolver?: ToolResolver;
   /**
    * Refuses a call with 401 (or, for a 403 verdict, the 404 of an unknown path) before the tool
    * runs; documented as a security scheme in OpenAPI. It also decides what each caller sees: the

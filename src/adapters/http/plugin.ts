@@ -4,7 +4,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { AmbientSource, Invoker, Result } from '../../index';
-import { DEFAULT_ERROR, describeValue, guardToolResponse, MAPPING_FAILURE } from '../../adapter-kit';
+import { checkCallOptions, DEFAULT_ERROR, describeValue, guardToolResponse, MAPPING_FAILURE } from '../../adapter-kit';
 import { setOwn } from '../../adapter-kit/internal';
 import { authHook, CallerDocuments, reportServerFault } from './auth';
 import { failureStatusOf, HTTP_ADAPTER, HttpConfig } from './config';
@@ -120,8 +120,11 @@ export async function toolwrightHttp(fastify: FastifyInstance, options: HttpApiO
     );
   }
   const documents = new CallerDocuments({ ...options, prefix: fastify.prefix }, routes);
-  const invoker = new Invoker(options.invoker);
+  checkCallOptions('toolwright/http', { resolver: options.resolver });
+  const invoker = new Invoker(options.resolver ? { ...options.invoker, resolver: options.resolver } : options.invoker);
   const { ambientContext, container, auth, abortOnDisconnect = false } = options;
+  // A resolver is handed the Fastify request; without one the calls share a plain options object.
+  const withRequest = options.resolver !== undefined;
   const transport = HTTP_ADAPTER;
 
   // JSON only; an empty body is no input at all.
@@ -161,7 +164,10 @@ export async function toolwrightHttp(fastify: FastifyInstance, options: HttpApiO
     };
     const handler: RouteHandlerMethod = async (request, reply) => {
       const input = request.method === 'POST' ? request.body : queryInput(request.query, listFields);
-      if (!ambientContext && !abortOnDisconnect) return respond(route, await invoker.invoke(definition, input, plainCall), request, reply);
+      if (!ambientContext && !abortOnDisconnect) {
+        const call = withRequest ? { ...plainCall, request } : plainCall;
+        return respond(route, await invoker.invoke(definition, input, call), request, reply);
+      }
       let ambient: AmbientSource = NO_AMBIENT;
       if (ambientContext) {
         const values = await ambientOf(request);
@@ -169,13 +175,24 @@ export async function toolwrightHttp(fastify: FastifyInstance, options: HttpApiO
         ambient = values;
       }
       if (!abortOnDisconnect)
-        return respond(route, await invoker.invoke(definition, input, { ambientContext: ambient, container, transport }), request, reply);
+        return respond(
+          route,
+          await invoker.invoke(definition, input, { ambientContext: ambient, container, request, transport }),
+          request,
+          reply,
+        );
       const controller = new AbortController();
       const onClose = () => {
         if (!reply.raw.writableFinished) controller.abort(new Error('The client closed the connection.'));
       };
       reply.raw.once('close', onClose);
-      const result = await invoker.invoke(definition, input, { ambientContext: ambient, container, transport, signal: controller.signal });
+      const result = await invoker.invoke(definition, input, {
+        ambientContext: ambient,
+        container,
+        request,
+        transport,
+        signal: controller.signal,
+      });
       reply.raw.off('close', onClose);
       return respond(route, result, request, reply);
     };

@@ -20,8 +20,8 @@ export type { McpCompletionEntry, McpPromptEntry, McpResourceEntry } from './mem
 export { InMemoryEventStore } from './event-store';
 export type { EventStore } from './event-store';
 export type { ServableTool } from './served-tools';
-export { serveHttp, serveStdio } from './serve';
-export type { HttpServeOptions, McpHttpHandle, McpStdioHandle, StdioServeOptions } from './serve';
+export { createMcpHttpHandler, serveHttp, serveStdio } from './serve';
+export type { HttpServeOptions, McpHttpHandle, McpHttpHandler, McpNodeHandler, McpStdioHandle, StdioServeOptions } from './serve';
 export { McpRequestContext, mcpRequest } from './request-context';
 export type { McpRequestHeaders } from './request-context';
 export type { AuthInfo, McpHttpAuth, McpResourceMetadata } from './auth';

@@ -89,6 +89,7 @@ export function invokePrepared(
     deps.invoker.invoke(definition, args ?? {}, {
       ambientContext: run.ambientContext,
       container: run.container,
+      request: run.request,
       signal: run.signal,
       transport: 'mcp',
       approve: run.approve,

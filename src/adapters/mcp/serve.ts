@@ -127,6 +127,50 @@ export async function serveHttp(options: McpServerOptions, http: HttpServeOption
   };
 }
 
+/** `createMcpHttpHandler`'s answer: the endpoint's handler, and what `serveHttp`'s handle offers beside it. */
+export interface McpHttpHandler extends McpNodeHandler {
+  readonly tools: McpServedTools;
+  readonly resources: McpServedResources;
+  readonly prompts: McpServedPrompts;
+  readonly completions: McpServedCompletions;
+}
+
+/**
+ * `serveHttp` without a server of its own: the MCP endpoint (both revisions, sessions, host rules,
+ * auth, limits) as a handler of Node request/response pairs, for a server someone else owns (a
+ * framework's: toolwright/nest mounts it so). `http.host` is the host the server is bound to
+ * (default 127.0.0.1: the loopback Host/Origin rule applies; set `allowedHosts` otherwise);
+ * `port` and `otherRequests` are not used. `url`: where clients connect, for the auth metadata.
+ */
+export async function createMcpHttpHandler(
+  options: McpServerOptions,
+  http: Omit<HttpServeOptions, 'port' | 'otherRequests'> & { url?: string } = {},
+): Promise<McpHttpHandler> {
+  const { url, ...rest } = http;
+  resolveHttpOptions(rest, 'createMcpHttpHandler');
+  const makeServer = mcpServerFactory(options);
+  try {
+    await makeServer.ready();
+  } catch (error) {
+    await makeServer.close();
+    throw error;
+  }
+  const { tools, resources, prompts, completions } = makeServer;
+  const handler = httpHandler(makeServer, rest, tools, makeServer.taskRequests, { resources, prompts, completions }, () => url ?? '');
+  return {
+    ...handler,
+    path: handler.path,
+    tools,
+    resources,
+    prompts,
+    completions,
+    async close() {
+      await handler.close();
+      await makeServer.close();
+    },
+  };
+}
+
 /**
  * `serveHttp`'s hosting of any SDK server factory, for both protocol revisions on one endpoint:
  * the HTTP server, host rules, auth and body limits, then a 2025-11-25 request goes to the session
@@ -145,12 +189,77 @@ export async function hostHttp(
   taskRequests?: McpServerFactory['taskRequests'],
   members?: MemberSets,
 ): Promise<Omit<McpHttpHandle, 'tools' | 'resources' | 'prompts' | 'completions'>> {
-  const { host, port, path, stateless, maxBodyBytes, requestTimeoutMs, ...limits } = resolveHttpOptions(http);
+  const { host, port, requestTimeoutMs } = resolveHttpOptions(http);
+  let actualPort = port;
+  const handler = httpHandler(makeServer, http, tools, taskRequests, members, () => servedUrl);
   let servedUrl = '';
-  const gate = http.auth !== undefined ? httpAuthGate(http.auth, () => servedUrl) : undefined;
+
+  // Headers get requestTimeoutMs; readJsonBody gives the body as long again. Node's own whole-request
+  // bound (checked every connectionsCheckingInterval) catches bodies nothing reads (a 404, say).
+  const httpServer = createServer(
+    {
+      headersTimeout: requestTimeoutMs,
+      requestTimeout: 2 * requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(30_000, Math.ceil(requestTimeoutMs / 2)),
+    },
+    (req, res) => void handler.handle(req, res),
+  );
+  await new Promise<void>((resolve, reject) => {
+    const refuse = (error: unknown) => reject(listenError(error, host, port));
+    httpServer.once('error', refuse);
+    httpServer.listen(port, host.replace(/^\[(.*)\]$/, '$1'), () => {
+      httpServer.off('error', refuse);
+      actualPort = (httpServer.address() as AddressInfo).port;
+      resolve();
+    });
+  });
+  const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  servedUrl = `http://${urlHost}:${actualPort}${handler.path}`;
+  warnIfExposed(host, http);
+  return {
+    url: servedUrl,
+    sessions: handler.sessions,
+    async close() {
+      await handler.close();
+      httpServer.closeAllConnections();
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    },
+  };
+}
+
+/** What `httpHandler` gives: one Node request/response pair answered at a time, without owning a server. */
+export interface McpNodeHandler {
+  /** The endpoint's path (`/mcp`). */
+  readonly path: string;
+  /**
+   * Answers one request. `parsed`: the body when the host already read and parsed it (a framework's
+   * body parser); otherwise it is read from `req` within the limits. Never rejects.
+   */
+  handle(req: IncomingMessage, res: ServerResponse, parsed?: { body: unknown }): Promise<void>;
+  /** Open sessions (session mode). */
+  sessions(): number;
+  /** Closes the sessions and the 2026-07-28 handler (not any server). */
+  close(): Promise<void>;
+}
+
+/**
+ * The request handling of `hostHttp`, on no server of its own: host rules, auth, body limits, then
+ * the 2025-11-25 session table or the 2026-07-28 handler. `servedUrl`: where clients connect (for
+ * the auth metadata document).
+ * @internal
+ */
+export function httpHandler(
+  makeServer: (context: McpServerFactoryContext) => Server | McpServer,
+  http: HttpServeOptions,
+  tools: McpServedTools | undefined,
+  taskRequests: McpServerFactory['taskRequests'] | undefined,
+  members: MemberSets | undefined,
+  servedUrl: () => string,
+): McpNodeHandler {
+  const { host, path, stateless, maxBodyBytes, requestTimeoutMs, ...limits } = resolveHttpOptions(http);
+  const gate = http.auth !== undefined ? httpAuthGate(http.auth, servedUrl) : undefined;
   const sessions = new SessionTable(limits, () => makeServer({ era: 'legacy' }), http.eventStore);
   const refusal = hostGuard(host, http);
-  let actualPort = port;
   // 2026-07-28: a server per request, whatever `stateless` says (the revision has no sessions).
   const answersTaskMethods = taskRequests !== undefined;
   const modern = createMcpHandler(
@@ -170,7 +279,7 @@ export async function hostHttp(
     members?.prompts.onChange(() => modern.notify.promptsChanged()),
   ];
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const handle = async (req: IncomingMessage, res: ServerResponse, parsed?: { body: unknown }): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (gate?.serveMetadata(req, res, url.pathname)) return;
     if (url.pathname !== path && !http.otherRequests) return void res.writeHead(404).end();
@@ -179,7 +288,8 @@ export async function hostHttp(
     if (url.pathname !== path) return http.otherRequests!(req, res);
     const authInfo = gate ? await gate.authenticate(req, res) : undefined;
     if (authInfo === null) return; // answered: 401, 403 or 500
-    const read = req.method === 'POST' ? await readJsonBody(req, res, { maxBodyBytes, requestTimeoutMs }) : { body: undefined };
+    const read =
+      req.method !== 'POST' ? { body: undefined } : parsed ? parsed : await readJsonBody(req, res, { maxBodyBytes, requestTimeoutMs });
     if (!read) return; // answered (413, 408, 400), or the client is gone
     const { body } = read;
     const request = webRequest(req, res);
@@ -227,42 +337,18 @@ export async function hostHttp(
     } else await sessions.open(request, res, body);
   };
 
-  // Headers get requestTimeoutMs; readJsonBody gives the body as long again. Node's own whole-request
-  // bound (checked every connectionsCheckingInterval) catches bodies nothing reads (a 404, say).
-  const httpServer = createServer(
-    {
-      headersTimeout: requestTimeoutMs,
-      requestTimeout: 2 * requestTimeoutMs,
-      connectionsCheckingInterval: Math.min(30_000, Math.ceil(requestTimeoutMs / 2)),
-    },
-    (req, res) => {
-      handle(req, res).catch((error: unknown) => {
+  return {
+    path,
+    handle: (req, res, parsed) =>
+      handle(req, res, parsed).catch((error: unknown) => {
         jsonRpcError(res, 500, -32603, 'Internal error');
         console.error('toolwright/mcp: the HTTP handler failed:', error);
-      });
-    },
-  );
-  await new Promise<void>((resolve, reject) => {
-    const refuse = (error: unknown) => reject(listenError(error, host, port));
-    httpServer.once('error', refuse);
-    httpServer.listen(port, host.replace(/^\[(.*)\]$/, '$1'), () => {
-      httpServer.off('error', refuse);
-      actualPort = (httpServer.address() as AddressInfo).port;
-      resolve();
-    });
-  });
-  const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-  servedUrl = `http://${urlHost}:${actualPort}${path}`;
-  warnIfExposed(host, http);
-  return {
-    url: servedUrl,
+      }),
     sessions: () => sessions.size,
     async close() {
       for (const unsubscribe of unsubscribes) unsubscribe?.();
       await modern.close();
       await sessions.closeAll();
-      httpServer.closeAllConnections();
-      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },
   };
 }
@@ -290,8 +376,7 @@ function streamsCall(req: IncomingMessage, body: unknown): boolean {
 }
 
 /** Every HTTP option checked and defaulted: a TypeError naming the option otherwise. */
-function resolveHttpOptions(http: HttpServeOptions) {
-  const where = 'serveHttp';
+function resolveHttpOptions(http: HttpServeOptions, where = 'serveHttp') {
   if (typeof http !== 'object' || http === null)
     throw new DeclarationError(`${where}: the second argument must be an options object; got ${describeValue(http)}.`);
   const { host = '127.0.0.1', port = 3000, path = '/mcp', stateless = false } = http;

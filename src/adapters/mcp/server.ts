@@ -10,8 +10,8 @@ import {
 } from '@modelcontextprotocol/server';
 import type { IncomingHttpHeaders } from 'node:http';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
-import { AmbientSource, Invoker, InvokerOptions, ToolDefinition, ToolLike } from '../../index';
-import { DEFAULT_ERROR, describeValue, guardToolResponse } from '../../adapter-kit';
+import { AmbientSource, Invoker, InvokerOptions, ToolDefinition, ToolLike, ToolResolver } from '../../index';
+import { checkCallOptions, DEFAULT_ERROR, describeValue, guardToolResponse } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
 import { ownerIdentity, scopeListProblem } from './auth';
 import type { McpEra } from './call-context';
@@ -59,6 +59,11 @@ export interface McpServerOptions extends McpCompositionOptions {
   completions?: ReadonlyArray<ToolLike>;
   /** The container tools resolve from; each call gets a child of it with the request registered. */
   container?: DependencyContainer;
+  /**
+   * How the instance a member runs on is made (default: tsyringe, from `container`). It gets the
+   * call's `McpRequestContext` as `call.request`.
+   */
+  resolver?: ToolResolver;
   /**
    * The trusted ambient values of a call, from its request (auth info, session, headers). Never
    * from the model's arguments.
@@ -226,7 +231,8 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
   /** Whose tasks a request may see: its verified token's identity, or the anonymous caller's. */
   const owner = (ctx: ServerContext): string => (ctx.http?.authInfo ? ownerIdentity(ctx.http.authInfo) : '');
   const listCache = checkListCache(options.listCache, composition.ruled);
-  const invoker = new Invoker(options.invoker);
+  checkCallOptions('createMcpServer', { resolver: options.resolver });
+  const invoker = new Invoker(options.resolver ? { ...options.invoker, resolver: options.resolver } : options.invoker);
   const root = options.container ?? rootContainer;
   const capabilities: ServerCapabilities = { ...options.capabilities, tools: { listChanged: true }, logging: {} };
   const modernCapabilities: ServerCapabilities = tasks
@@ -238,7 +244,6 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
   const approval = { trusted: options.trustClientConfirmation === true, timeoutMs: approvalTimeoutMs };
   const seal = new RequestStateSeal(options.requestState, 'createMcpServer');
   const runDeps: RunDeps = { root, ambientContext: options.ambientContext, seal, approval, invoker };
-
 
   const call = async (
     server: Server,
@@ -297,6 +302,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
           {
             ambientContext,
             container: child,
+            request,
             signal: request.signal,
             transport: 'mcp',
             approve,
@@ -313,6 +319,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
         invoker,
         ambientContext,
         container: child,
+        request,
         signal,
         approve,
         callId: String(request.requestId),

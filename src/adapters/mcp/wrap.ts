@@ -12,6 +12,8 @@ export interface McpCallOptions {
   /** Trusted ambient values for this call (`{}` when there are none). */
   ambientContext?: AmbientSource;
   container?: DependencyContainer;
+  /** The transport's request (the server passes its `McpRequestContext`), for the resolver. */
+  request?: unknown;
   signal?: AbortSignal;
   /** The tool context's handlers and the call's identity (the server fills them from the MCP request). */
   context?: CallContext;
@@ -106,6 +108,7 @@ export function invokeFor(definition: ToolDefinition, args: unknown, call: McpCa
   return (call.invoker ?? defaultInvoker).invoke(definition, args ?? {}, {
     ambientContext: call.ambientContext ?? {},
     container: call.container,
+    request: call.request,
     signal: call.signal,
     transport: 'mcp',
     approve: call.approve,

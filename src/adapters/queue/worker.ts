@@ -1,8 +1,18 @@
 import { UnrecoverableError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import IORedis from 'ioredis';
 import type { DependencyContainer } from 'tsyringe';
-import { AmbientSource, Invoker, InvokerOptions, Result, ToolCancelledError, ToolDefinition, ToolLike, Tools } from '../../index';
-import { checkKnownKeys, describeValue } from '../../adapter-kit';
+import {
+  AmbientSource,
+  Invoker,
+  InvokerOptions,
+  Result,
+  ToolCancelledError,
+  ToolDefinition,
+  ToolLike,
+  ToolResolver,
+  Tools,
+} from '../../index';
+import { checkCallOptions, checkKnownKeys, describeValue } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
 import { cancelChannel, DEFAULT_PREFIX, DEFAULT_QUEUE_NAME, isRetryable } from './delivery';
 import { isScrubbed, scrubJobData } from './scrub';
@@ -28,6 +38,8 @@ export interface ToolWorkerOptions {
   tools?: readonly ToolLike[];
   /** The container tools resolve from; each job gets a child of it. */
   container?: DependencyContainer;
+  /** How the instance a tool runs on is made (default: tsyringe, from `container`). It gets the BullMQ job as `call.request`. */
+  resolver?: ToolResolver;
   /** Jobs run at once in this process (default 1). */
   concurrency?: number;
   /**
@@ -61,6 +73,7 @@ const OPTION_KEYS = new Set([
   'prefix',
   'tools',
   'container',
+  'resolver',
   'concurrency',
   'ambientContext',
   'invoker',
@@ -97,6 +110,7 @@ export function startToolWorker(options: ToolWorkerOptions): ToolWorker {
     );
   }
   checkKnownKeys('startToolWorker', options, OPTION_KEYS, { heading: 'Known' });
+  checkCallOptions('startToolWorker', { resolver: options.resolver });
   if (options.ambientContext !== undefined && typeof options.ambientContext !== 'function') {
     throw new DeclarationError(
       `startToolWorker: ambientContext must be a function (call) => values; got ${describeValue(options.ambientContext)}.`,
@@ -113,7 +127,11 @@ export function startToolWorker(options: ToolWorkerOptions): ToolWorker {
   for (const tool of definitions) tools.set(toolKey(tool.toolName('queue'), tool.version), tool);
   const known = () => [...tools.keys()].sort().join(', ') || 'none';
 
-  const invoker = new Invoker({ ...options.invoker, ...(options.container ? { container: options.container } : {}) });
+  const invoker = new Invoker({
+    ...options.invoker,
+    ...(options.container ? { container: options.container } : {}),
+    ...(options.resolver ? { resolver: options.resolver } : {}),
+  });
 
   const toolOf = (data: unknown) => (isPlainObject(data) ? tools.get(toolKey(String(data.tool), Number(data.version))) : undefined);
   const run = async (job: Job<ToolJobData, WireResult>, tool: ToolDefinition | undefined, signal?: AbortSignal): Promise<WireResult> => {
@@ -156,6 +174,7 @@ export function startToolWorker(options: ToolWorkerOptions): ToolWorker {
       ambientContext,
       signal,
       transport: 'queue',
+      request: job,
       ...(data.approved === true ? { approve: () => true } : {}),
       ...(child ? { container: child } : {}),
     });

@@ -1,0 +1,152 @@
+/**
+ * Nest's guards, interceptors and exception filters around tool calls, applied by Nest's own
+ * machinery (`ExternalContextCreator`, as @nestjs/graphql and @nestjs/microservices apply them):
+ * `@UseGuards`, `@UseInterceptors` and `@UseFilters` on a member's provider class or method, and
+ * the app's global ones. A toolwright middleware: it runs after the input checks, around the tool.
+ *
+ * What a Nest developer reads in the README ("Guards, interceptors and exception filters"):
+ * - The execution context's type is `toolwright`; its arguments are laid out as HTTP's
+ *   (`switchToHttp().getRequest()` is the platform request that carried the call, so an HTTP guard
+ *   works unchanged), and `toolCallOf(context)` is the call (tool, validated input, ambient values).
+ * - A guard refusing (false, or an HttpException below 500) is an error the model reads, naming
+ *   the refusal; any other error is an exception outcome (reported, generic to the model).
+ * - Interceptors wrap the call (they see it start and end, may throw); the answer the model sees is
+ *   the tool's own Result: an interceptor answering something else fails the call as an exception.
+ * - Exception filters observe what guards, interceptors and the tool threw; what they return is
+ *   ignored, so a filter cannot put an exception's details in front of the model.
+ */
+import { HttpException, type ExecutionContext } from '@nestjs/common';
+import type { ApplicationConfig, ExternalContextCreator } from '@nestjs/core';
+import { Result, SetupError, type Middleware, type ToolCall, type ToolDefinition } from '../../index';
+
+/** The `getType()` of the execution context Nest's enhancers get for a tool call. */
+export const TOOL_CALL_CONTEXT = 'toolwright';
+
+const GUARDS = '__guards__';
+const INTERCEPTORS = '__interceptors__';
+const FILTERS = '__exceptionFilters__';
+
+/** The tool call an enhancer is looking at (`context.getType() === 'toolwright'`); undefined for any other context. */
+export function toolCallOf(context: ExecutionContext): ToolCall | undefined {
+  if (context.getType<string>() !== TOOL_CALL_CONTEXT) return undefined;
+  return context.getArgByIndex<ToolCall>(2);
+}
+
+/** What one call carries through Nest's handler. */
+interface Passage {
+  readonly next: () => Promise<Result>;
+  result?: Result;
+  thrown?: unknown;
+}
+
+type Handler = (...args: unknown[]) => Promise<unknown>;
+
+interface Enhanced {
+  /** Guards and interceptors around `next()`, no filters. */
+  readonly run: Handler;
+  /** The filters alone, around a callback that throws the passage's exception. */
+  readonly filter: Handler;
+}
+
+/** Refusals the model reads: a guard's `false` (ForbiddenException) or an HttpException below 500. */
+function refusal(error: unknown): string | undefined {
+  if (!(error instanceof HttpException) || error.getStatus() >= 500) return undefined;
+  const response = error.getResponse();
+  const message = typeof response === 'object' && response !== null ? (response as { message?: unknown }).message : response;
+  return Array.isArray(message) ? message.join('; ') : typeof message === 'string' && message !== '' ? message : error.message;
+}
+
+function hasEnhancers(target: object): boolean {
+  return [GUARDS, INTERCEPTORS, FILTERS].some((key) => ((Reflect.getMetadata(key, target) as unknown[] | undefined)?.length ?? 0) > 0);
+}
+
+/**
+ * A stand-in for the member's method that Nest calls in its place: it carries the method's own
+ * metadata (so `Reflector.get(key, context.getHandler())` reads what the method declares) and passes
+ * the call on to the rest of toolwright's pipeline.
+ */
+function standIn(method: Function, body: (passage: Passage) => Promise<unknown>): Function {
+  const fn = function (this: unknown, ...args: unknown[]) {
+    return body(args[3] as Passage);
+  };
+  Object.defineProperty(fn, 'name', { value: method.name });
+  for (const key of Reflect.getMetadataKeys(method) as unknown[]) {
+    Reflect.defineMetadata(key, Reflect.getMetadata(key, method), fn);
+  }
+  return fn;
+}
+
+/**
+ * The middleware applying Nest's enhancers to calls of members served from a Nest app.
+ * `requestOf` answers the platform request of the call running now (undefined in process). The
+ * app's global enhancers are read at a member's first call: a member with none of its own, in an
+ * app with none, costs one Map lookup per call.
+ */
+export function nestEnhancers(
+  contexts: ExternalContextCreator,
+  config: ApplicationConfig,
+  requestOf: (transportRequest?: unknown) => object | undefined,
+): Middleware {
+  const hasGlobal = () => config.getGlobalGuards().length + config.getGlobalInterceptors().length + config.getGlobalFilters().length > 0;
+  const cache = new Map<ToolDefinition, Enhanced | null>();
+
+  const enhance = (tool: ToolDefinition): Enhanced | null => {
+    const method = (tool.target.prototype as Record<string, unknown>)[tool.method];
+    if (typeof method !== 'function') return null;
+    if (!hasGlobal() && !hasEnhancers(tool.target) && !hasEnhancers(method)) return null;
+    // Nest reads the class, the module and the method's parameter types from the instance; calls go to the stand-ins.
+    const host = Object.create(tool.target.prototype) as object;
+    const run = standIn(method, async (passage) => (passage.result = await passage.next()));
+    const filter = standIn(method, async (passage) => {
+      throw passage.thrown;
+    });
+    const create = (callback: Function, options: { guards: boolean; interceptors: boolean; filters: boolean }) =>
+      contexts.create(
+        host,
+        callback as never,
+        tool.method,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        options,
+        TOOL_CALL_CONTEXT,
+      ) as Handler;
+    return {
+      run: create(run, { guards: true, interceptors: true, filters: false }),
+      filter: create(filter, { guards: false, interceptors: false, filters: true }),
+    };
+  };
+
+  return async function nestEnhancers(call, next) {
+    let enhanced = cache.get(call.tool);
+    if (enhanced === undefined) cache.set(call.tool, (enhanced = enhance(call.tool)));
+    if (enhanced === null) return next();
+    const passage: Passage = { next };
+    const args = [requestOf(call.request), undefined, call, passage];
+    const observe = async (thrown: unknown) => {
+      passage.thrown = thrown;
+      // Filters see the exception with the call's context; whatever they answer is dropped.
+      await enhanced.filter(...args).catch(() => undefined);
+    };
+    let answer: unknown;
+    try {
+      answer = await enhanced.run(...args);
+    } catch (error) {
+      await observe(error);
+      const reason = refusal(error);
+      if (reason !== undefined) return call.fail(reason, { standalone: true, cause: error });
+      throw error;
+    }
+    const result = passage.result;
+    if (result === undefined || answer !== result) {
+      // An interceptor answered in the tool's place: the model sees only what the tool answers.
+      throw new SetupError(
+        `A Nest interceptor on ${call.tool.toolName()} answered ${answer instanceof Result ? 'another Result' : 'a value of its own'} instead of the tool's; toolwright serves only the tool's own answer. Let the interceptor return what next.handle() emits.`,
+        { class: call.tool.target, member: call.tool.method },
+      );
+    }
+    if (result.outcome === 'exception') await observe(result.exception);
+    return result;
+  };
+}
