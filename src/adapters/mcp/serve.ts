@@ -20,7 +20,7 @@ import type { McpServedTools } from './served-tools';
 import type { McpServedCompletions, McpServedPrompts, McpServedResources } from './member-entries';
 import type { MemberSets } from './member-requests';
 import { serveWeb, SessionTable } from './sessions';
-import { webRequest, writeWebResponse } from './web-bridge';
+import { answeredRequestId, webRequest, writeWebResponse } from './web-bridge';
 import type { EventStore } from './event-store';
 import { listenError } from './listen-error';
 import { DeclarationError } from '../../index';
@@ -303,7 +303,11 @@ export function httpHandler(
         const text = JSON.stringify(message);
         return void res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
       }
-      return writeWebResponse(res, await modern.fetch(request, { parsedBody: body, ...(authInfo ? { authInfo } : {}) }));
+      return writeWebResponse(
+        res,
+        await modern.fetch(request, { parsedBody: body, ...(authInfo ? { authInfo } : {}) }),
+        answeredRequestId(body),
+      );
     }
 
     if (stateless) {

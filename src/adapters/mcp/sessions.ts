@@ -4,7 +4,7 @@ import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type Server } 
 import type { EventStore } from './event-store';
 import { jsonRpcError } from './http-body';
 import { sessionEventStore, sessionScope } from './session-events';
-import { writeWebResponse } from './web-bridge';
+import { answeredRequestId, writeWebResponse } from './web-bridge';
 
 type StreamableHTTPServerTransport = WebStandardStreamableHTTPServerTransport;
 
@@ -67,7 +67,7 @@ export class SessionTable {
     this.sessions.delete(id);
     this.sessions.set(id, session); // most recently active last
     this.track(session, res);
-    await serveWeb(session.transport, request, res, body, authInfo);
+    await serveWeb(session.transport, request, res, body, authInfo, this.eventStore !== undefined);
     return true;
   }
 
@@ -133,7 +133,7 @@ export class SessionTable {
     this.opening++;
     try {
       await server.connect(transport);
-      await serveWeb(transport, request, res, body, authInfo);
+      await serveWeb(transport, request, res, body, authInfo, store !== undefined);
     } finally {
       this.opening--;
       // An initialize the transport refused (a bad Accept header, say) leaves no session behind.
@@ -175,19 +175,24 @@ export class SessionTable {
   }
 }
 
-/** One request through an SDK web-standard transport (a session's, or a stateless one's). */
+/**
+ * One request through an SDK web-standard transport (a session's, or a stateless one's). A
+ * resumable stream (`resumable`: an event store) always streams, since its client resumes by the
+ * ids of its events; any other answer of one event goes out as JSON (`writeWebResponse`).
+ */
 export async function serveWeb(
   transport: StreamableHTTPServerTransport,
   request: Request,
   res: ServerResponse,
   body: unknown,
   authInfo: AuthInfo | undefined,
+  resumable = false,
 ): Promise<void> {
   const response = await transport.handleRequest(request, {
     ...(body !== undefined ? { parsedBody: body } : {}),
     ...(authInfo ? { authInfo } : {}),
   });
-  await writeWebResponse(res, response);
+  await writeWebResponse(res, response, resumable ? undefined : answeredRequestId(body));
 }
 
 /** Drops an ended session's events; a store that fails to is reported, not thrown into the close. */

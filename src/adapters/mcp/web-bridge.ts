@@ -26,8 +26,14 @@ export function webRequest(req: IncomingMessage, res: ServerResponse): Request {
  * Writes a web `Response` to the Node response: status and headers at once (so an SSE stream
  * starts as soon as the SDK opens it), then the body as it comes, waiting for the socket to drain.
  * The client closing the response cancels the body, which ends the SDK's stream.
+ *
+ * With `answers` (the id of the one JSON-RPC request the response answers, on a stream nothing can
+ * resume), an SSE answer is held back until its first event: when that event is the request's own
+ * response, it is sent as one `application/json` body instead, which the client also accepts and
+ * reads for much less than an event stream; anything else first (progress, a log, a request to the
+ * client) starts the stream as usual, so a tool that reports as it goes still streams.
  */
-export async function writeWebResponse(res: ServerResponse, response: Response): Promise<void> {
+export async function writeWebResponse(res: ServerResponse, response: Response, answers?: string | number): Promise<void> {
   if (res.headersSent || res.destroyed) {
     await response.body?.cancel().catch(() => undefined);
     return;
@@ -38,13 +44,26 @@ export async function writeWebResponse(res: ServerResponse, response: Response):
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers['set-cookie'] = cookies;
-  res.writeHead(response.status, headers);
-  if (!response.body) return void res.end();
-  res.flushHeaders();
+  if (!response.body) return void res.writeHead(response.status, headers).end();
   const reader = response.body.getReader();
   const cancel = () => void reader.cancel().catch(() => undefined);
   res.once('close', cancel);
   try {
+    let held: Uint8Array[] = [];
+    if (answers !== undefined && response.status === 200 && headers['content-type'] === 'text/event-stream') {
+      const first = await firstEvent(reader, held);
+      if (res.destroyed) return cancel();
+      if (first !== undefined && isResponseTo(first, answers)) {
+        for (const name of SSE_HEADERS) delete headers[name];
+        res.writeHead(200, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(first) }).end(first);
+        // The SDK closes a request's stream once its response is sent: nothing more can come.
+        return cancel();
+      }
+    }
+    res.writeHead(response.status, headers);
+    res.flushHeaders();
+    for (const chunk of held) if (!res.write(chunk)) await drained(res);
+    held = [];
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
@@ -57,6 +76,70 @@ export async function writeWebResponse(res: ServerResponse, response: Response):
     if (!res.destroyed) res.destroy();
   } finally {
     res.off('close', cancel);
+  }
+}
+
+/** Requests whose stream stays open by design: they always start their stream at once. */
+const LONG_LIVED = new Set(['subscriptions/listen']);
+
+/**
+ * The id `writeWebResponse` needs to send a request's one-event answer as JSON: the body's, when it
+ * is one JSON-RPC request (not a batch, a notification or a long-lived request).
+ */
+export function answeredRequestId(body: unknown): string | number | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const { id, method } = body as { id?: unknown; method?: unknown };
+  if (typeof method !== 'string' || LONG_LIVED.has(method)) return undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+}
+
+/** The headers of an event stream, dropped when its one event goes out as JSON. */
+const SSE_HEADERS = ['content-type', 'cache-control', 'connection', 'x-accel-buffering'];
+const LF = 0x0a;
+
+/**
+ * Reads the stream into `held` until its first whole SSE event, and answers that event's data, or
+ * undefined when the event has no data, something follows it or the stream ends first. What is held
+ * is at most one message the server itself made (the SDK writes each event as one chunk).
+ */
+async function firstEvent(reader: ReadableStreamDefaultReader<Uint8Array>, held: Uint8Array[]): Promise<string | undefined> {
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return undefined;
+    held.push(value);
+    const end = eventEnd(held, size, value);
+    size += value.byteLength;
+    if (end >= 0) return end === size ? dataOf(Buffer.concat(held, size).toString('utf8')) : undefined;
+  }
+}
+
+/** The offset just past the first "\n\n" once `latest` (appended at `before`) completes one, else -1. */
+function eventEnd(held: Uint8Array[], before: number, latest: Uint8Array): number {
+  for (let i = 0; i < latest.byteLength; i++) {
+    if (latest[i] !== LF) continue;
+    const previous = i > 0 ? latest[i - 1] : held.length > 1 ? held[held.length - 2].at(-1) : undefined;
+    if (previous === LF) return before + i + 1;
+  }
+  return -1;
+}
+
+/** The `data` of one SSE event (its data lines joined), or undefined without any. */
+function dataOf(event: string): string | undefined {
+  const data: string[] = [];
+  for (const line of event.split('\n')) {
+    if (line.startsWith('data:')) data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
+  }
+  return data.length > 0 ? data.join('\n') : undefined;
+}
+
+/** Whether `data` is the JSON-RPC response (result or error) to the request `id`. */
+function isResponseTo(data: string, id: string | number): boolean {
+  try {
+    const message = JSON.parse(data) as { id?: unknown; result?: unknown; error?: unknown; method?: unknown };
+    return message.id === id && message.method === undefined && (message.result !== undefined || message.error !== undefined);
+  } catch {
+    return false;
   }
 }
 
