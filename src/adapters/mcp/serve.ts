@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import {
+  classifyInboundRequest,
   createMcpHandler,
   isInitializeRequest,
-  isLegacyRequest,
   McpServer,
   ProtocolError,
   WebStandardStreamableHTTPServerTransport,
@@ -292,11 +292,12 @@ export function httpHandler(
       req.method !== 'POST' ? { body: undefined } : parsed ? parsed : await readJsonBody(req, res, { maxBodyBytes, requestTimeoutMs });
     if (!read) return; // answered (413, 408, 400), or the client is gone
     const { body } = read;
-    const request = webRequest(req, res);
-
-    // The SDK's own classification, on the body already parsed: a request with the 2026-07-28
-    // `_meta` envelope (server/discover among them) is modern; anything else is 2025-11-25 traffic.
-    if (req.method === 'POST' && body !== undefined && !(await isLegacyRequest(request, body))) {
+    // The SDK's own classification (what its isLegacyRequest runs), on the body already parsed: a
+    // request with the 2026-07-28 `_meta` envelope (server/discover among them) is modern; anything
+    // else is 2025-11-25 traffic. Only the modern handler reads the request's abort signal.
+    const modernRequest = req.method === 'POST' && body !== undefined && !isLegacy(req, body);
+    const request = webRequest(req, res, modernRequest);
+    if (modernRequest) {
       const task = taskRequests?.(body, req.headers, authInfo);
       if (task) {
         const { status, message } = await task;
@@ -365,6 +366,22 @@ export function httpHandler(
 function reportModernError(error: Error): void {
   if (error instanceof ProtocolError || /^Rejected /.test(error.message)) return;
   console.error('toolwright/mcp: serving an MCP 2026-07-28 request failed:', error);
+}
+
+/** Whether the SDK's createMcpHandler would serve this request (with its body parsed) as 2025-era traffic. */
+function isLegacy(req: IncomingMessage, body: unknown): boolean {
+  const header = (name: string) => {
+    const value = req.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
+  const outcome = classifyInboundRequest({
+    httpMethod: 'POST',
+    protocolVersionHeader: header('mcp-protocol-version'),
+    mcpMethodHeader: header('mcp-method'),
+    mcpNameHeader: header('mcp-name'),
+    body,
+  });
+  return outcome.kind === 'legacy';
 }
 
 /** A single tools/call from a client that accepts an SSE answer. */

@@ -8,18 +8,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
- * The request's method, URL and headers as a web `Request` without a body, and an abort signal
- * that fires when the client goes away before the answer is complete (the SDK aborts the call).
+ * The request's method, URL and headers as a web `Request` without a body; with `abortable`, an
+ * abort signal that fires when the client goes away before the answer is complete (the SDK's
+ * createMcpHandler tears the call down on it). Only ask for it where it is read: a `Request` with a
+ * signal costs several times one without (the signal it makes to follow the given one).
  */
-export function webRequest(req: IncomingMessage, res: ServerResponse): Request {
+export function webRequest(req: IncomingMessage, res: ServerResponse, abortable: boolean): Request {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
+  const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+  if (!abortable) return new Request(url, { method: req.method, headers });
   const gone = new AbortController();
   res.once('close', () => {
     if (!res.writableFinished) gone.abort();
   });
-  const host = req.headers.host ?? 'localhost';
-  return new Request(new URL(req.url ?? '/', `http://${host}`), { method: req.method, headers, signal: gone.signal });
+  return new Request(url, { method: req.method, headers, signal: gone.signal });
 }
 
 /**
