@@ -10,6 +10,7 @@ import { currentPlatformRequest, rememberPlatformRequest, withPlatformRequest } 
 import { TOOLWRIGHT_MODULE_OPTIONS, type ToolwrightModuleOptions } from './options';
 import { nestEnhancers } from './enhancers';
 import { endpointGuards } from './endpoint-guards';
+import { withGlobalPrefix } from './global-prefix';
 
 const MCP_KINDS: readonly MemberKind[] = ['tool', 'resource', 'resource-template', 'prompt', 'completion'];
 
@@ -83,11 +84,8 @@ export class ToolwrightHost implements OnModuleInit, OnApplicationShutdown {
     const { members, resolver } = this.discover();
     const { ambientContext } = this.options;
     // Nest's guards, interceptors and filters around each call (./enhancers.ts), outermost of the invoker's middleware.
-    const enhancers = nestEnhancers(
-      this.moduleRef.get(ExternalContextCreator, { strict: false }),
-      this.moduleRef.get(ApplicationConfig, { strict: false }),
-      currentPlatformRequest,
-    );
+    const config = this.moduleRef.get(ApplicationConfig, { strict: false });
+    const enhancers = nestEnhancers(this.moduleRef.get(ExternalContextCreator, { strict: false }), config, currentPlatformRequest);
     const invokerWith = (invoker: Omit<InvokerOptions, 'container'> | undefined) => ({
       ...invoker,
       middleware: [enhancers, ...(invoker?.middleware ?? [])],
@@ -97,7 +95,7 @@ export class ToolwrightHost implements OnModuleInit, OnApplicationShutdown {
     const admits = (request: PlatformRequest, res: ServerResponse) => (guarded ? guarded(request, res) : true);
     if (this.options.mcp !== false) {
       const {
-        path = '/mcp',
+        path: configured = '/mcp',
         name = 'toolwright',
         version = '1.0.0',
         host,
@@ -110,6 +108,8 @@ export class ToolwrightHost implements OnModuleInit, OnApplicationShutdown {
         allowedOrigins,
         ...server
       } = this.options.mcp ?? {};
+      // Under the app's global prefix, read now (at init, as Nest reads it for controllers) with its `exclude` rules.
+      const path = withGlobalPrefix(config, configured);
       const handler = await createMcpHttpHandler(
         {
           ...server,
@@ -141,7 +141,8 @@ export class ToolwrightHost implements OnModuleInit, OnApplicationShutdown {
       }
     }
     if (this.options.http) {
-      const { prefix = '/tools', host, allowedHosts, ...api } = this.options.http;
+      const { prefix: configured = '/tools', host, allowedHosts, ...api } = this.options.http;
+      const prefix = withGlobalPrefix(config, configured);
       const app = await httpApiApp(
         {
           ...api,
