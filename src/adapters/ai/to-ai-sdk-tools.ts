@@ -18,6 +18,8 @@ export interface AiSdkToolsOptions {
   ambientContext?: ToolboxCallOptions['ambientContext'];
   /** A DI container for every call (default: the toolbox's). */
   container?: ToolboxCallOptions['container'];
+  /** How tools' instances are made for every call (a `ToolResolver`; default: the toolbox's). */
+  resolver?: ToolboxCallOptions['resolver'];
   /**
    * Tool-context handlers for every call (`progress`, `log`, `elicit`, `sample`); the context's
    * `call.transport` is `ai` and its `requestId` the SDK's `toolCallId`.
@@ -83,7 +85,7 @@ export class ToolCallFailedError extends Error {
   }
 }
 
-const KNOWN_OPTIONS = ['only', 'strict', 'ambientContext', 'container', 'context'];
+const KNOWN_OPTIONS = ['only', 'strict', 'ambientContext', 'container', 'resolver', 'context'];
 
 /**
  * The AI SDK tools of a toolbox (or of a list of tools, in a new toolbox), keyed by function name.
@@ -101,11 +103,15 @@ export function toAiSdkTools(source: Toolbox | Iterable<ToolLike>, options: AiSd
   checkKnownKeys('toAiSdkTools', options, KNOWN_OPTIONS);
   // Checked now: a mistake here would otherwise reach the model as a tool error.
   checkCallOptions('toAiSdkTools', options as Readonly<Record<string, unknown>>);
-  const { only, strict, ambientContext, container, context } = options;
+  const { only, strict, ambientContext, container, resolver, context } = options;
   const toolbox = source instanceof Toolbox ? source : new Toolbox(source);
   const asked = new AskedApprovals();
   const tools: AiSdkTools = {};
-  const scope = { ...(ambientContext !== undefined ? { ambientContext } : {}), ...(container !== undefined ? { container } : {}) };
+  const scope = {
+    ...(ambientContext !== undefined ? { ambientContext } : {}),
+    ...(container !== undefined ? { container } : {}),
+    ...(resolver !== undefined ? { resolver } : {}),
+  };
   for (const schema of toolbox.schemas({ only, strict })) {
     const { name, description, parameters } = schema.function;
     tools[name] = tool<Record<string, unknown>, unknown>({

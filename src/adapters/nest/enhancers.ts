@@ -18,6 +18,7 @@
 import { HttpException, type ExecutionContext } from '@nestjs/common';
 import type { ApplicationConfig, ExternalContextCreator } from '@nestjs/core';
 import { Result, SetupError, type Middleware, type ToolCall, type ToolDefinition } from '../../index';
+import type { CallScope } from './call-scope';
 
 /** The `getType()` of the execution context Nest's enhancers get for a tool call. */
 export const TOOL_CALL_CONTEXT = 'toolwright';
@@ -76,54 +77,67 @@ function standIn(method: Function, body: (passage: Passage) => Promise<unknown>)
   return fn;
 }
 
+/** A member's enhancers: made once, made for each call (in the call's context), or none. */
+type Enhancers = Enhanced | ((request: object | undefined) => Promise<Enhanced>) | null;
+
 /**
  * The middleware applying Nest's enhancers to calls of members served from a Nest app.
  * `requestOf` answers the platform request of the call running now (undefined in process). The
  * app's global enhancers are read at a member's first call: a member with none of its own, in an
- * app with none, costs one Map lookup per call.
+ * app with none, costs one Map lookup per call. `scopeOf` (ToolwrightHost passes its own) names the
+ * members whose enhancers are made per call, in Nest's context of the call (request-scoped or
+ * transient guards and interceptors, as Nest makes them for a request-scoped controller); without
+ * it, or for the others, they are made once.
  */
 export function nestEnhancers(
   contexts: ExternalContextCreator,
   config: ApplicationConfig,
   requestOf: (transportRequest?: unknown) => object | undefined,
+  scopeOf?: (target: Function) => ((request: object | undefined) => Promise<CallScope>) | undefined,
 ): Middleware {
   const hasGlobal = () => config.getGlobalGuards().length + config.getGlobalInterceptors().length + config.getGlobalFilters().length > 0;
-  const cache = new Map<ToolDefinition, Enhanced | null>();
+  const cache = new Map<ToolDefinition, Enhancers>();
 
-  const enhance = (tool: ToolDefinition): Enhanced | null => {
+  const enhance = (tool: ToolDefinition): Enhancers => {
     const method = (tool.target.prototype as Record<string, unknown>)[tool.method];
     if (typeof method !== 'function') return null;
-    if (!hasGlobal() && !hasEnhancers(tool.target) && !hasEnhancers(method)) return null;
+    const perCall = scopeOf?.(tool.target);
+    if (!perCall && !hasGlobal() && !hasEnhancers(tool.target) && !hasEnhancers(method)) return null;
     // Nest reads the class, the module and the method's parameter types from the instance; calls go to the stand-ins.
     const host = Object.create(tool.target.prototype) as object;
     const run = standIn(method, async (passage) => (passage.result = await passage.next()));
     const filter = standIn(method, async (passage) => {
       throw passage.thrown;
     });
-    const create = (callback: Function, options: { guards: boolean; interceptors: boolean; filters: boolean }) =>
-      contexts.create(
-        host,
-        callback as never,
-        tool.method,
-        undefined,
-        undefined,
-        undefined,
-        undefined,
-        options,
-        TOOL_CALL_CONTEXT,
-      ) as Handler;
-    return {
-      run: create(run, { guards: true, interceptors: true, filters: false }),
-      filter: create(filter, { guards: false, interceptors: false, filters: true }),
+    const make = (scope?: CallScope): Enhanced => {
+      const create = (callback: Function, options: { guards: boolean; interceptors: boolean; filters: boolean }) =>
+        contexts.create(
+          host,
+          callback as never,
+          tool.method,
+          undefined,
+          undefined,
+          scope?.contextId,
+          scope?.inquirerId,
+          options,
+          TOOL_CALL_CONTEXT,
+        ) as Handler;
+      return {
+        run: create(run, { guards: true, interceptors: true, filters: false }),
+        filter: create(filter, { guards: false, interceptors: false, filters: true }),
+      };
     };
+    return perCall ? async (request) => make(await perCall(request)) : make();
   };
 
   return async function nestEnhancers(call, next) {
-    let enhanced = cache.get(call.tool);
-    if (enhanced === undefined) cache.set(call.tool, (enhanced = enhance(call.tool)));
-    if (enhanced === null) return next();
+    let enhancers = cache.get(call.tool);
+    if (enhancers === undefined) cache.set(call.tool, (enhancers = enhance(call.tool)));
+    if (enhancers === null) return next();
+    const request = requestOf(call.request);
+    const enhanced = typeof enhancers === 'function' ? await enhancers(request) : enhancers;
     const passage: Passage = { next };
-    const args = [requestOf(call.request), undefined, call, passage];
+    const args = [request, undefined, call, passage];
     const observe = async (thrown: unknown) => {
       passage.thrown = thrown;
       // Filters see the exception with the call's context; whatever they answer is dropped.

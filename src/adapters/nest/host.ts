@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { ApplicationConfig, DiscoveryService, ExternalContextCreator, HttpAdapterHost, ModuleRef } from '@nestjs/core';
-import { SetupError, ToolDefinition, Tools, type InvokerOptions, type MemberKind } from '../../index';
+import { SetupError, ToolDefinition, Tools, type InvokerOptions, type MemberKind, type Middleware } from '../../index';
 import { createMcpHttpHandler, type McpHttpHandler } from '../mcp/index';
 import { httpApiApp } from '../http/index';
 import { NestProvider, NestResolver } from './resolver';
@@ -10,6 +10,8 @@ import { currentPlatformRequest, rememberPlatformRequest, withPlatformRequest } 
 import { TOOLWRIGHT_MODULE_OPTIONS, type ToolwrightModuleOptions } from './options';
 import { nestEnhancers } from './enhancers';
 import { endpointGuards } from './endpoint-guards';
+import { withGlobalPrefix } from './global-prefix';
+import { enhancerScopes, type ProviderWrapper } from './call-scope';
 
 const MCP_KINDS: readonly MemberKind[] = ['tool', 'resource', 'resource-template', 'prompt', 'completion'];
 
@@ -32,7 +34,8 @@ interface PlatformRequest {
 @Injectable()
 export class ToolwrightHost implements OnModuleInit, OnApplicationShutdown {
   private readonly closers: Closer[] = [];
-  private served: { resolver: NestResolver; members: (adapter: string, kind?: MemberKind) => ToolDefinition[] } | undefined;
+  private served:
+    { resolver: NestResolver; enhancers: Middleware; members: (adapter: string, kind?: MemberKind) => ToolDefinition[] } | undefined;
   /** The MCP endpoint's handler, once mounted (its `tools`, `resources`, ... change what is served at run time). */
   mcp: McpHttpHandler | undefined;
 
@@ -53,9 +56,18 @@ export class ToolwrightHost implements OnModuleInit, OnApplicationShutdown {
     return this.discover().resolver;
   }
 
+  /**
+   * The middleware applying Nest's guards, interceptors and filters around calls (./enhancers.ts),
+   * the outermost of the module's invokers: for your own `new Invoker({ resolver, middleware: [enhancers] })`.
+   */
+  get enhancers(): Middleware {
+    return this.discover().enhancers;
+  }
+
   private discover() {
     if (this.served) return this.served;
     const providers = new Map<Function, NestProvider>();
+    const wrappers = new Map<Function, ProviderWrapper>();
     for (const wrapper of this.discovery.getProviders()) {
       // A class provider's class; a value's or a factory's product's class (its instance is made already).
       const made = wrapper.instance as object | null | undefined;
@@ -64,10 +76,18 @@ export class ToolwrightHost implements OnModuleInit, OnApplicationShutdown {
       if (typeof type !== 'function' || providers.has(type) || wrapper.isAlias) continue;
       const isStatic = !wrapper.isTransient && wrapper.isDependencyTreeStatic();
       providers.set(type, { static: isStatic, instance: isStatic ? (wrapper.instance as object | undefined) : undefined });
+      wrappers.set(type, wrapper);
     }
     const members = (adapter: string, kind: MemberKind = 'tool') =>
       Tools.forAdapter(adapter, { kind }).filter((definition) => providers.has(definition.target));
-    this.served = { resolver: new NestResolver(this.moduleRef, providers), members };
+    const config = this.moduleRef.get(ApplicationConfig, { strict: false });
+    const enhancers = nestEnhancers(
+      this.moduleRef.get(ExternalContextCreator, { strict: false }),
+      config,
+      currentPlatformRequest,
+      enhancerScopes(this.moduleRef, config, wrappers),
+    );
+    this.served = { resolver: new NestResolver(this.moduleRef, providers), enhancers, members };
     return this.served;
   }
 
@@ -80,14 +100,10 @@ export class ToolwrightHost implements OnModuleInit, OnApplicationShutdown {
         `ToolwrightModule: the HTTP platform '${platform}' is not supported; use @nestjs/platform-express or @nestjs/platform-fastify.`,
       );
     }
-    const { members, resolver } = this.discover();
-    const { ambientContext } = this.options;
     // Nest's guards, interceptors and filters around each call (./enhancers.ts), outermost of the invoker's middleware.
-    const enhancers = nestEnhancers(
-      this.moduleRef.get(ExternalContextCreator, { strict: false }),
-      this.moduleRef.get(ApplicationConfig, { strict: false }),
-      currentPlatformRequest,
-    );
+    const { members, resolver, enhancers } = this.discover();
+    const { ambientContext } = this.options;
+    const config = this.moduleRef.get(ApplicationConfig, { strict: false });
     const invokerWith = (invoker: Omit<InvokerOptions, 'container'> | undefined) => ({
       ...invoker,
       middleware: [enhancers, ...(invoker?.middleware ?? [])],
@@ -97,7 +113,7 @@ export class ToolwrightHost implements OnModuleInit, OnApplicationShutdown {
     const admits = (request: PlatformRequest, res: ServerResponse) => (guarded ? guarded(request, res) : true);
     if (this.options.mcp !== false) {
       const {
-        path = '/mcp',
+        path: configured = '/mcp',
         name = 'toolwright',
         version = '1.0.0',
         host,
@@ -110,6 +126,8 @@ export class ToolwrightHost implements OnModuleInit, OnApplicationShutdown {
         allowedOrigins,
         ...server
       } = this.options.mcp ?? {};
+      // Under the app's global prefix, read now (at init, as Nest reads it for controllers) with its `exclude` rules.
+      const path = withGlobalPrefix(config, configured);
       const handler = await createMcpHttpHandler(
         {
           ...server,
@@ -141,7 +159,8 @@ export class ToolwrightHost implements OnModuleInit, OnApplicationShutdown {
       }
     }
     if (this.options.http) {
-      const { prefix = '/tools', host, allowedHosts, ...api } = this.options.http;
+      const { prefix: configured = '/tools', host, allowedHosts, ...api } = this.options.http;
+      const prefix = withGlobalPrefix(config, configured);
       const app = await httpApiApp(
         {
           ...api,

@@ -14,7 +14,10 @@ export interface NestMcpOptions
       HttpServeOptions,
       'stateless' | 'eventStore' | 'auth' | 'sessionIdleTimeoutMs' | 'maxSessions' | 'allowedHosts' | 'allowedOrigins'
     > {
-  /** Where clients connect (default `/mcp`), on the application's own HTTP server. */
+  /**
+   * Where clients connect (default `/mcp`), on the application's own HTTP server, under its global
+   * prefix (`app.setGlobalPrefix('api')`: `/api/mcp`) unless the prefix's `exclude` matches it.
+   */
   path?: string;
   /** The server's name, as clients show it (default `toolwright`). */
   name?: string;
@@ -29,7 +32,10 @@ export interface NestMcpOptions
 
 /** The HTTP API (toolwright/http) on the application's server. */
 export interface NestHttpOptions extends Omit<HttpApiOptions, 'tools' | 'resolver' | 'ambientContext' | 'container' | 'prefix'> {
-  /** Where the routes live (default `/tools`: `POST /tools/check_credit/v1`). */
+  /**
+   * Where the routes live (default `/tools`: `POST /tools/check_credit/v1`), under the application's
+   * global prefix unless the prefix's `exclude` matches this path (the API moves as one).
+   */
   prefix?: string;
   /** As NestMcpOptions.host (default 127.0.0.1). */
   host?: string;

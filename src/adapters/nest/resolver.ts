@@ -1,6 +1,7 @@
-import { ContextIdFactory, type ModuleRef } from '@nestjs/core';
+import type { ModuleRef } from '@nestjs/core';
 import { ToolResolutionError, type ResolveCall, type ToolResolver } from '../../index';
 import { currentPlatformRequest } from './request-scope';
+import { callContextId } from './call-scope';
 
 /** A discovered provider: the instance Nest made when its scope is static, else resolved per call. */
 export interface NestProvider {
@@ -11,7 +12,8 @@ export interface NestProvider {
 /**
  * Resolves members through Nest's container: a singleton provider is the instance Nest made; a
  * request-scoped or transient one is resolved per call (`ModuleRef.resolve`) in the context of the
- * call's platform request, registered as `REQUEST`.
+ * call's platform request, registered as `REQUEST` (the context its guards and interceptors are made
+ * in too, ./call-scope.ts).
  */
 export class NestResolver implements ToolResolver {
   constructor(
@@ -31,8 +33,6 @@ export class NestResolver implements ToolResolver {
     const request =
       currentPlatformRequest(call.request) ??
       (call.transport === 'http' && typeof call.request === 'object' ? (call.request as object) : undefined);
-    const contextId = request ? ContextIdFactory.getByRequest(request) : ContextIdFactory.create();
-    if (request) this.moduleRef.registerRequestByContextId(request, contextId);
-    return this.moduleRef.resolve(target as never, contextId, { strict: false }) as Promise<object>;
+    return this.moduleRef.resolve(target as never, callContextId(this.moduleRef, request), { strict: false }) as Promise<object>;
   }
 }

@@ -29,6 +29,11 @@ export interface ToolboxCallOptions {
   ambientContext?: AmbientSource;
   /** A DI container for this call (e.g. a child container with request-scoped registrations). */
   container?: CallOptions['container'];
+  /**
+   * How the tool's instance is made for this call (a `ToolResolver`; default: the toolbox's, else the
+   * invoker's). See "Resolvers: other containers" in the README.
+   */
+  resolver?: CallOptions['resolver'];
   signal?: AbortSignal;
   /**
    * The tool context's handlers for this call (`progress`, `log`, `elicit`, `sample`); the context's
@@ -132,8 +137,8 @@ export function localEntry(tool: ToolLike, where: string): ToolboxEntry {
       // The entry's call options are the invoker's call options, plus the invoker itself.
       return outcomeOf(await invoker.invoke(definition, args, call));
     },
-    needsApproval(args, { invoker, ambientContext, container, nullMeansAbsent }) {
-      return invoker.approvalNeeded(definition, args, { ambientContext, container, nullMeansAbsent });
+    needsApproval(args, { invoker, ambientContext, container, resolver, nullMeansAbsent }) {
+      return invoker.approvalNeeded(definition, args, { ambientContext, container, resolver, nullMeansAbsent });
     },
   });
 }

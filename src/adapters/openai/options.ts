@@ -12,6 +12,8 @@ export interface ToolboxOptions {
   ambientContext?: ToolboxCallOptions['ambientContext'];
   /** The DI container tools resolve from (a per-call `container` replaces it). */
   container?: ToolboxCallOptions['container'];
+  /** How tools' instances are made (a `ToolResolver`; a per-call `resolver` replaces it; default: the invoker's). */
+  resolver?: ToolboxCallOptions['resolver'];
   /**
    * Strict mode (default false): `schemas()` lists the strict projections, and calls read the
    * `null` strict mode sends for a left-out optional field as absent.
@@ -28,8 +30,8 @@ export interface InvokeAllOptions extends ToolboxCallOptions {
   concurrency?: number;
 }
 
-const TOOLBOX_OPTIONS = new Set(['ambientContext', 'container', 'strict', 'invoker', 'context']);
-const CALL_OPTIONS = new Set(['ambientContext', 'container', 'signal', 'context', 'approve']);
+const TOOLBOX_OPTIONS = new Set(['ambientContext', 'container', 'resolver', 'strict', 'invoker', 'context']);
+const CALL_OPTIONS = new Set(['ambientContext', 'container', 'resolver', 'signal', 'context', 'approve']);
 const INVOKE_ALL_OPTIONS = new Set([...CALL_OPTIONS, 'concurrency']);
 const REGISTER_OPTIONS = new Set(['update']);
 

@@ -339,6 +339,7 @@ export class Toolbox {
       invoker: this.invoker,
       ambientContext: options.ambientContext ?? this.settings.ambientContext,
       container: options.container ?? this.settings.container,
+      resolver: options.resolver ?? this.settings.resolver,
       signal: options.signal,
       approve: options.approve,
       nullMeansAbsent: this.strict || this.shownStrict.has(entry.name),

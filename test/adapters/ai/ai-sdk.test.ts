@@ -6,7 +6,7 @@ import 'reflect-metadata';
 import { IsInt, IsOptional, Min } from 'class-validator';
 import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import { AmbientContext, configure, Expects, Exposes, Field, Tool, ToolwrightError, fail } from 'toolwright';
+import { AmbientContext, configure, Expects, Exposes, Field, Tool, ToolwrightError, fail, type ResolveCall, type ToolResolver } from 'toolwright';
 import { toAiSdkTools, ToolCallFailedError } from 'toolwright/ai';
 import { Toolbox } from 'toolwright/openai';
 
@@ -177,7 +177,7 @@ describe('toAiSdkTools with generateText', () => {
 
   it('checks its options', () => {
     expect(() => toAiSdkTools(toolbox(), { ambient: {} } as never)).toThrow(
-      new TypeError("toAiSdkTools: unknown option 'ambient'. Known options: only, strict, ambientContext, container, context."),
+      new TypeError("toAiSdkTools: unknown option 'ambient'. Known options: only, strict, ambientContext, container, resolver, context."),
     );
     expect(() => toAiSdkTools(toolbox(), { ambientContext: 'cust-1' as never })).toThrow(
       new TypeError("toAiSdkTools: 'ambientContext' must be a Map or an object keyed by ambient key; got 'cust-1'."),
@@ -186,5 +186,40 @@ describe('toAiSdkTools with generateText', () => {
     expect(() => toAiSdkTools(toolbox(), { only: ['pay'] })).toThrow(
       new TypeError("Toolbox.schemas: no function named 'pay' in this toolbox. Registered: pay_bill and log_rate."),
     );
+  });
+});
+
+describe('toAiSdkTools: resolver', () => {
+  beforeAll(() => configure({ onException: () => undefined }));
+  afterAll(() => configure({ onException: undefined }));
+  beforeEach(() => (paid.length = 0));
+
+  /** PayBill made by a resolver that records the calls it is handed. */
+  function recording(): ToolResolver & { seen: ResolveCall[] } {
+    const seen: ResolveCall[] = [];
+    return { seen, resolve: (target, call) => (seen.push(call), new (target as new () => object)()) };
+  }
+
+  it("its resolver makes every call's tool (replacing the toolbox's) and is handed the call", async () => {
+    const own = recording();
+    const given = recording();
+    const toolbox = new Toolbox([PayBill], { ambientContext: { customerId: 'cust-1' }, resolver: own });
+    const model = new MockLanguageModelV3({ doGenerate: [toolCalls(['call-1', 'pay_bill', '{"cents":3}']), text('ok')] });
+    const result = await generateText({ model, tools: toAiSdkTools(toolbox, { resolver: given }), prompt: 'Pay', stopWhen: stepCountIs(3) });
+    expect(result.steps[0].toolResults[0].output).toEqual({ paid: 3, by: 'cust-1' });
+    expect(own.seen).toEqual([]);
+    expect(given.seen.map((call) => [call.definition.target, call.transport])).toEqual([[PayBill, 'ai']]);
+    // Without one of its own, the toolbox's applies.
+    const again = new MockLanguageModelV3({ doGenerate: [toolCalls(['call-2', 'pay_bill', '{"cents":4}']), text('ok')] });
+    await generateText({ model: again, tools: toAiSdkTools(toolbox), prompt: 'Pay', stopWhen: stepCountIs(3) });
+    expect(own.seen).toHaveLength(1);
+    expect(paid).toEqual([3, 4]);
+  });
+
+  it('refuses a resolver without resolve(), naming the option', () => {
+    expect(() => toAiSdkTools([PayBill], { resolver: { make: () => ({}) } as never })).toThrow(
+      new TypeError("toAiSdkTools: 'resolver' must be an object with a resolve(target, call) method (a ToolResolver); got {}."),
+    );
+    expect(() => toAiSdkTools([PayBill], { resolver: null as never })).toThrow(/toAiSdkTools: 'resolver' must be an object with a resolve\(target, call\) method/);
   });
 });

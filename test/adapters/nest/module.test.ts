@@ -5,45 +5,28 @@
  * a child process (fixtures/desk-app.ts: Nest 12 is ES modules only, and Jest's runtime cannot load
  * them on this Node line); the clients run here.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import * as path from 'node:path';
-import { createInterface } from 'node:readline';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startApp, stopApp, type Running } from './fixtures/run-app';
 
 type Platform = 'express' | 'fastify';
+type Mode = 'sync' | 'async' | 'prefixed' | 'excluded';
 interface Started {
-  readonly child: ChildProcess;
+  readonly child: Running<unknown>['child'];
   readonly base: string;
   readonly members: { mcp: string[]; http: string[] };
   readonly singleton: boolean;
 }
 
-const repo = path.resolve(__dirname, '..', '..', '..');
-
-/** Starts the fixture application on `platform`, on a free port of 127.0.0.1. */
-function start(platform: Platform, mode: 'sync' | 'async' = 'sync'): Promise<Started> {
-  const child = spawn(
-    process.execPath,
-    ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', path.join(__dirname, 'fixtures', 'desk-app.ts'), platform, mode],
-    { cwd: repo, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, TS_NODE_PROJECT: path.join(repo, 'tsconfig.json') } },
-  );
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.once('line', (line) => resolve({ child, ...(JSON.parse(line) as Omit<Started, 'child'>) }));
-    child.once('exit', (code) => reject(new Error(`the Nest application exited (${code}) before listening:\n${stderr}`)));
-  });
+/** Starts fixtures/desk-app.ts on `platform`, on a free port of 127.0.0.1. */
+async function start(platform: Platform, mode: Mode = 'sync'): Promise<Started> {
+  const running = await startApp<Omit<Started, 'child'>>('desk-app.ts', platform, mode);
+  return { child: running.child, ...running.info };
 }
 
 function stop(started: Started | undefined): Promise<void> {
-  if (!started || started.child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    started.child.once('exit', () => resolve());
-    started.child.stdin!.end();
-  });
+  return stopApp(started && { child: started.child, info: { base: started.base } });
 }
 
 function text(result: unknown): unknown {

@@ -183,7 +183,7 @@ describe('Toolbox: from a model’s tool calls to records', () => {
 
     it('checks its options', async () => {
       await expect(toolbox().invoke({ name: 'ping' }, { ambient: {} } as never)).rejects.toThrow(
-        new TypeError("Toolbox.invoke: unknown option 'ambient'. Known options: ambientContext, container, signal, context, approve."),
+        new TypeError("Toolbox.invoke: unknown option 'ambient'. Known options: ambientContext, container, resolver, signal, context, approve."),
       );
       await expect(toolbox().invoke({ name: 'ping' }, { signal: 'stop' } as never)).rejects.toThrow(
         new TypeError("Toolbox.invoke: 'signal' must be an AbortSignal; got 'stop'."),
