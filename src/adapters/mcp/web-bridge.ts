@@ -136,8 +136,14 @@ function dataOf(event: string): string | undefined {
   return data.length > 0 ? data.join('\n') : undefined;
 }
 
-/** Whether `data` is the JSON-RPC response (result or error) to the request `id`. */
+/**
+ * Whether `data` is the JSON-RPC response (result or error) to the request `id`. The SDK writes a
+ * result as `{"result":…,"jsonrpc":"2.0","id":…}` with JSON.stringify: an object whose first member
+ * is `result` is a response, and its last member is read from the text's end, so that shape is
+ * known without parsing the result; any other shape is parsed.
+ */
 function isResponseTo(data: string, id: string | number): boolean {
+  if (data.startsWith('{"result":') && data.endsWith(`,"jsonrpc":"2.0","id":${JSON.stringify(id)}}`)) return true;
   try {
     const message = JSON.parse(data) as { id?: unknown; result?: unknown; error?: unknown; method?: unknown };
     return message.id === id && message.method === undefined && (message.result !== undefined || message.error !== undefined);

@@ -98,7 +98,9 @@ describe.each(CASES)('%s', (_name, options, connect) => {
       expect(progress).toEqual([1, 2]);
       // An invalid call's answer is one event too.
       expect(text(await client.callTool({ name: 'quick', arguments: { text: 7 } }))).toContain('text');
-      expect(types).toEqual(['application/json', 'text/event-stream', 'application/json']);
+      // And so is a JSON-RPC error.
+      await expect(client.callTool({ name: 'nothing_here', arguments: {} })).rejects.toThrow(/nothing_here/);
+      expect(types).toEqual(['application/json', 'text/event-stream', 'application/json', 'application/json']);
     } finally {
       await client.close();
     }
