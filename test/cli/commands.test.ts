@@ -10,7 +10,7 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { bin, buildPackage, removeBuild, repo, restarted, startUntil, stop, toolwright, until } from './harness';
+import { bin, buildPackage, fixtureCopy, removeBuild, repo, restarted, startUntil, stop, toolwright, until } from './harness';
 
 let home: string;
 const fixture = (name: string) => path.join(home, 'fixtures', name);
@@ -151,8 +151,7 @@ describe('serve mcp --ambient', () => {
 
 describe('dev', () => {
   it('says the server stopped only when it failed, and restarts when the error is fixed', async () => {
-    const dir = fs.mkdtempSync(path.join(fixture('.'), 'dev-fail-'));
-    fs.cpSync(fixture('cjs'), dir, { recursive: true });
+    const dir = fixtureCopy('cjs');
     const tools = path.join(dir, 'tools.js');
     const good = fs.readFileSync(tools, 'utf8');
     const { child, output } = await startUntil(['dev'], dir, /serving .* on http/);
@@ -168,8 +167,7 @@ describe('dev', () => {
   }, 30_000);
 
   it('sees one change made as soon as it says it is watching', async () => {
-    const dir = fs.mkdtempSync(path.join(fixture('.'), 'dev-early-'));
-    fs.cpSync(fixture('cjs'), dir, { recursive: true });
+    const dir = fixtureCopy('cjs');
     const { child, output } = await startUntil(['dev'], dir, /toolwright dev: watching/);
     try {
       await restarted(output, () => fs.appendFileSync(path.join(dir, 'tools.js'), '// saved\n'));
@@ -180,8 +178,7 @@ describe('dev', () => {
   }, 30_000);
 
   it('exits when its server fails before it reports its files: no save could restart it', async () => {
-    const dir = fs.mkdtempSync(path.join(fixture('.'), 'dev-broken-'));
-    fs.cpSync(fixture('cjs'), dir, { recursive: true });
+    const dir = fixtureCopy('cjs');
     fs.appendFileSync(path.join(dir, 'tools.js'), 'this is not JavaScript;\n');
     const ran = await toolwright(['dev'], { cwd: dir });
     expect(ran.code).toBe(2);

@@ -61,6 +61,13 @@ export function toolwright(args: string[], options: { cwd: string; input?: strin
 
 export const bin = () => path.join(home, 'dist', 'cli', 'bin.js');
 
+/** A fresh copy of the fixture project `name` beside the fixtures (where `toolwright` resolves), to change freely. */
+export function fixtureCopy(name: string): string {
+  const dir = fs.mkdtempSync(path.join(home, 'fixtures', `${name}-copy-`));
+  fs.cpSync(path.join(home, 'fixtures', name), dir, { recursive: true });
+  return dir;
+}
+
 /** Starts a long-running bin command and resolves once a stdout or stderr line matches. */
 export function startUntil(args: string[], cwd: string, pattern: RegExp, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; match: RegExpMatchArray; output: () => string }> {
   const child = spawn(process.execPath, [bin(), ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
