@@ -3,33 +3,9 @@
  * rule, through `toolwright diff before.json after.json --json`: both manifests hold one tool per
  * case, so one run classifies them all. Run from the sources (diff loads no project).
  */
-import { execFile } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
+import { DiffReport, ManifestRecord, object, runCli, Schema } from './manifest-diff';
 
-const repo = path.resolve(__dirname, '..', '..');
-type Schema = Record<string, unknown>;
-
-interface Record_ {
-  name: string;
-  version: number;
-  description: string | null;
-  hints: string[];
-  adapters: Record<string, string>;
-  input: Schema;
-  output: Schema | null;
-}
-
-const object = (properties: Record<string, Schema>, required: string[] = Object.keys(properties), extra: Schema = {}): Schema => ({
-  type: 'object',
-  properties,
-  required,
-  additionalProperties: false,
-  ...extra,
-});
-
-function tool(name: string, changes: Partial<Record_> = {}): Record_ {
+function tool(name: string, changes: Partial<ManifestRecord> = {}): ManifestRecord {
   return {
     name,
     version: 1,
@@ -44,15 +20,15 @@ function tool(name: string, changes: Partial<Record_> = {}): Record_ {
 
 interface Case {
   readonly rule: string;
-  readonly before: Record_[];
-  readonly after: Record_[];
+  readonly before: ManifestRecord[];
+  readonly after: ManifestRecord[];
   /** The findings of this case's tool: [breaking, path, message]. */
   readonly expected: Array<[boolean, string, string]>;
 }
 
 const input = (properties: Record<string, Schema>, required?: string[], extra?: Schema) => ({ input: object(properties, required, extra) });
 const output = (properties: Record<string, Schema>, required?: string[]) => ({ output: object(properties, required) });
-const one = (name: string, before: Partial<Record_>, after: Partial<Record_>) => ({ before: [tool(name, before)], after: [tool(name, after)] });
+const one = (name: string, before: Partial<ManifestRecord>, after: Partial<ManifestRecord>) => ({ before: [tool(name, before)], after: [tool(name, after)] });
 
 const CASES: Record<string, Case> = {
   tool_removed: { rule: 'tool-removed', before: [tool('tool_removed')], after: [], expected: [[true, '', 'the tool was removed']] },
@@ -217,33 +193,15 @@ const CASES: Record<string, Case> = {
   },
 };
 
-interface Finding {
-  tool: string;
-  version: number;
-  breaking: boolean;
-  rule: string;
-  path: string;
-  message: string;
-}
-
-function diff(before: Record_[], after: Record_[]): Promise<{ code: number; out: { ok: boolean; changes: Finding[] } }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-diff-'));
-  const write = (name: string, tools: Record_[]) => {
-    fs.writeFileSync(path.join(dir, name), JSON.stringify({ toolwrightManifest: 1, tools }));
-    return path.join(dir, name);
-  };
-  const args = ['-r', 'ts-node/register/transpile-only', path.join(repo, 'src', 'cli', 'bin.ts'), 'diff', write('before.json', before), write('after.json', after), '--json'];
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, args, { cwd: repo }, (error, stdout, stderr) => {
-      fs.rmSync(dir, { recursive: true, force: true });
-      if (stderr) return reject(new Error(stderr));
-      resolve({ code: error ? Number(error.code) : 0, out: JSON.parse(stdout) });
-    });
-  });
+async function diff(before: ManifestRecord[], after: ManifestRecord[]): Promise<{ code: number; out: DiffReport }> {
+  const manifest = (tools: ManifestRecord[]) => ({ toolwrightManifest: 1, tools });
+  const { code, stdout, stderr } = await runCli(['diff', 'before.json', 'after.json', '--json'], { 'before.json': manifest(before), 'after.json': manifest(after) });
+  if (stderr) throw new Error(stderr);
+  return { code, out: JSON.parse(stdout) };
 }
 
 describe('breaking-change rules (toolwright diff / check --against)', () => {
-  let result: { code: number; out: { ok: boolean; changes: Finding[] } };
+  let result: { code: number; out: DiffReport };
 
   beforeAll(async () => {
     const entries = Object.values(CASES);

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { bin, buildPackage, removeBuild, restarted, startUntil, stop, toolwright } from './harness';
+import { bin, buildPackage, fixtureCopy, removeBuild, restarted, startUntil, stop, toolwright } from './harness';
 
 let home: string;
 const fixture = (name: string) => path.join(home, 'fixtures', name);
@@ -194,8 +194,7 @@ describe('a CommonJS project (toolwright.config.cjs, plain JavaScript)', () => {
   });
 
   it('dev restarts the server when a loaded file changes, on the same URL', async () => {
-    const dir = fs.mkdtempSync(path.join(fixture('.'), 'dev-'));
-    fs.cpSync(fixture('cjs'), dir, { recursive: true });
+    const dir = fixtureCopy('cjs');
     const { child, match, output } = await startUntil(['dev'], dir, /on (http:\/\/\S+)\n/);
     try {
       const url = match[1];
@@ -230,8 +229,7 @@ describe('an ES module project (toolwright.config.mjs)', () => {
   });
 
   it('dev restarts when a module imported by a loaded ES module changes', async () => {
-    const dir = fs.mkdtempSync(path.join(fixture('.'), 'dev-esm-'));
-    fs.cpSync(fixture('esm'), dir, { recursive: true });
+    const dir = fixtureCopy('esm');
     fs.mkdirSync(path.join(dir, 'lib'));
     fs.writeFileSync(path.join(dir, 'lib', 'words.js'), "export const DESCRIPTION = 'Shout a text';\n");
     const tools = path.join(dir, 'tools.js');

@@ -2,14 +2,15 @@
  * Command-line stumbles, each run as a user meets it (the built bin in a child process): the
  * README's toolwright.config.js example as it stands, ambient values for `call` and `serve http`
  * (--ambient, and the config's serve.http.server ambientContext), and `dev` reporting only a real
- * failure of its server.
+ * failure of its server, seeing a change made as soon as it says it is watching, and exiting when
+ * its server fails before there is anything to watch.
  */
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { bin, buildPackage, removeBuild, repo, startUntil, stop, toolwright } from './harness';
+import { bin, buildPackage, fixtureCopy, removeBuild, repo, restarted, startUntil, stop, toolwright, until } from './harness';
 
 let home: string;
 const fixture = (name: string) => path.join(home, 'fixtures', name);
@@ -19,18 +20,6 @@ beforeAll(() => {
 }, 120_000);
 
 afterAll(() => removeBuild());
-
-/** Resolves once `output()` matches `pattern` (polled; the test's own timeout bounds it). */
-function until(output: () => string, pattern: RegExp): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setInterval(() => {
-      if (pattern.test(output())) {
-        clearInterval(timer);
-        resolve();
-      }
-    }, 50);
-  });
-}
 
 /** The block after `<!-- config: toolwright.config.js -->` in README.md. */
 function readmeConfig(): string {
@@ -162,8 +151,7 @@ describe('serve mcp --ambient', () => {
 
 describe('dev', () => {
   it('says the server stopped only when it failed, and restarts when the error is fixed', async () => {
-    const dir = fs.mkdtempSync(path.join(fixture('.'), 'dev-fail-'));
-    fs.cpSync(fixture('cjs'), dir, { recursive: true });
+    const dir = fixtureCopy('cjs');
     const tools = path.join(dir, 'tools.js');
     const good = fs.readFileSync(tools, 'utf8');
     const { child, output } = await startUntil(['dev'], dir, /serving .* on http/);
@@ -176,5 +164,28 @@ describe('dev', () => {
     } finally {
       await stop(child);
     }
+  }, 30_000);
+
+  it('sees one change made as soon as it says it is watching', async () => {
+    const dir = fixtureCopy('cjs');
+    const { child, output } = await startUntil(['dev'], dir, /toolwright dev: watching/);
+    try {
+      await restarted(output, () => fs.appendFileSync(path.join(dir, 'tools.js'), '// saved\n'));
+      expect(output()).toContain('tools.js changed, restarting');
+    } finally {
+      await stop(child);
+    }
+  }, 30_000);
+
+  it('exits when its server fails before it reports its files: no save could restart it', async () => {
+    const dir = fixtureCopy('cjs');
+    fs.appendFileSync(path.join(dir, 'tools.js'), 'this is not JavaScript;\n');
+    const ran = await toolwright(['dev'], { cwd: dir });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toMatch(/^toolwright: .*tools\.js/);
+    expect(ran.stderr).toMatch(
+      /\ntoolwright dev: the server stopped \(exit 2\) before it loaded the project, so there is nothing to watch; fix the error and run toolwright dev again\n$/,
+    );
+    expect(ran.stderr).not.toContain('watching');
   }, 30_000);
 });

@@ -61,6 +61,13 @@ export function toolwright(args: string[], options: { cwd: string; input?: strin
 
 export const bin = () => path.join(home, 'dist', 'cli', 'bin.js');
 
+/** A fresh copy of the fixture project `name` beside the fixtures (where `toolwright` resolves), to change freely. */
+export function fixtureCopy(name: string): string {
+  const dir = fs.mkdtempSync(path.join(home, 'fixtures', `${name}-copy-`));
+  fs.cpSync(path.join(home, 'fixtures', name), dir, { recursive: true });
+  return dir;
+}
+
 /** Starts a long-running bin command and resolves once a stdout or stderr line matches. */
 export function startUntil(args: string[], cwd: string, pattern: RegExp, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; match: RegExpMatchArray; output: () => string }> {
   const child = spawn(process.execPath, [bin(), ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -85,26 +92,26 @@ export function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-/**
- * Makes `change` and resolves once `dev`'s server has started a second time. The change is made
- * again every 2 s until `dev` says it saw one: it sets up its watchers when the server reports the
- * files it loaded, which may be just after the server says it is serving.
- */
-export function restarted(output: () => string, change: () => void): Promise<void> {
-  change();
+/** Resolves once `output()` matches `pattern`; rejects, showing the output, if it has not in 20 s. */
+export function until(output: () => string, pattern: RegExp): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const timer = setInterval(() => {
-      if ((output().match(/serving .* on http/g) ?? []).length >= 2) {
+      if (pattern.test(output())) {
         clearInterval(timer);
-        clearInterval(again);
         clearTimeout(timeout);
         resolve();
       }
     }, 50);
-    // Again only while dev has not seen it (it says "… changed, restarting" when it has).
-    const again = setInterval(() => {
-      if (!/changed, restarting/.test(output())) change();
-    }, 2_000);
-    const timeout = setTimeout(() => (clearInterval(timer), clearInterval(again), reject(new Error(`no restart: ${output()}`))), 15_000);
+    const timeout = setTimeout(() => (clearInterval(timer), reject(new Error(`no ${pattern} in: ${output()}`))), 20_000);
   });
+}
+
+/**
+ * Makes `change` once and resolves once `dev` has said it saw a change and its server has said it is
+ * serving again since.
+ */
+export async function restarted(output: () => string, change: () => void): Promise<void> {
+  const before = output().length;
+  change();
+  await until(() => output().slice(before), /changed, restarting\n[\s\S]*serving .* on http/);
 }

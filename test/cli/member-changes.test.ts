@@ -4,37 +4,11 @@
  * One case per rule, through `toolwright diff before.json after.json --json` run from the sources
  * (diff loads no project), every case in one run.
  */
-import { execFile } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
+import { DiffReport, Finding, ManifestRecord as Member, object, runCli as run } from './manifest-diff';
 
-const repo = path.resolve(__dirname, '..', '..');
-type Schema = Record<string, unknown>;
 type Section = 'tools' | 'resources' | 'resourceTemplates' | 'prompts' | 'completions';
-
-interface Member {
-  name: string;
-  version: number;
-  description: string | null;
-  hints: string[];
-  tags?: string[];
-  adapters: Record<string, string>;
-  input: Schema;
-  output: Schema | null;
-  uri?: string;
-  uriTemplate?: string;
-  mimeType?: string | null;
-  completes?: { kind: string; name: string; argument: string };
-}
 type Manifest = { toolwrightManifest: 1 } & Partial<Record<Section, Member[]>>;
 
-const object = (properties: Record<string, Schema>, required: string[] = Object.keys(properties)): Schema => ({
-  type: 'object',
-  properties,
-  required,
-  additionalProperties: false,
-});
 const NONE = { type: 'object', properties: {}, additionalProperties: false };
 
 const prompt = (name: string, changes: Partial<Member> = {}): Member => ({
@@ -180,36 +154,14 @@ const CASES: Record<string, Case> = {
   },
 };
 
-interface Finding {
-  kind: string;
-  tool: string;
-  version: number;
-  breaking: boolean;
-  rule: string;
-  path: string;
-  message: string;
-}
-
 function manifestOf(side: 'before' | 'after', cases: Case[]): Manifest {
   const manifest: Manifest = { toolwrightManifest: 1, tools: [] };
   for (const entry of cases) manifest[entry.section] = [...(manifest[entry.section] ?? []), ...entry[side]];
   return manifest;
 }
 
-function run(args: string[], files: Record<string, unknown>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-member-diff-'));
-  for (const [name, content] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));
-  const argv = ['-r', 'ts-node/register/transpile-only', path.join(repo, 'src', 'cli', 'bin.ts'), ...args.map((arg) => (arg in files ? path.join(dir, arg) : arg))];
-  return new Promise((resolve) => {
-    execFile(process.execPath, argv, { cwd: repo, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => {
-      fs.rmSync(dir, { recursive: true, force: true });
-      resolve({ code: error ? Number(error.code) : 0, stdout, stderr: stderr.replace(new RegExp(dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '/', 'g'), '') });
-    });
-  });
-}
-
 describe('breaking-change rules for resources, templates, prompts and completions', () => {
-  let out: { ok: boolean; changes: Finding[] };
+  let out: DiffReport;
   let code: number;
   let text: string;
 

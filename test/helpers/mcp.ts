@@ -1,3 +1,6 @@
+import * as path from 'node:path';
+import { Client as V2Client, type ClientOptions } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
@@ -30,6 +33,38 @@ export async function connectInMemory(options: McpServerOptions): Promise<{ clie
       await server.close();
     },
   };
+}
+
+/** How an SDK 2.x Client picks its revision: 2025-11-25 (`legacy`, its default), pinned to 2026-07-28, or negotiated (`auto`). */
+export type V2Mode = 'legacy' | 'pin' | 'auto';
+
+/** An SDK 2.x Client named `name` in `mode`, with `options` (capabilities, …) besides. */
+export function v2Client(name: string, mode: V2Mode = 'legacy', options: ClientOptions = {}): V2Client {
+  const negotiation = mode === 'legacy' ? {} : { versionNegotiation: { mode: mode === 'auto' ? ('auto' as const) : { pin: '2026-07-28' } } };
+  return new V2Client({ name, version: '1.0.0' }, { ...options, ...negotiation });
+}
+
+/**
+ * Connects `client` over stdio to a TypeScript fixture server that Node runs (through ts-node, with
+ * the tsconfig paths) from the repository root, in the test's environment plus `env`. The server's
+ * stderr is piped, not mixed into Jest's output: `onStderr` hears it from the start.
+ */
+export async function connectStdioFixture<C extends V2Client>(
+  client: C,
+  fixture: string,
+  options: { env?: Record<string, string>; onStderr?: (text: string) => void } = {},
+): Promise<C> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', fixture],
+    cwd: path.resolve(__dirname, '..', '..'),
+    env: { ...(process.env as Record<string, string>), ...options.env },
+    stderr: 'pipe',
+  });
+  const { onStderr } = options;
+  if (onStderr) transport.stderr?.on('data', (chunk: Buffer) => onStderr(chunk.toString()));
+  await client.connect(transport);
+  return client;
 }
 
 /** One SSE event as the raw-HTTP tests read it. */

@@ -6,7 +6,7 @@ import { Command } from 'commander';
 import { CliError } from '../cli-error';
 import { painter } from '../output';
 import { withProjectOptions } from '../project-options';
-import { DEV_CHILD, DevReport } from './dev-child';
+import { DEV_CHILD, DevReport, DevWatching } from './dev-child';
 import { parsePort } from './serve-options';
 
 interface DevOptions {
@@ -33,7 +33,9 @@ function freePort(host: string): Promise<number> {
 /**
  * `toolwright dev`: serves MCP over Streamable HTTP from a child process and restarts it when a
  * loaded file changes (a fresh process is the only reload that also drops the old classes and their
- * registrations). The parent watches the directories of the files the child reported.
+ * registrations). The parent watches the directories of the files the child reported, then answers
+ * it: the child serves (and says so) only once its files are watched, and the parent says it is
+ * watching only then, so a change made after either line restarts the server.
  */
 async function runDev(options: DevOptions): Promise<void> {
   const host = options.host ?? '127.0.0.1';
@@ -53,7 +55,10 @@ async function runDev(options: DevOptions): Promise<void> {
   ];
   const paint = painter(process.stderr);
   const say = (text: string) => process.stderr.write(`${paint('cyan', 'toolwright dev:')} ${text}\n`);
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}${options.path ?? '/mcp'}`;
   let child: ChildProcess | undefined;
+  /** Whether a server has reported its files (and they are watched). */
+  let watching = false;
   let watched = new Set<string>();
   const watchers = new Map<string, fs.FSWatcher>();
   let timer: NodeJS.Timeout | undefined;
@@ -92,13 +97,27 @@ async function runDev(options: DevOptions): Promise<void> {
 
   const start = () => {
     child = fork(process.argv[1], args, { env: { ...process.env, [DEV_CHILD]: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    child.on('message', (message: Partial<DevReport>) => {
-      if (Array.isArray(message?.loadedFiles) && Array.isArray(message.moduleDirectories)) watch(message as DevReport);
-    });
     const started = child;
+    child.on('message', (message: Partial<DevReport>) => {
+      if (!Array.isArray(message?.loadedFiles) || !Array.isArray(message.moduleDirectories)) return;
+      watch(message as DevReport);
+      if (!watching) {
+        watching = true;
+        const { length } = message.loadedFiles;
+        const modules = message.moduleDirectories.length > 0 ? ' and the source files beside its ES modules' : '';
+        say(`watching the ${length} file${length === 1 ? '' : 's'} the server loaded${modules}; it serves MCP on ${url} next (Ctrl-C to stop)`);
+      }
+      // The server waits for this answer before it serves; the callback takes the error of one that has gone.
+      if (started.connected) started.send({ watching: true } satisfies DevWatching, () => undefined);
+    });
     child.on('exit', (code, signal) => {
       // Stopped by us (a restart, or Ctrl-C): it exits 0 on SIGTERM, and that is no failure.
       if (stopping || stopped.has(started)) return;
+      if (!watching) {
+        // It never reported its files (it failed loading the project): no save can restart it.
+        say(`the server stopped (${signal ?? `exit ${code}`}) before it loaded the project, so there is nothing to watch; fix the error and run toolwright dev again`);
+        process.exit(code || 1);
+      }
       if (code === 0) say('the server exited; save a file to restart it');
       else say(`the server stopped (${signal ?? `exit ${code}`}); fix the error and save a file to restart`);
     });
@@ -129,7 +148,6 @@ async function runDev(options: DevOptions): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  say(`watching; MCP on http://${host.includes(':') ? `[${host}]` : host}:${port}${options.path ?? '/mcp'} (Ctrl-C to stop)`);
   start();
   await new Promise<never>(() => undefined);
 }

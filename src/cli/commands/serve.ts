@@ -41,12 +41,12 @@ interface ServeMcpOptions {
   import?: string[];
 }
 
-export async function serveMcp(options: ServeMcpOptions, onLoaded?: (project: Project) => void): Promise<void> {
+export async function serveMcp(options: ServeMcpOptions, onLoaded?: (project: Project) => Promise<void>): Promise<void> {
   if (options.stdio && options.http) throw new CliError('pass one transport: --stdio or --http.');
   parseAmbient(options.ambient); // a malformed --ambient is refused before anything loads
   const mcp = mcpModule(); // registers the 'mcp' adapter before the project loads
   const project = await projectFrom(options);
-  onLoaded?.(project);
+  await onLoaded?.(project);
   const serverOptions = await mcpServerOptions(project, parseAmbient(options.ambient));
   if (options.stdio) {
     const handle = await mcp.serveStdio(serverOptions);

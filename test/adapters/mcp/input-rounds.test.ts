@@ -8,9 +8,9 @@
 import 'reflect-metadata';
 import * as path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { McpHttpHandle, serveHttp } from 'toolwright/mcp';
 import { roundTools, runs, topic, wiped } from '../../fixtures/mcp-rounds/tools';
+import { connectStdioFixture, v2Client } from '../../helpers/mcp';
 
 const KEY = 'rounds-test-key-0123456789abcdef-0123456789';
 
@@ -23,10 +23,7 @@ interface Handlers {
 function client(handlers: Handlers, mode: 'pin' | 'legacy' = 'pin'): { client: Client; asked: Array<Record<string, unknown>> } {
   const asked: Array<Record<string, unknown>> = [];
   const capabilities = { ...(handlers.elicit ? { elicitation: { form: {} } } : {}), ...(handlers.sample ? { sampling: {} } : {}) };
-  const created = new Client(
-    { name: 'rounds', version: '1.0.0' },
-    { capabilities, ...(mode === 'pin' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}) },
-  );
+  const created = v2Client('rounds', mode, { capabilities });
   if (handlers.elicit) {
     const answer = handlers.elicit;
     created.setRequestHandler('elicitation/create', async (request) => {
@@ -200,7 +197,6 @@ describe('2026-07-28 input-required rounds over HTTP', () => {
 
 describe('2026-07-28 input-required rounds over stdio (one process: no keys needed)', () => {
   const fixture = path.join(__dirname, '../../fixtures/mcp-rounds/stdio-server.ts');
-  const repo = path.join(__dirname, '../../..');
 
   it('elicitation, two asks and an approval', async () => {
     const made = client({
@@ -210,15 +206,7 @@ describe('2026-07-28 input-required rounds over stdio (one process: no keys need
           : { action: 'accept', content: String(params.message).startsWith('Your') ? { name: 'Ada' } : { color: 'teal' } },
     });
     const warnings: string[] = [];
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', fixture],
-      cwd: repo,
-      env: process.env as Record<string, string>,
-      stderr: 'pipe',
-    });
-    transport.stderr?.on('data', (chunk: Buffer) => warnings.push(chunk.toString()));
-    await made.client.connect(transport);
+    await connectStdioFixture(made.client, fixture, { onStderr: (text) => warnings.push(text) });
     open.push(made.client);
     expect(made.client.getProtocolEra()).toBe('modern');
     expect(text(await made.client.callTool({ name: 'greet', arguments: { greeting: 'hi' } }))).toBe('hi Ada');

@@ -6,30 +6,17 @@
  */
 import 'reflect-metadata';
 import * as path from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { Client } from '@modelcontextprotocol/client';
+import { connectStdioFixture, v2Client } from '../../helpers/mcp';
 
 const fixture = path.join(__dirname, '../../fixtures/mcp-members/stdio-server.ts');
-const repo = path.join(__dirname, '../../..');
 const open: Client[] = [];
 afterAll(async () => {
   await Promise.all(open.map((client) => client.close().catch(() => undefined)));
 });
 
 async function stdio(mode: 'legacy' | 'pin'): Promise<Client> {
-  const client = new Client(
-    { name: `members-stdio-${mode}`, version: '1.0.0' },
-    mode === 'legacy' ? {} : { versionNegotiation: { mode: { pin: '2026-07-28' } } },
-  );
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', fixture],
-      cwd: repo,
-      env: process.env as Record<string, string>,
-      stderr: 'pipe',
-    }),
-  );
+  const client = await connectStdioFixture(v2Client(`members-stdio-${mode}`, mode), fixture);
   open.push(client);
   return client;
 }

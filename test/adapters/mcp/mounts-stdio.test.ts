@@ -5,28 +5,12 @@
  */
 import 'reflect-metadata';
 import * as path from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { connectStdioFixture, v2Client } from '../../helpers/mcp';
 
-const repo = path.resolve(__dirname, '..', '..', '..');
-const fixture = path.join(repo, 'test', 'fixtures', 'mcp', 'compose-gateway.ts');
-
-async function gateway(mode: 'legacy' | 'pin'): Promise<Client> {
-  const client = new Client({ name: `stdio-${mode}`, version: '1.0.0' }, mode === 'pin' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', fixture],
-      cwd: repo,
-      env: process.env as Record<string, string>,
-      stderr: 'pipe',
-    }),
-  );
-  return client;
-}
+const fixture = path.join(__dirname, '..', '..', 'fixtures', 'mcp', 'compose-gateway.ts');
 
 it.each(['legacy', 'pin'] as const)('over stdio (%s): own, mounted and remote members served, the hidden one answering as unknown', async (mode) => {
-  const client = await gateway(mode);
+  const client = await connectStdioFixture(v2Client(`stdio-${mode}`, mode), fixture);
   try {
     expect(client.getProtocolEra()).toBe(mode === 'pin' ? 'modern' : 'legacy');
     const names = (await client.listTools()).tools.map((tool) => tool.name);

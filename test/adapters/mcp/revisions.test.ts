@@ -10,13 +10,12 @@ import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import * as path from 'node:path';
 import { Client, LOG_LEVEL_META_KEY, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { AmbientContext, Expects, Tool, ToolContext } from 'toolwright';
 import { McpHttpHandle, serveHttp } from 'toolwright/mcp';
 import { revisionTools } from '../../fixtures/mcp-revisions/tools';
-import { modernHeaders } from '../../helpers/mcp';
+import { connectStdioFixture, modernHeaders, v2Client, V2Mode } from '../../helpers/mcp';
 
 const TOKENS: Record<string, string[]> = { admin: ['admin'], user: [] };
 const auth = {
@@ -24,15 +23,7 @@ const auth = {
     token in TOKENS ? { token, clientId: token, scopes: TOKENS[token], expiresAt: Math.floor(Date.now() / 1000) + 3600 } : undefined,
 };
 
-type Mode = 'legacy' | 'auto' | 'pin';
-const MODES: Mode[] = ['legacy', 'auto', 'pin'];
-
-function v2Client(mode: Mode): Client {
-  return new Client(
-    { name: `revisions-${mode}`, version: '1.0.0' },
-    mode === 'legacy' ? {} : { versionNegotiation: { mode: mode === 'auto' ? 'auto' : { pin: '2026-07-28' } } },
-  );
-}
+const MODES: V2Mode[] = ['legacy', 'auto', 'pin'];
 
 function headers(token: string) {
   return { requestInit: { headers: { Authorization: `Bearer ${token}` } } };
@@ -60,8 +51,8 @@ afterAll(async () => {
   await handle.close();
 });
 
-async function connect(mode: Mode, token = 'user'): Promise<Client> {
-  const client = v2Client(mode);
+async function connect(mode: V2Mode, token = 'user'): Promise<Client> {
+  const client = v2Client(`revisions-${mode}`, mode);
   await client.connect(new StreamableHTTPClientTransport(new URL(handle.url), headers(token)));
   open.push(client);
   return client;
@@ -126,7 +117,7 @@ describe('one serveHttp endpoint, both revisions at once', () => {
     try {
       const answers: string[] = [];
       for (const mode of MODES) {
-        const client = v2Client(mode);
+        const client = v2Client(`revisions-${mode}`, mode);
         await client.connect(
           new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { Authorization: 'Bearer admin', 'X-Agent': mode } } }),
         );
@@ -294,17 +285,8 @@ describe('serveStdio, both revisions', () => {
   const fixture = path.join(__dirname, '../../fixtures/mcp-revisions/stdio-server.ts');
   const repo = path.join(__dirname, '../../..');
 
-  async function stdio(mode: Mode, env: Record<string, string> = {}): Promise<Client> {
-    const client = v2Client(mode);
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', fixture],
-        cwd: repo,
-        env: { ...(process.env as Record<string, string>), ...env },
-        stderr: 'pipe',
-      }),
-    );
+  async function stdio(mode: V2Mode, env: Record<string, string> = {}): Promise<Client> {
+    const client = await connectStdioFixture(v2Client(`revisions-${mode}`, mode), fixture, { env });
     open.push(client);
     return client;
   }

@@ -7,31 +7,19 @@
  */
 import 'reflect-metadata';
 import * as path from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { Client } from '@modelcontextprotocol/client';
+import { connectStdioFixture, v2Client } from '../../helpers/mcp';
 import { startRedis, TestRedis } from '../../helpers/redis';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 const ANY = { '~standard': { version: 1 as const, vendor: 'test', validate: (value: unknown) => ({ value }) } };
 const fixture = path.join(__dirname, '../../fixtures/mcp-tasks/stdio-server.ts');
-const repo = path.join(__dirname, '../../..');
 let redis: TestRedis;
 const open: Client[] = [];
 
 async function stdio(modern: boolean): Promise<Client> {
-  const client = new Client(
-    { name: 'stdio-tasks', version: '1.0.0' },
-    modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { extensions: { [TASKS]: {} } } } : {},
-  );
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', fixture],
-      cwd: repo,
-      env: { ...(process.env as Record<string, string>), REDIS_PORT: String(redis.port) },
-      stderr: 'pipe',
-    }),
-  );
+  const client = v2Client('stdio-tasks', modern ? 'pin' : 'legacy', modern ? { capabilities: { extensions: { [TASKS]: {} } } } : {});
+  await connectStdioFixture(client, fixture, { env: { REDIS_PORT: String(redis.port) } });
   open.push(client);
   return client;
 }
