@@ -119,10 +119,10 @@ async function firstEvent(reader: ReadableStreamDefaultReader<Uint8Array>, held:
 
 /** The offset just past the first "\n\n" once `latest` (appended at `before`) completes one, else -1. */
 function eventEnd(held: Uint8Array[], before: number, latest: Uint8Array): number {
-  for (let i = 0; i < latest.byteLength; i++) {
-    if (latest[i] !== LF) continue;
-    const previous = i > 0 ? latest[i - 1] : held.length > 1 ? held[held.length - 2].at(-1) : undefined;
-    if (previous === LF) return before + i + 1;
+  // A blank line split across chunks: the previous chunk ended in "\n" and this one starts with it.
+  if (latest[0] === LF && held.length > 1 && held[held.length - 2].at(-1) === LF) return before + 1;
+  for (let i = latest.indexOf(LF); i >= 0; i = latest.indexOf(LF, i + 1)) {
+    if (latest[i + 1] === LF) return before + i + 2;
   }
   return -1;
 }
