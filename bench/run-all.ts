@@ -25,7 +25,10 @@ for (const name of names) {
     env: { ...process.env, NODE_ENV: 'production' },
   });
 }
-const sections = ALL.map((name) => path.join(__dirname, 'results', `${name}.md`))
+/** Sections written by hand, not by a benchmark of their own (node24: from `npm run bench:node24` runs beside Node 20's). */
+const HAND_WRITTEN = ['node24'];
+const sections = [...HAND_WRITTEN, ...ALL]
+  .map((name) => path.join(__dirname, 'results', `${name}.md`))
   .filter((file) => fs.existsSync(file))
   .map((file) => fs.readFileSync(file, 'utf8').trim());
 fs.writeFileSync(
