@@ -15,7 +15,7 @@ import {
   redisClientOf,
 } from './delivery';
 import { ambientToJson, fromWire, toWire, ToolJobData, ToolJobError } from './wire';
-import { DEFAULT_REDIS_TIMEOUT_MS, describeRedis, failFast, isConnectionError, RedisGate, within } from './reachability';
+import { DEFAULT_REDIS_TIMEOUT_MS, describeRedis, EXPIRED, failFast, isConnectionError, RedisGate, within } from './reachability';
 import { isTimeoutMs, TIMEOUT_RULE } from '../../adapter-kit/internal';
 import { DeclarationError } from '../../index';
 import type { EnqueueOptions, ToolJob, ToolJobInfo, ToolQueueOptions } from './handles';
@@ -218,10 +218,19 @@ export class ToolQueue {
         return true;
       },
     );
-    if (!down) return void (await this.events?.close());
-    // Redis is down and BullMQ's QUIT cannot be sent (BullMQ 6 waits for it forever on the event
-    // listener's connection, which keeps ioredis' offline queue): drop both connections, or they
-    // would reconnect forever.
+    // BullMQ 6 waits forever for the event listener's QUIT while Redis is down (its connection keeps
+    // ioredis' offline queue), and the queue's own close can succeed just as Redis goes (ioredis
+    // answers a QUIT whose socket closes as sent): the listener gets redisTimeoutMs to close, then is
+    // dropped. Closing never waits for Redis to come back.
+    if (!down) {
+      const events = this.events;
+      if (!events) return;
+      const closing = events.close();
+      if ((await within(closing, this.redis.timeoutMs)) !== EXPIRED) return;
+      closing.catch(() => undefined);
+      return void (await redisClientOf(events)).disconnect();
+    }
+    // Redis is down and BullMQ's QUIT cannot be sent: drop both connections, or they would reconnect forever.
     const queues: object[] = this.events ? [this.bullQueue, this.events] : [this.bullQueue];
     await Promise.all(queues.map(async (queue) => (await redisClientOf(queue)).disconnect()));
   }

@@ -53,6 +53,22 @@ async function refusal(call: Promise<unknown>): Promise<RedisUnreachableError> {
   throw new Error('expected the call to fail');
 }
 
+/**
+ * `promise`, or a failure naming `phase` when it has not settled within `ms`: a call that hangs fails
+ * its own phase, saying which, instead of the whole test's time running out.
+ */
+async function within<T>(phase: string, ms: number, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`${phase}: not settled within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 function expectUnreachable(error: RedisUnreachableError, port: number, operation: RegExp) {
   expect(error).toBeInstanceOf(RedisUnreachableError);
   expect(error.code).toBe('REDIS_UNREACHABLE');
@@ -72,8 +88,8 @@ describe('Redis unreachable', () => {
     const queue = createToolQueue({ connection, name: 'down', redisTimeoutMs: 1500 });
     const worker = startToolWorker({ connection, name: 'down', tools: [Echo] });
     try {
-      const done = await queue.enqueue(Echo, { text: 'before' });
-      expect((await done.result()).value).toEqual({ echoed: 'before' });
+      const done = await within('enqueue before the outage', 10_000, queue.enqueue(Echo, { text: 'before' }));
+      expect((await within('result before the outage', 10_000, done.result())).value).toEqual({ echoed: 'before' });
       const later: ToolJob = await queue.enqueue(Echo, { text: 'later' }, { delay: 600_000 });
       expect(await later.status()).toBe('delayed');
 
@@ -82,8 +98,8 @@ describe('Redis unreachable', () => {
       const listened = await closing.job(later.id!);
       expect(await listened!.result({ timeoutMs: 1 })).toMatchObject({ outcome: 'exception' });
 
-      await redis.stop();
-      await closing.close();
+      await within('stopping redis-server', 10_000, redis.stop());
+      await within('closing a queue while Redis is down', 10_000, closing.close());
       const calls: Array<[Promise<unknown>, RegExp]> = [
         [queue.enqueue(Echo, { text: 'while down' }, { jobId: 'while-down' }), /^enqueue\(echo\) of job while-down$/],
         [queue.job(later.id!), /^job\(/],
@@ -93,28 +109,34 @@ describe('Redis unreachable', () => {
         [later.result(), /^result\(\) of job /],
         [later.cancel(), /^cancel\(\) of job /],
       ];
-      for (const [call, operation] of calls) expectUnreachable(await refusal(call), port, operation);
+      for (const [call, operation] of calls) expectUnreachable(await within(`${operation}`, 10_000, refusal(call)), port, operation);
       expect((await refusal(queue.enqueue(Echo, { text: 'x' }))).message).toContain('enqueue it again with this jobId');
       expect((await refusal(later.result())).message).toContain('The call may still run: ask again with result().');
 
-      redis = await startRedis({ port });
+      redis = await within('starting redis-server again', 10_000, startRedis({ port }));
       // The queue and the worker reconnect by themselves; wait until the queue has.
-      for (let attempt = 0; ; attempt++) {
-        const error = await queue.job('nothing-here').then(
-          () => undefined,
-          (e: unknown) => e,
+      const reconnectBy = Date.now() + 20_000;
+      for (;;) {
+        const error = await within(
+          'job() while reconnecting',
+          10_000,
+          queue.job('nothing-here').then(
+            () => undefined,
+            (e: unknown) => e as Error,
+          ),
         );
         if (error === undefined) break;
         expect(error).toBeInstanceOf(RedisUnreachableError);
-        if (attempt > 60) throw error;
+        if (Date.now() > reconnectBy) throw new Error(`the queue did not reconnect within 20 s of Redis being back: ${error.message}`);
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
-      const after = await queue.enqueue(Echo, { text: 'after' });
-      expect(await after.result({ timeoutMs: 60_000 })).toMatchObject({ ok: true, value: { echoed: 'after' } });
+      const after = await within('enqueue after the outage', 10_000, queue.enqueue(Echo, { text: 'after' }));
+      // The worker reconnects by itself too: its answer is the proof.
+      expect(await within('result after the outage', 25_000, after.result({ timeoutMs: 20_000 }))).toMatchObject({ ok: true, value: { echoed: 'after' } });
       expect(await after.status()).toBe('completed');
     } finally {
-      await queue.close();
-      await worker.close();
+      await within('closing the queue', 10_000, queue.close());
+      await within('closing the worker', 10_000, worker.close());
     }
   }, 90_000);
 
