@@ -1,7 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import {
-  classifyInboundRequest,
   createMcpHandler,
   isInitializeRequest,
   McpServer,
@@ -21,6 +20,7 @@ import type { McpServedCompletions, McpServedPrompts, McpServedResources } from 
 import type { MemberSets } from './member-requests';
 import { serveWeb, SessionTable } from './sessions';
 import { answeredRequestId, webRequest, writeWebResponse } from './web-bridge';
+import { classifyPost } from './classify';
 import type { EventStore } from './event-store';
 import { listenError } from './listen-error';
 import { DeclarationError } from '../../index';
@@ -295,10 +295,11 @@ export function httpHandler(
     // The SDK's own classification (what its isLegacyRequest runs), on the body already parsed: a
     // request with the 2026-07-28 `_meta` envelope (server/discover among them) is modern; anything
     // else is 2025-11-25 traffic. Only the modern handler reads the request's abort signal.
-    const modernRequest = req.method === 'POST' && body !== undefined && !isLegacy(req, body);
+    const classified = req.method === 'POST' && body !== undefined ? classifyPost(req.headers, body) : undefined;
+    const modernRequest = classified !== undefined && classified.kind !== 'legacy';
     const request = webRequest(req, res, modernRequest);
     if (modernRequest) {
-      const task = taskRequests?.(body, req.headers, authInfo);
+      const task = taskRequests?.(body, classified, req.headers, authInfo);
       if (task) {
         const { status, message } = await task;
         const text = JSON.stringify(message);
@@ -366,22 +367,6 @@ export function httpHandler(
 function reportModernError(error: Error): void {
   if (error instanceof ProtocolError || /^Rejected /.test(error.message)) return;
   console.error('toolwright/mcp: serving an MCP 2026-07-28 request failed:', error);
-}
-
-/** Whether the SDK's createMcpHandler would serve this request (with its body parsed) as 2025-era traffic. */
-function isLegacy(req: IncomingMessage, body: unknown): boolean {
-  const header = (name: string) => {
-    const value = req.headers[name];
-    return Array.isArray(value) ? value.join(', ') : value;
-  };
-  const outcome = classifyInboundRequest({
-    httpMethod: 'POST',
-    protocolVersionHeader: header('mcp-protocol-version'),
-    mcpMethodHeader: header('mcp-method'),
-    mcpNameHeader: header('mcp-name'),
-    body,
-  });
-  return outcome.kind === 'legacy';
 }
 
 /** A single tools/call from a client that accepts an SSE answer. */

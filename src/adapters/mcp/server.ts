@@ -9,6 +9,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { IncomingHttpHeaders } from 'node:http';
+import type { InboundClassification } from './classify';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { AmbientSource, Invoker, InvokerOptions, ToolDefinition, ToolLike, ToolResolver } from '../../index';
 import { checkCallOptions, DEFAULT_ERROR, describeValue, guardToolResponse } from '../../adapter-kit';
@@ -165,6 +166,7 @@ export interface McpServerFactory {
    */
   readonly taskRequests?: (
     body: unknown,
+    classified: InboundClassification,
     headers: IncomingHttpHeaders,
     authInfo: AuthInfo | undefined,
   ) => Promise<TaskHttpAnswer> | undefined;

@@ -23,7 +23,6 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import {
-  classifyInboundRequest,
   CLIENT_CAPABILITIES_META_KEY,
   MissingRequiredClientCapabilityError,
   ProtocolError,
@@ -36,6 +35,7 @@ import {
 import type { Result, ToolDefinition } from '../../index';
 import { isPlainObject } from '../../adapter-kit/internal';
 import { ownerIdentity } from './auth';
+import type { InboundClassification } from './classify';
 import { McpTaskJob, StoredTask, TaskStore, taskIdOf } from './tasks';
 
 /** The extension's identifier, as capabilities name it. */
@@ -108,21 +108,19 @@ export function taskRequestAnswerer(
   store: TaskStore,
   server: { name: string; version: string },
   toCallToolResult: (tool: ToolDefinition, result: Result) => CallToolResult,
-): (body: unknown, headers: IncomingHttpHeaders, authInfo: AuthInfo | undefined) => Promise<TaskHttpAnswer> | undefined {
+): (
+  body: unknown,
+  classified: InboundClassification,
+  headers: IncomingHttpHeaders,
+  authInfo: AuthInfo | undefined,
+) => Promise<TaskHttpAnswer> | undefined {
   const serverInfo = { [SERVER_INFO_META_KEY]: { name: server.name, version: server.version } };
-  return (body, headers, authInfo) => {
+  return (body, classified, headers, authInfo) => {
     if (!isPlainObject(body) || typeof body.method !== 'string' || !EXTENSION_METHODS.has(body.method)) return undefined;
     const id = typeof body.id === 'string' || typeof body.id === 'number' ? body.id : null;
     const failed = (status: number, code: number, message: string, data?: unknown): TaskHttpAnswer => ({
       status,
       message: { jsonrpc: '2.0', id, error: { code, message, ...(data !== undefined ? { data } : {}) } },
-    });
-    const classified = classifyInboundRequest({
-      httpMethod: 'POST',
-      protocolVersionHeader: header(headers, 'mcp-protocol-version'),
-      mcpMethodHeader: header(headers, 'mcp-method'),
-      mcpNameHeader: header(headers, 'mcp-name'),
-      body,
     });
     if (classified.kind === 'reject')
       return Promise.resolve(failed(classified.httpStatus, classified.code, classified.message, classified.data));
