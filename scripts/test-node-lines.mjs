@@ -73,6 +73,8 @@ try {
 }
 
 const jest = join(root, 'node_modules', 'jest', 'bin', 'jest.js');
+/** How long jest may take to exit after writing its report. */
+const EXIT_GRACE_MS = 60_000;
 /** Runs jest under one line; resolves with its exit code and the counts of its JSON report. */
 function runLine({ major, version }, node) {
   const report = join(fs.mkdtempSync(join(os.tmpdir(), 'toolwright-node-lines-')), 'report.json');
@@ -81,8 +83,27 @@ function runLine({ major, version }, node) {
   const env = { ...envFor(node), TOOLWRIGHT_NODE_LINE: major };
   const child = spawn(node, [jest, '--json', `--outputFile=${report}`, ...suites], { cwd: root, env, stdio: 'inherit' });
   const started = Date.now();
+  // Jest writes its report when the run has finished. A process still alive EXIT_GRACE_MS later is
+  // held by something a test left open (it would hang CI until its time runs out): stopped, and failed.
+  let lingered = false;
+  const watch = setInterval(() => {
+    if (!fs.existsSync(report)) return;
+    clearInterval(watch);
+    setTimeout(() => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      lingered = true;
+      console.error(
+        `test:node-lines: Node ${version}: jest finished its run but had not exited ${EXIT_GRACE_MS / 1000} s later: a test left a ` +
+          'handle open (a socket, a timer, a child process). Stopped it. Find the handle with ' +
+          `node scripts/test-node-lines.mjs --line ${major} <that folder> and jest's --detectOpenHandles.`,
+      );
+      child.kill('SIGKILL');
+    }, EXIT_GRACE_MS).unref();
+  }, 1000);
   return new Promise((resolve) =>
     child.once('exit', (code, signal) => {
+      clearInterval(watch);
+      if (lingered) code = 1;
       let counts = { numPassedTests: 0, numFailedTests: 0, numTotalTestSuites: 0, numPendingTests: 0 };
       try {
         counts = JSON.parse(fs.readFileSync(report, 'utf8'));

@@ -15,6 +15,7 @@ import {
   redisClientOf,
 } from './delivery';
 import { ambientToJson, fromWire, toWire, ToolJobData, ToolJobError } from './wire';
+import { dropListener, endStrandedDisconnectsOf } from './stranded-disconnect';
 import { DEFAULT_REDIS_TIMEOUT_MS, describeRedis, EXPIRED, failFast, isConnectionError, RedisGate, within } from './reachability';
 import { isTimeoutMs, TIMEOUT_RULE } from '../../adapter-kit/internal';
 import { DeclarationError } from '../../index';
@@ -109,6 +110,7 @@ export class ToolQueue {
     this.bullQueue = new Queue<ToolJobData>(this.name, { connection: failFast(options.connection, redisTimeoutMs), prefix: this.prefix });
     this.redis = new RedisGate(() => redisClientOf(this.bullQueue), describeRedis(options.connection), redisTimeoutMs);
     this.bullQueue.on('error', this.connectionError);
+    endStrandedDisconnectsOf(this.bullQueue);
   }
 
   /**
@@ -218,21 +220,18 @@ export class ToolQueue {
         return true;
       },
     );
-    // BullMQ 6 waits forever for the event listener's QUIT while Redis is down (its connection keeps
-    // ioredis' offline queue), and the queue's own close can succeed just as Redis goes (ioredis
-    // answers a QUIT whose socket closes as sent): the listener gets redisTimeoutMs to close, then is
-    // dropped. Closing never waits for Redis to come back.
+    // The event listener's own close can wait for Redis (for a connection still being made, and for
+    // the QUIT of one whose offline queue is on), and the queue's own close can succeed just as Redis
+    // goes (ioredis answers a QUIT whose socket closes as sent): the listener gets redisTimeoutMs to
+    // close, then is dropped. Closing never waits for Redis to come back.
     if (!down) {
       const events = this.events;
       if (!events) return;
-      const closing = events.close();
-      if ((await within(closing, this.redis.timeoutMs)) !== EXPIRED) return;
-      closing.catch(() => undefined);
-      return void (await redisClientOf(events)).disconnect();
+      if ((await within(events.close(), this.redis.timeoutMs)) !== EXPIRED) return;
+      return dropListener(events);
     }
     // Redis is down and BullMQ's QUIT cannot be sent: drop both connections, or they would reconnect forever.
-    const queues: object[] = this.events ? [this.bullQueue, this.events] : [this.bullQueue];
-    await Promise.all(queues.map(async (queue) => (await redisClientOf(queue)).disconnect()));
+    await Promise.all([redisClientOf(this.bullQueue).then((client) => client.disconnect()), this.events && dropListener(this.events)]);
   }
 
   /** The tool of a waiting job that was cancelled (and so removed), from its cancellation mark. */
@@ -412,6 +411,7 @@ export class ToolQueue {
     if (!this.eventsReady) {
       this.events = new QueueEvents(this.name, { connection: this.connection, prefix: this.prefix });
       this.events.on('error', this.connectionError);
+      endStrandedDisconnectsOf(this.events);
       this.events.on('completed', ({ jobId, returnvalue }) => this.wake(jobId, { returnvalue }));
       this.events.on('failed', ({ jobId }) => this.wake(jobId));
       this.events.on('removed', ({ jobId }) => this.wake(jobId));

@@ -16,6 +16,7 @@ import { checkCallOptions, checkKnownKeys, describeValue } from '../../adapter-k
 import { isPlainObject } from '../../adapter-kit/internal';
 import { cancelChannel, DEFAULT_PREFIX, DEFAULT_QUEUE_NAME, isRetryable } from './delivery';
 import { isScrubbed, scrubJobData } from './scrub';
+import { endStrandedDisconnects, endStrandedDisconnectsOf } from './stranded-disconnect';
 import { toWire, ToolJobData, WireResult } from './wire';
 import { DeclarationError } from '../../index';
 
@@ -213,6 +214,8 @@ export function startToolWorker(options: ToolWorkerOptions): ToolWorker {
   });
   // BullMQ logs nothing by itself; an error event without a listener would crash the process.
   worker.on('error', () => undefined);
+  // A close while a connection waits to reconnect must not wait forever (stranded-disconnect.ts).
+  endStrandedDisconnectsOf(worker);
 
   // Cancels this worker heard for jobs it was not running yet: one it takes a moment later is not run.
   const cancelledHere = new Map<string, NodeJS.Timeout>();
@@ -224,6 +227,7 @@ export function startToolWorker(options: ToolWorkerOptions): ToolWorker {
       ? (connection as IORedis).duplicate({ lazyConnect: true })
       : new IORedis({ ...(connection as Record<string, unknown>), lazyConnect: true, maxRetriesPerRequest: null });
   subscriber.on('error', () => undefined);
+  endStrandedDisconnects(subscriber);
   const subscribed = subscriber.connect().then(() => subscriber.subscribe(cancelChannel(prefix, name)));
   subscriber.on('message', (_channel: string, jobId: string) => {
     if (worker.cancelJob(jobId, 'cancelled') || cancelledHere.has(jobId)) return;

@@ -69,6 +69,10 @@ async function within<T>(phase: string, ms: number, promise: Promise<T>): Promis
   }
 }
 
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
 function expectUnreachable(error: RedisUnreachableError, port: number, operation: RegExp) {
   expect(error).toBeInstanceOf(RedisUnreachableError);
   expect(error.code).toBe('REDIS_UNREACHABLE');
@@ -139,6 +143,38 @@ describe('Redis unreachable', () => {
       await within('closing the worker', 10_000, worker.close());
     }
   }, 90_000);
+
+  it('a worker closed while its connections wait to reconnect closes once Redis is back (ioredis strands a client disconnected between attempts)', async () => {
+    const port = redis.port;
+    // A long wait between attempts holds the connections in 'reconnecting' for the close below.
+    const connection = { host: '127.0.0.1', port, retryStrategy: () => 3000 };
+    const worker = startToolWorker({ connection, name: 'stranded', tools: [Echo] });
+    await within('the worker getting ready', 10_000, worker.ready());
+    const blocking = await worker.bullWorker.getBackend().blockingClient!;
+    await within('stopping redis-server', 10_000, redis.stop());
+    await within('the blocking connection waiting to reconnect', 10_000, until(() => blocking.status === 'reconnecting'));
+    redis = await within('starting redis-server again', 10_000, startRedis({ port }));
+    // BullMQ's close disconnects the blocking connection and waits for its 'end', which ioredis never
+    // emits for a client disconnected between attempts: the close waited forever, and the worker's
+    // timers kept the process alive. The other connections reconnect at their next attempt.
+    await within('closing the worker', 20_000, worker.close());
+    expect(blocking.status).toBe('end');
+  }, 45_000);
+
+  it('a queue closed while its event listener is still connecting to a Redis that went away closes at once', async () => {
+    const port = redis.port;
+    const connection = { host: '127.0.0.1', port, retryStrategy: () => 200 };
+    const queue = createToolQueue({ connection, name: 'listener-down', redisTimeoutMs: 1000 });
+    try {
+      const later = await queue.enqueue(Echo, { text: 'later' }, { delay: 600_000 });
+      await within('stopping redis-server', 10_000, redis.stop());
+      // result() starts the event listener now, while Redis is down: its connection is never made.
+      expectUnreachable(await within('result() while down', 10_000, refusal(later.result({ timeoutMs: 500 }))), port, /^result\(\) of job /);
+      await within('closing the queue', 10_000, queue.close());
+    } finally {
+      redis = await within('starting redis-server again', 10_000, startRedis({ port }));
+    }
+  }, 45_000);
 
   it('a queue whose Redis was never reachable fails its calls the same way', async () => {
     const port = await closedPort();

@@ -1,0 +1,82 @@
+/**
+ * ioredis (5 and 6) strands a client disconnected between two reconnection attempts: the pending
+ * attempt is cancelled, but with no stream left to close, the client stays `reconnecting` forever,
+ * never emits 'end', and the commands in its offline queue never settle (redis/ioredis#1247; the
+ * fix proposed upstream, redis/ioredis#2169, runs the client's close handler there). BullMQ's
+ * `Worker.close()` disconnects its blocking connection and waits for that 'end', so a worker closed
+ * in that window (after Redis went away, until the next attempt) never closes, and its lock-renewal
+ * and stalled-job timers keep the process alive.
+ *
+ * `endStrandedDisconnects(client)` finishes such a disconnect the way ioredis finishes any other:
+ * the close handler rejects the queued commands, sets the status to `end` and emits 'end'. Only the
+ * stranded case is touched: where ioredis closes by itself (or once it is fixed), this does nothing.
+ * An ioredis instance passed in as the connection gets the same fix.
+ */
+import type IORedis from 'ioredis';
+import { redisClientOf } from './delivery';
+
+type CloseHandler = (client: IORedis) => () => void;
+
+let closeHandler: CloseHandler | null | undefined;
+
+/** ioredis' own close handler (an internal module of ioredis 5 and 6), or null where it is not there. */
+function ioredisCloseHandler(): CloseHandler | null {
+  if (closeHandler === undefined) {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const handler = (require('ioredis/built/redis/event_handler') as { closeHandler?: unknown }).closeHandler;
+      closeHandler = typeof handler === 'function' ? (handler as CloseHandler) : null;
+    } catch {
+      closeHandler = null;
+    }
+  }
+  return closeHandler;
+}
+
+const patched = new WeakSet<object>();
+
+export function endStrandedDisconnects(client: IORedis): void {
+  if (patched.has(client)) return;
+  const handler = ioredisCloseHandler();
+  if (!handler) return;
+  patched.add(client);
+  const disconnect = client.disconnect;
+  client.disconnect = (reconnect = false) => {
+    const stranded = !reconnect && client.status === 'reconnecting';
+    disconnect.call(client, reconnect);
+    if (stranded && client.status === 'reconnecting') handler(client)();
+  };
+}
+
+/** BullMQ 6's connections of a queue, listener or worker, as far as closing them goes. */
+interface Backend {
+  client: Promise<IORedis>;
+  blockingClient?: Promise<IORedis>;
+  close(force: boolean): Promise<void>;
+}
+
+function backendOf(bull: object): Backend | undefined {
+  const either = bull as { getBackend?: () => Backend };
+  return typeof either.getBackend === 'function' ? either.getBackend() : undefined;
+}
+
+/** `endStrandedDisconnects` on each connection of a BullMQ queue, listener or worker, once it is made. */
+export function endStrandedDisconnectsOf(bull: object): void {
+  const backend = backendOf(bull);
+  const clients = backend ? [backend.client, backend.blockingClient] : [redisClientOf(bull)];
+  for (const client of clients) void client?.then(endStrandedDisconnects, () => undefined);
+}
+
+/**
+ * Closes a BullMQ event listener without waiting for Redis. Its own close first disconnects, which
+ * waits for a connection still being made (until Redis answers) and then for the 'end' of the one it
+ * disconnects. So its own close only marks it closing here (which ends its read loop), and BullMQ 6
+ * closes its backend by force, disconnecting both connections at once (the listener's own close
+ * reaches that backend close only after its disconnect); BullMQ 5 gets its client disconnected.
+ */
+export async function dropListener(events: { close(): Promise<void> }): Promise<void> {
+  events.close().catch(() => undefined);
+  const backend = backendOf(events);
+  if (backend) return backend.close(true);
+  (await redisClientOf(events)).disconnect();
+}
