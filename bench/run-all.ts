@@ -6,9 +6,23 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-const ALL = ['schema', 'invoke', 'tracing', 'render', 'mcp', 'mcp-sessions', 'mcp-http', 'mcp-revisions', 'http', 'queue', 'nest'];
+const ALL = [
+  'schema',
+  'invoke',
+  'invoke-memory',
+  'tracing',
+  'render',
+  'mcp',
+  'mcp-sessions',
+  'mcp-http',
+  'mcp-revisions',
+  'http',
+  'queue',
+  'nest',
+];
 /** Benchmarks whose script is not bench/<name>/run.ts. */
 const SCRIPTS: Record<string, string> = {
+  'invoke-memory': 'invoke/memory.ts',
   'mcp-sessions': 'mcp/sessions.ts',
   'mcp-http': 'mcp/http.ts',
   'mcp-revisions': 'mcp/revisions.ts',

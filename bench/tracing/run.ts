@@ -16,27 +16,13 @@ import { context, Counter, Histogram, metrics, SpanKind, SpanStatusCode, trace }
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { Exposes, Expects, Field, Invoker, Tool } from 'toolwright';
-import { decoratedClasses, INVALID_ARGS, VALID_ARGS } from '../schema/contracts';
+import { Invoker } from 'toolwright';
+import { CreateOrder } from '../invoke/create-order';
+import { INVALID_ARGS, VALID_ARGS } from '../schema/contracts';
 import { fmt, machine, markdownTable, median, sampleAsync, writeReport } from '../lib/stats';
 
 const valid = JSON.stringify(VALID_ARGS);
 const invalid = JSON.stringify(INVALID_ARGS);
-
-const { Input } = decoratedClasses(0, true);
-class OrderCreated {
-  @Field() id!: string;
-  @Field() createdAt!: Date;
-}
-const createdAt = new Date('2026-01-01T00:00:00Z');
-@Tool('mcp')
-@Expects(Input)
-@Exposes(OrderCreated)
-class CreateOrder {
-  call() {
-    return { id: 'o-1', createdAt };
-  }
-}
 
 const exporter = new InMemorySpanExporter();
 context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
