@@ -1,0 +1,51 @@
+import { defineConfig } from 'vitepress';
+
+/**
+ * The toolwright documentation site (issue 29). Guides are by task; each ```ts block on every page
+ * is type-checked by test/docs/docs-blocks.test.ts, and test/docs/site-build.test.ts builds the site
+ * and checks that no page loads anything from another host.
+ *
+ * The sidebar is the one list of guides: a page not listed here is not reachable from the landing
+ * page's sidebar (the landing page links every guide too).
+ */
+export const guides = [
+  {
+    text: 'Start',
+    items: [{ text: 'First tool', link: '/guide/first-tool' }],
+  },
+  {
+    text: 'Declare',
+    items: [{ text: 'Contracts and DTOs', link: '/guide/contracts' }],
+  },
+  {
+    text: 'Serve',
+    items: [
+      { text: 'MCP', link: '/guide/mcp' },
+      { text: 'HTTP and OpenAPI', link: '/guide/http' },
+      { text: 'The queue', link: '/guide/queue' },
+    ],
+  },
+];
+
+export default defineConfig({
+  title: 'toolwright',
+  description: 'Turn plain TypeScript service classes into tools for MCP servers, LLM function calling, HTTP, a queue and in-process calls.',
+  lang: 'en-US',
+  // Served from the root of a plain file server (the built site in docs/.vitepress/dist).
+  base: '/',
+  // /guide/mcp rather than /guide/mcp.html (a file server that tries `.html` serves both).
+  cleanUrls: true,
+  lastUpdated: false,
+  // No request to another host when the site is viewed: VitePress' default theme bundles Inter and
+  // only adds Google Fonts when useWebFonts is on; keep it off explicitly.
+  useWebFonts: false,
+  themeConfig: {
+    // Built into the page at build time (minisearch): no search service is called.
+    search: { provider: 'local' },
+    nav: [
+      { text: 'Guides', link: '/guide/first-tool' },
+    ],
+    sidebar: guides,
+    outline: { level: [2, 3] },
+  },
+});
