@@ -52,6 +52,7 @@ import { DeclarationError } from '../errors/declaration-errors';
 
 export type { ToolContext } from './tool-context';
 
+/** The options of `new Invoker({ ... })`: the container or resolver, how input is checked, time limits, middleware, approvals, tracing. */
 export interface InvokerOptions {
   /** The DI container tools resolve from (default: tsyringe's root container). Ignored when `resolver` is given. */
   container?: DependencyContainer;
@@ -100,6 +101,7 @@ export interface InvokerOptions {
   compiled?: boolean;
 }
 
+/** The options of one call (`invoke(tool, args, { ... })`, `invoker.invoke`): its ambient values, container, signal, context handlers and approver. */
 export interface CallOptions {
   /**
    * Trusted values for the tool's `@AmbientContext` fields: a Map or an object. Replaces any
@@ -239,6 +241,12 @@ function checkLimits(options: InvokerOptions): void {
   }
 }
 
+/**
+ * Runs tool calls: validates and coerces the arguments against the input contract, resolves the
+ * tool through DI, runs it through the pipeline (middleware, time limits, approvals, tracing), checks
+ * what it returns, and answers a `Result` (never throwing for bad input or a business failure).
+ * `invoke()` uses a default one; every transport uses one.
+ */
 export class Invoker {
   private readonly options: Required<Pick<InvokerOptions, 'rejectUndeclaredInputs' | 'userFacingInputErrors' | 'maxInputDepth'>> &
     InvokerOptions;

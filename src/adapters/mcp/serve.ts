@@ -28,6 +28,10 @@ import { DeclarationError } from '../../index';
 export { serveStdio } from './stdio';
 export type { McpStdioHandle, StdioServeOptions } from './stdio';
 
+/**
+ * The second argument of `serveHttp(options, { ... })`: where it listens, authentication, and every limit
+ * (body size, request time, sessions, allowed hosts and origins).
+ */
 export interface HttpServeOptions {
   /** Default 127.0.0.1: only this machine can connect. */
   host?: string;
@@ -74,6 +78,7 @@ export interface HttpServeOptions {
   otherRequests?: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
+/** What `serveHttp` resolves to: the URL, the live sets of what it serves, and `close()`. */
 export interface McpHttpHandle {
   /** Where clients connect, e.g. `http://127.0.0.1:3000/mcp`. */
   readonly url: string;
