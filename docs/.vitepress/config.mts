@@ -1,4 +1,12 @@
-import { defineConfig } from 'vitepress';
+import { existsSync, readFileSync } from 'node:fs';
+import { defineConfig, type DefaultTheme } from 'vitepress';
+
+/**
+ * The API reference, generated from the TSDoc of each entry point by TypeDoc (npm run docs:api,
+ * which npm run docs and docs:build run first) into docs/api with its sidebar. Not committed.
+ */
+const apiSidebarFile = new URL('../api/typedoc-sidebar.json', import.meta.url);
+const apiSidebar: DefaultTheme.SidebarItem[] = existsSync(apiSidebarFile) ? JSON.parse(readFileSync(apiSidebarFile, 'utf8')) : [];
 
 /**
  * The toolwright documentation site (issue 29). Guides are by task; each ```ts block on every page
@@ -8,7 +16,7 @@ import { defineConfig } from 'vitepress';
  * The sidebar is the one list of guides: a page not listed here is not reachable from the landing
  * page's sidebar (the landing page links every guide too).
  */
-export const guides = [
+export const guides: DefaultTheme.SidebarItem[] = [
   {
     text: 'Start',
     items: [{ text: 'First tool', link: '/guide/first-tool' }],
@@ -44,8 +52,9 @@ export default defineConfig({
     search: { provider: 'local' },
     nav: [
       { text: 'Guides', link: '/guide/first-tool' },
+      { text: 'API', link: '/api/' },
     ],
-    sidebar: guides,
+    sidebar: [...guides, { text: 'API reference', link: '/api/', collapsed: true, items: apiSidebar }],
     outline: { level: [2, 3] },
   },
 });

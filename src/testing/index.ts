@@ -1,5 +1,7 @@
 /**
  * `toolwright/testing`: helpers for people testing their own tools. Imports only the public core.
+ *
+ * @module toolwright/testing
  */
 import { ToolRegistry, RegistryOptions } from '../index';
 

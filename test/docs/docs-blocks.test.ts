@@ -11,10 +11,13 @@ import { describeBlocks, extractBlocks, typeCheck, type MarkdownDocument } from 
 const repo = path.resolve(__dirname, '..', '..');
 const docs = path.join(repo, 'docs');
 
-/** Every Markdown page of the site (VitePress' own folder, .vitepress, holds none). */
+/**
+ * Every Markdown page written for the site: not VitePress' own folder (.vitepress), nor docs/api,
+ * which TypeDoc generates from the source's doc comments (npm run docs:api) and git ignores.
+ */
 function pages(): MarkdownDocument[] {
   return (fs.readdirSync(docs, { recursive: true, encoding: 'utf8' }) as string[])
-    .filter((file) => file.endsWith('.md') && !file.split(path.sep).includes('.vitepress'))
+    .filter((file) => file.endsWith('.md') && !['.vitepress', 'api'].includes(file.split(path.sep)[0]))
     .sort()
     .map((file) => ({
       name: path.join('docs', file),

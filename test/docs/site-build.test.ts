@@ -1,7 +1,8 @@
 /**
- * The documentation site builds (`vitepress build docs`, once, into a temporary folder), every page
- * of docs/ becomes a page of the site, the landing page links every guide of the sidebar, local
- * search is built in, and the site loads nothing from another host: no emitted `<script src>`,
+ * The documentation site builds as `npm run docs:build` builds it (TypeDoc's API reference into
+ * docs/api, then `vitepress build docs`, once, into a temporary folder), every page of docs/ becomes
+ * a page of the site, each entry point of package.json has its API reference page, the landing page
+ * links every guide, local search is built in, and the site loads nothing from another host: no emitted `<script src>`,
  * `<link href>` or CSS `url()` (and `@import`) names an `http(s)://` or `//` address, and every local
  * one names a file of the build (so the site works from a file server at `/`). Plain links (`<a
  * href>`) to other sites are allowed: they load nothing until followed.
@@ -49,11 +50,17 @@ describe('the site build', () => {
 
   beforeAll(() => {
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-docs-'));
-    const cli = path.join(repo, 'node_modules', 'vitepress', 'bin', 'vitepress.js'); // not in the package's exports
-    const run = spawnSync(process.execPath, [cli, 'build', 'docs', '--outDir', out], { cwd: repo, encoding: 'utf8', timeout: 240_000 });
-    if (run.status !== 0) throw new Error(`vitepress build docs failed (status ${run.status}, signal ${run.signal}):\n${run.stdout}\n${run.stderr}`);
+    // The CLIs by path: neither package exports its bin.
+    const steps: [string, string[]][] = [
+      ['typedoc --options docs/typedoc.json', [path.join(repo, 'node_modules', 'typedoc', 'bin', 'typedoc'), '--options', 'docs/typedoc.json']],
+      ['vitepress build docs', [path.join(repo, 'node_modules', 'vitepress', 'bin', 'vitepress.js'), 'build', 'docs', '--outDir', out]],
+    ];
+    for (const [name, args] of steps) {
+      const run = spawnSync(process.execPath, args, { cwd: repo, encoding: 'utf8', timeout: 300_000 });
+      if (run.status !== 0) throw new Error(`${name} failed (status ${run.status}, signal ${run.signal}):\n${run.stdout}\n${run.stderr}`);
+    }
     built = files(out);
-  }, 300_000);
+  }, 600_000);
 
   afterAll(() => {
     if (out) fs.rmSync(out, { recursive: true, force: true });
@@ -66,6 +73,17 @@ describe('the site build', () => {
       .map((source) => path.join(out, path.relative(docs, source).replace(/\.md$/, '.html')))
       .filter((page) => !fs.existsSync(page) || !/<h1\b/.test(fs.readFileSync(page, 'utf8')));
     expect(missing).toEqual([]);
+  });
+
+  it('has an API reference page for every entry point of package.json, and lists it in the sidebar', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')) as { name: string; exports: Record<string, unknown> };
+    const entries = Object.keys(manifest.exports)
+      .filter((subpath) => subpath !== './package.json')
+      .map((subpath) => (subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`));
+    expect(entries.length).toBeGreaterThanOrEqual(10);
+    expect(entries.filter((entry) => !fs.existsSync(path.join(out, 'api', entry, 'index.html')))).toEqual([]);
+    const sidebar = fs.readFileSync(path.join(docs, 'api', 'typedoc-sidebar.json'), 'utf8');
+    expect(entries.filter((entry) => !sidebar.includes(`"link":"/api/${entry}/"`))).toEqual([]);
   });
 
   it('links every guide page (docs/guide) from the landing page', () => {
