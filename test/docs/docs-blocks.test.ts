@@ -16,8 +16,11 @@ const docs = path.join(repo, 'docs');
  * which TypeDoc generates from the source's doc comments (npm run docs:api) and git ignores.
  */
 function pages(): MarkdownDocument[] {
-  return (fs.readdirSync(docs, { recursive: true, encoding: 'utf8' }) as string[])
-    .filter((file) => file.endsWith('.md') && !['.vitepress', 'api'].includes(file.split(path.sep)[0]))
+  // Not walked at all, so that a build regenerating docs/api meanwhile (test/docs/site-build.test.ts) cannot race the walk.
+  const written = fs.readdirSync(docs).filter((entry) => entry !== '.vitepress' && entry !== 'api');
+  return written
+    .flatMap((entry) => (fs.statSync(path.join(docs, entry)).isDirectory() ? (fs.readdirSync(path.join(docs, entry), { recursive: true, encoding: 'utf8' }) as string[]).map((file) => path.join(entry, file)) : [entry]))
+    .filter((file) => file.endsWith('.md'))
     .sort()
     .map((file) => ({
       name: path.join('docs', file),
