@@ -30,6 +30,7 @@ export const guides: DefaultTheme.SidebarItem[] = [
     items: [
       { text: 'MCP', link: '/guide/mcp' },
       { text: 'HTTP and OpenAPI', link: '/guide/http' },
+      { text: 'Function calling', link: '/guide/function-calling' },
       { text: 'The queue', link: '/guide/queue' },
     ],
   },
