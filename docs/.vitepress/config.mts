@@ -34,6 +34,10 @@ export const guides: DefaultTheme.SidebarItem[] = [
       { text: 'The queue', link: '/guide/queue' },
     ],
   },
+  {
+    text: 'Troubleshoot',
+    items: [{ text: 'Errors', link: '/guide/errors' }],
+  },
 ];
 
 export default defineConfig({
