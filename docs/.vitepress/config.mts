@@ -23,7 +23,10 @@ export const guides: DefaultTheme.SidebarItem[] = [
   },
   {
     text: 'Declare',
-    items: [{ text: 'Contracts and DTOs', link: '/guide/contracts' }],
+    items: [
+      { text: 'Contracts and DTOs', link: '/guide/contracts' },
+      { text: 'Dependency injection', link: '/guide/dependency-injection' },
+    ],
   },
   {
     text: 'Serve',
@@ -35,8 +38,11 @@ export const guides: DefaultTheme.SidebarItem[] = [
     ],
   },
   {
-    text: 'Troubleshoot',
-    items: [{ text: 'Errors', link: '/guide/errors' }],
+    text: 'Security and errors',
+    items: [
+      { text: 'Security', link: '/guide/security' },
+      { text: 'Errors', link: '/guide/errors' },
+    ],
   },
 ];
 
