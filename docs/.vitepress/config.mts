@@ -38,6 +38,10 @@ export const guides: DefaultTheme.SidebarItem[] = [
     ],
   },
   {
+    text: 'Operate',
+    items: [{ text: 'Command line and contract guard', link: '/guide/command-line' }],
+  },
+  {
     text: 'Security and errors',
     items: [
       { text: 'Security', link: '/guide/security' },
