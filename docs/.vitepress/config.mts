@@ -29,6 +29,13 @@ export const guides: DefaultTheme.SidebarItem[] = [
     ],
   },
   {
+    text: 'Call',
+    items: [
+      { text: 'Calling a tool and its results', link: '/guide/calling' },
+      { text: 'The call pipeline', link: '/guide/pipeline' },
+    ],
+  },
+  {
     text: 'Serve',
     items: [
       { text: 'MCP', link: '/guide/mcp' },
@@ -38,8 +45,11 @@ export const guides: DefaultTheme.SidebarItem[] = [
     ],
   },
   {
-    text: 'Operate',
-    items: [{ text: 'Command line and contract guard', link: '/guide/command-line' }],
+    text: 'Operate and extend',
+    items: [
+      { text: 'Command line and contract guard', link: '/guide/command-line' },
+      { text: 'Writing an adapter', link: '/guide/adapters' },
+    ],
   },
   {
     text: 'Security and errors',
