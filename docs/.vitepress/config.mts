@@ -26,6 +26,7 @@ export const guides: DefaultTheme.SidebarItem[] = [
     items: [
       { text: 'Contracts and DTOs', link: '/guide/contracts' },
       { text: 'Dependency injection', link: '/guide/dependency-injection' },
+      { text: 'Resources, prompts and completions', link: '/guide/resources-prompts' },
     ],
   },
   {
@@ -41,7 +42,9 @@ export const guides: DefaultTheme.SidebarItem[] = [
       { text: 'MCP', link: '/guide/mcp' },
       { text: 'HTTP and OpenAPI', link: '/guide/http' },
       { text: 'Function calling', link: '/guide/function-calling' },
+      { text: 'Remote MCP servers', link: '/guide/remote-servers' },
       { text: 'The queue', link: '/guide/queue' },
+      { text: 'NestJS', link: '/guide/nestjs' },
     ],
   },
   {
