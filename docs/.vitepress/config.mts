@@ -52,6 +52,7 @@ export const guides: DefaultTheme.SidebarItem[] = [
     items: [
       { text: 'Command line and contract guard', link: '/guide/command-line' },
       { text: 'Writing an adapter', link: '/guide/adapters' },
+      { text: 'Migrating between versions', link: '/guide/migrating' },
     ],
   },
   {
