@@ -66,7 +66,8 @@ export const guides: DefaultTheme.SidebarItem[] = [
 
 export default defineConfig({
   title: 'toolwright',
-  description: 'Turn plain TypeScript service classes into tools for MCP servers, LLM function calling, HTTP, a queue and in-process calls.',
+  description:
+    'Turn plain TypeScript service classes into tools for MCP servers, LLM function calling, HTTP, a queue and in-process calls.',
   lang: 'en-US',
   // Served from the root of a plain file server (the built site in docs/.vitepress/dist).
   base: '/',
