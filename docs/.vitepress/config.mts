@@ -58,7 +58,12 @@ export const guides: DefaultTheme.SidebarItem[] = [
       { text: 'Function calling', link: '/guide/function-calling' },
       { text: 'Remote MCP servers', link: '/guide/remote-servers' },
       { text: 'The queue', link: '/guide/queue' },
-      { text: 'NestJS', link: '/guide/nestjs' },
+      {
+        text: 'NestJS',
+        link: '/guide/nestjs',
+        collapsed: false,
+        items: [{ text: 'Guards, interceptors and authentication', link: '/guide/nestjs-guards' }],
+      },
     ],
   },
   {
