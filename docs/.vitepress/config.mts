@@ -57,7 +57,9 @@ export const guides: DefaultTheme.SidebarItem[] = [
       { text: 'HTTP and OpenAPI', link: '/guide/http' },
       { text: 'Function calling', link: '/guide/function-calling' },
       { text: 'Remote MCP servers', link: '/guide/remote-servers' },
+      { text: 'Remote servers: the security policy', link: '/guide/remote-security' },
       { text: 'The queue', link: '/guide/queue' },
+      { text: 'MCP tasks on the queue', link: '/guide/queue-tasks' },
       {
         text: 'NestJS',
         link: '/guide/nestjs',
@@ -79,6 +81,13 @@ export const guides: DefaultTheme.SidebarItem[] = [
     items: [
       { text: 'Security', link: '/guide/security' },
       { text: 'Errors', link: '/guide/errors' },
+    ],
+  },
+  {
+    text: 'Reference',
+    items: [
+      { text: 'Entry points and their exports', link: '/guide/entry-points' },
+      { text: 'Benchmarks', link: '/guide/benchmarks' },
     ],
   },
 ];
