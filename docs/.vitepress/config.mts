@@ -39,14 +39,33 @@ export const guides: DefaultTheme.SidebarItem[] = [
   {
     text: 'Serve',
     items: [
-      { text: 'MCP', link: '/guide/mcp' },
+      {
+        text: 'MCP',
+        link: '/guide/mcp',
+        collapsed: false,
+        items: [
+          { text: 'Protocol revisions and streaming', link: '/guide/mcp-protocol-revisions' },
+          { text: 'The tool context and content', link: '/guide/mcp-tool-context' },
+          { text: 'Resources, prompts and completions', link: '/guide/mcp-resources' },
+          { text: 'Authentication and visibility', link: '/guide/mcp-auth' },
+          { text: 'Limits and host rules', link: '/guide/mcp-limits' },
+          { text: 'Mounts: one server from many', link: '/guide/mcp-mounts' },
+          { text: 'Scale-out', link: '/guide/mcp-scale-out' },
+          { text: 'Conformance', link: '/guide/mcp-conformance' },
+        ],
+      },
       { text: 'HTTP and OpenAPI', link: '/guide/http' },
       { text: 'Function calling', link: '/guide/function-calling' },
       { text: 'Remote MCP servers', link: '/guide/remote-servers' },
       { text: 'Remote servers: the security policy', link: '/guide/remote-security' },
       { text: 'The queue', link: '/guide/queue' },
       { text: 'MCP tasks on the queue', link: '/guide/queue-tasks' },
-      { text: 'NestJS', link: '/guide/nestjs' },
+      {
+        text: 'NestJS',
+        link: '/guide/nestjs',
+        collapsed: false,
+        items: [{ text: 'Guards, interceptors and authentication', link: '/guide/nestjs-guards' }],
+      },
     ],
   },
   {

@@ -60,7 +60,7 @@ export interface HttpServeOptions {
    * valid token; the Protected Resource Metadata document is served when `resourceMetadata` is set.
    */
   auth?: McpHttpAuth;
-  // Limits and host rules (README, "Limits").
+  // Limits and host rules (docs/guide/mcp-limits.md).
   /** A session with no request for this long is closed (default 15 minutes); an open GET stream keeps it active. */
   sessionIdleTimeoutMs?: number;
   /** Open sessions at most (default 10,000; MCP 2025-11-25); beyond it an initialize request gets 503 with `Retry-After`. */
@@ -101,7 +101,7 @@ export interface McpHttpHandle {
  * one per request; 2026-07-28 requests always get one per request. Bound to 127.0.0.1 by default; a server on loopback
  * refuses requests whose Host or Origin is not loopback (DNS rebinding), and `allowedHosts` /
  * `allowedOrigins` set the rule for any bind address (hosts.ts). Sessions, bodies and request time
- * are bounded (limits.ts has the defaults; README, "Limits").
+ * are bounded (limits.ts has the defaults; docs/guide/mcp-limits.md).
  */
 export async function serveHttp(options: McpServerOptions, http: HttpServeOptions = {}): Promise<McpHttpHandle> {
   resolveHttpOptions(http); // the options' errors before the tools'
