@@ -422,11 +422,11 @@ describe("the install figures (docs/guide/install.md) are what the install line 
   const near = (stated: number, measured: number) => Math.abs(stated - measured) <= Math.max(0.2, stated * 0.03);
 
   nodeIndependent('packages and megabytes: the line, the four peers alone, toolwright\'s share, its own code, and with the MCP SDK server', async () => {
-    // The figures are of the page's first install line, which is the README's (the line installed here).
+    // The figures are of the page's first install line, which must be the README's (the line installed here).
     expect(/^npm install (toolwright [^#\n]*)/m.exec(INSTALL_PAGE)?.[1].trim().split(/\s+/)).toEqual(README_INSTALL_LINE);
     // The sentence as the page words it, wherever its lines wrap.
     const sentence = [
-      "the first line above adds (\\d+) packages, ([\\d.]+) MB,[^]*?",
+      "the first install line at the top of this page adds (\\d+) packages, ([\\d.]+) MB,[^]*?",
       "peers alone are (\\d+) packages and ([\\d.]+) MB, so toolwright's own share is (\\d+) packages and ([\\d.]+) MB: ([\\d.]+) MB of its own code[^]*?",
       'With the MCP SDK server[^]*?it is (\\d+) packages, ([\\d.]+) MB',
     ].join('');
