@@ -19,12 +19,18 @@ const apiSidebar: DefaultTheme.SidebarItem[] = existsSync(apiSidebarFile) ? JSON
 export const guides: DefaultTheme.SidebarItem[] = [
   {
     text: 'Start',
-    items: [{ text: 'First tool', link: '/guide/first-tool' }],
+    items: [
+      { text: 'First tool', link: '/guide/first-tool' },
+      { text: 'Installing', link: '/guide/install' },
+      { text: 'TypeScript setup', link: '/guide/typescript' },
+    ],
   },
   {
     text: 'Declare',
     items: [
+      { text: 'Declaring tools', link: '/guide/declaring-tools' },
       { text: 'Contracts and DTOs', link: '/guide/contracts' },
+      { text: 'The registry and tool roots', link: '/guide/registry' },
       { text: 'Dependency injection', link: '/guide/dependency-injection' },
       { text: 'Resources, prompts and completions', link: '/guide/resources-prompts' },
     ],

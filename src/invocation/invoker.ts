@@ -58,7 +58,7 @@ export interface InvokerOptions {
   container?: DependencyContainer;
   /**
    * How the instance a member runs on is made (default: tsyringe, from `container`). See
-   * "Resolvers: other containers" in the README.
+   * "Resolvers: other containers" in the Dependency injection guide (docs/guide/dependency-injection.md).
    */
   resolver?: ToolResolver;
   /** Refuse undeclared top-level keys with "unknown input: KEY" (default true); false drops them. */
@@ -80,7 +80,7 @@ export interface InvokerOptions {
   maxInputDepth?: number;
   /**
    * Runs around every call, after its input is validated: `(call, next) => next()`. The first is
-   * outermost; `configure({ middleware })` runs outside these. See "The call pipeline" in the README.
+   * outermost; `configure({ middleware })` runs outside these. See the call pipeline guide (docs/guide/pipeline.md).
    */
   middleware?: readonly Middleware[];
   /**
