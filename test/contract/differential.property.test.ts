@@ -163,7 +163,6 @@ function normal(value: unknown): string {
   return JSON.stringify(value, replacer) ?? 'undefined';
 }
 
-const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
 const contractsPage = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'guide', 'contracts.md'), 'utf8');
 
 const ajv = new Ajv2020({ strict: false, strictNumbers: true, multipleOfPrecision: 12, allErrors: false });
