@@ -6,12 +6,13 @@
  * guards on the member's provider (./enhancers.ts) run.
  */
 import type { ServerResponse } from 'node:http';
-import { HttpException, type CanActivate, type Type } from '@nestjs/common';
+import { HttpException, Scope, type CanActivate, type Type } from '@nestjs/common';
 import type { ModuleRef } from '@nestjs/core';
 // Nest 11 and 12 both ship this file (12 also re-exports it from '@nestjs/core/internal').
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host.js';
 import { isObservable, lastValueFrom } from 'rxjs';
 import { SetupError } from '../../index';
+import { callContextId } from './call-scope';
 
 /** A guard class (resolved through Nest's container, or made by it) or a guard instance. */
 export type EndpointGuard = Type<CanActivate> | CanActivate;
@@ -40,21 +41,31 @@ export function endpointGuards(
       throw new SetupError(`ToolwrightModule: guards must be guard classes or objects with canActivate(context); got ${String(guard)}.`);
     }
   }
-  let instances: Promise<CanActivate[]> | undefined;
-  const resolve = (guard: EndpointGuard): Promise<CanActivate> | CanActivate => {
-    if (typeof guard !== 'function') return guard;
+  // Per guard, what gives its instance for a request: made once, or (for a guard whose dependency
+  // tree is request-scoped or transient) resolved in the context of the request, as Nest makes a
+  // request-scoped controller's guards; the member called later shares that context (./call-scope.ts).
+  let resolvers: ((request: object) => Promise<CanActivate> | CanActivate)[] | undefined;
+  const resolverOf = (guard: EndpointGuard): ((request: object) => Promise<CanActivate> | CanActivate) => {
+    if (typeof guard !== 'function') return () => guard;
+    let scope: Scope | undefined;
     try {
-      return moduleRef.get(guard, { strict: false });
+      scope = moduleRef.introspect(guard).scope;
     } catch {
-      return moduleRef.create(guard); // not a provider: Nest makes one, injecting its dependencies
+      scope = undefined; // not a provider: Nest makes one, injecting its dependencies
     }
+    if (scope === Scope.REQUEST || scope === Scope.TRANSIENT) {
+      return (request) => moduleRef.resolve(guard, callContextId(moduleRef, request), { strict: false });
+    }
+    let made: Promise<CanActivate> | undefined;
+    return () => (made ??= scope === undefined ? moduleRef.create(guard) : Promise.resolve(moduleRef.get(guard, { strict: false })));
   };
   return async (request, response) => {
-    instances ??= Promise.all(guards.map(resolve));
+    resolvers ??= guards.map(resolverOf);
     const context = new ExecutionContextHost([request, response, undefined], host as Type, toolwrightEndpoint);
     context.setType('http');
     try {
-      for (const guard of await instances) {
+      for (const resolve of resolvers) {
+        const guard = await resolve(request);
         let allowed = guard.canActivate(context);
         if (isObservable(allowed)) allowed = lastValueFrom(allowed);
         if (!(await allowed)) {

@@ -77,8 +77,22 @@ function standIn(method: Function, body: (passage: Passage) => Promise<unknown>)
   return fn;
 }
 
-/** A member's enhancers: made once, made for each call (in the call's context), or none. */
-type Enhancers = Enhanced | ((request: object | undefined) => Promise<Enhanced>) | null;
+/**
+ * Enhancers made for each call, in the call's context. When making them fails (a guard's
+ * constructor throws, a request-scoped dependency cannot be made), the member's filters made once
+ * observe the failure, as Nest's router runs a controller's filters when its request-scoped
+ * instances cannot be made.
+ */
+interface PerCall {
+  readonly make: (request: object | undefined) => Promise<Enhanced>;
+  readonly filter: Handler;
+}
+
+/** A member's enhancers: made once, made for each call, or none. */
+type Enhancers = Enhanced | PerCall | null;
+
+const RUN = { guards: true, interceptors: true, filters: false };
+const FILTER = { guards: false, interceptors: false, filters: true };
 
 /**
  * The middleware applying Nest's enhancers to calls of members served from a Nest app.
@@ -109,25 +123,20 @@ export function nestEnhancers(
     const filter = standIn(method, async (passage) => {
       throw passage.thrown;
     });
-    const make = (scope?: CallScope): Enhanced => {
-      const create = (callback: Function, options: { guards: boolean; interceptors: boolean; filters: boolean }) =>
-        contexts.create(
-          host,
-          callback as never,
-          tool.method,
-          undefined,
-          undefined,
-          scope?.contextId,
-          scope?.inquirerId,
-          options,
-          TOOL_CALL_CONTEXT,
-        ) as Handler;
-      return {
-        run: create(run, { guards: true, interceptors: true, filters: false }),
-        filter: create(filter, { guards: false, interceptors: false, filters: true }),
-      };
-    };
-    return perCall ? async (request) => make(await perCall(request)) : make();
+    const create = (callback: Function, kinds: typeof RUN, scope?: CallScope) =>
+      contexts.create(
+        host,
+        callback as never,
+        tool.method,
+        undefined,
+        undefined,
+        scope?.contextId,
+        scope?.inquirerId,
+        kinds,
+        TOOL_CALL_CONTEXT,
+      ) as Handler;
+    const make = (scope?: CallScope): Enhanced => ({ run: create(run, RUN, scope), filter: create(filter, FILTER, scope) });
+    return perCall ? { make: async (request) => make(await perCall(request)), filter: create(filter, FILTER) } : make();
   };
 
   return async function nestEnhancers(call, next) {
@@ -135,16 +144,18 @@ export function nestEnhancers(
     if (enhancers === undefined) cache.set(call.tool, (enhancers = enhance(call.tool)));
     if (enhancers === null) return next();
     const request = requestOf(call.request);
-    const enhanced = typeof enhancers === 'function' ? await enhancers(request) : enhancers;
     const passage: Passage = { next };
     const args = [request, undefined, call, passage];
+    let filters = enhancers.filter;
     const observe = async (thrown: unknown) => {
       passage.thrown = thrown;
       // Filters see the exception with the call's context; whatever they answer is dropped.
-      await enhanced.filter(...args).catch(() => undefined);
+      await filters(...args).catch(() => undefined);
     };
     let answer: unknown;
     try {
+      const enhanced = 'make' in enhancers ? await enhancers.make(request) : enhancers;
+      filters = enhanced.filter;
       answer = await enhanced.run(...args);
     } catch (error) {
       await observe(error);

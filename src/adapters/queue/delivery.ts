@@ -1,4 +1,3 @@
-import type IORedis from 'ioredis';
 import type { ToolDefinition } from '../../index';
 
 /** May this tool run more than once for one call? Only when it says so: `idempotent` or `readOnly`. */
@@ -25,12 +24,3 @@ export function cancelledKey(prefix: string, name: string, jobId: string): strin
 
 /** How long a cancellation mark outlives the job (a day). */
 export const CANCEL_MARK_SECONDS = 86_400;
-
-/**
- * The queue's own Redis client, for toolwright's keys beside BullMQ's: `queue.client` in BullMQ 5,
- * `queue.getBackend().client` in BullMQ 6 (there an ioredis proxy that still takes ioredis's calls).
- */
-export function redisClientOf(queue: object): Promise<IORedis> {
-  const either = queue as unknown as { client?: Promise<unknown>; getBackend?: () => { client: Promise<unknown> } };
-  return (typeof either.getBackend === 'function' ? either.getBackend().client : either.client) as Promise<IORedis>;
-}

@@ -12,10 +12,9 @@ import {
   DEFAULT_PREFIX,
   DEFAULT_QUEUE_NAME,
   isRetryable,
-  redisClientOf,
 } from './delivery';
 import { ambientToJson, fromWire, toWire, ToolJobData, ToolJobError } from './wire';
-import { dropListener, endStrandedDisconnectsOf } from './stranded-disconnect';
+import { dropListener, endStrandedDisconnectsOf, redisClientOf } from './connections';
 import { DEFAULT_REDIS_TIMEOUT_MS, describeRedis, EXPIRED, failFast, isConnectionError, RedisGate, within } from './reachability';
 import { isTimeoutMs, TIMEOUT_RULE } from '../../adapter-kit/internal';
 import { DeclarationError } from '../../index';

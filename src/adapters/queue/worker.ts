@@ -16,7 +16,7 @@ import { checkCallOptions, checkKnownKeys, describeValue } from '../../adapter-k
 import { isPlainObject } from '../../adapter-kit/internal';
 import { cancelChannel, DEFAULT_PREFIX, DEFAULT_QUEUE_NAME, isRetryable } from './delivery';
 import { isScrubbed, scrubJobData } from './scrub';
-import { endStrandedDisconnects, endStrandedDisconnectsOf } from './stranded-disconnect';
+import { endStrandedDisconnects, endStrandedDisconnectsOf } from './connections';
 import { toWire, ToolJobData, WireResult } from './wire';
 import { DeclarationError } from '../../index';
 
@@ -216,7 +216,7 @@ export function startToolWorker(options: ToolWorkerOptions): ToolWorker {
   });
   // BullMQ logs nothing by itself; an error event without a listener would crash the process.
   worker.on('error', () => undefined);
-  // A close while a connection waits to reconnect must not wait forever (stranded-disconnect.ts).
+  // A close while a connection waits to reconnect must not wait forever (connections.ts).
   endStrandedDisconnectsOf(worker);
 
   // Cancels this worker heard for jobs it was not running yet: one it takes a moment later is not run.

@@ -4,8 +4,10 @@
  * `REQUEST` admits or refuses by a header of the call's own request, an interceptor injecting a
  * request-scoped provider refuses by another, a transient interceptor is made for each call, over real HTTP on both platforms, for MCP (the 2.x
  * SDK Client) and the HTTP API (fetch). A member whose guard is a singleton keeps it (made once),
- * and a request-scoped global guard (APP_GUARD) applies to every member. The application runs in a
- * child process (fixtures/scoped-app.ts).
+ * a request-scoped global guard (APP_GUARD) applies to every member, a request-scoped endpoint
+ * guard (`forRoot({ guards })`) is made per request in the context the member then shares, and a
+ * guard that cannot be made is seen by the member's filters without reaching the model. The
+ * application runs in a child process (fixtures/scoped-app.ts).
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { startApp, stopApp, type Running } from './fixtures/run-app';
@@ -106,5 +108,45 @@ describe.each<Platform>(['express', 'fastify'])('a request-scoped global guard (
     const reader = await mcpCall(base(), 'scoped_write', { note: 'g1' }, { 'x-role': 'reader' });
     expect(textOf(reader)).toBe('Forbidden resource');
     expect((await mcpCall(base(), 'scoped_write', { note: 'g2' }, { 'x-role': 'writer' })).structuredContent).toMatchObject({ note: 'g2' });
+  });
+});
+
+describe.each<Platform>(['express', 'fastify'])('a request-scoped guard that cannot be made, on the %s platform', (platform) => {
+  const base = runningApp(platform);
+
+  it("fails the call as an exception the model reads nothing of, and the member's filter sees why", async () => {
+    const failed = await mcpCall(base(), 'broken_write', {});
+    expect(failed.isError).toBe(true);
+    expect(textOf(failed)).not.toMatch(/s3cret|wiring|filter answers/);
+    const [status, body] = await httpCall(base(), 'broken_write', {});
+    expect(status).toBe(500);
+    expect(JSON.stringify(body)).not.toMatch(/s3cret|wiring|filter answers/);
+    // Once per call, as Nest's router runs a controller's filters when its request-scoped instances cannot be made.
+    expect((await mcpCall(base(), 'filter_log', {})).structuredContent).toEqual({
+      seen: ['guard wiring broke: password=s3cret', 'guard wiring broke: password=s3cret'],
+    });
+  });
+});
+
+describe.each<Platform>(['express', 'fastify'])('a request-scoped endpoint guard (forRoot({ guards })) on the %s platform', (platform) => {
+  const base = runningApp(platform, 'endpoint');
+
+  it("is made for each request with that request as REQUEST, in the context the member's request-scoped providers share", async () => {
+    const first = await mcpCall(base(), 'tenant_probe', {}, { 'x-tenant': 'acme' });
+    const { endpointGuardsMade } = first.structuredContent as { endpointGuardsMade: number };
+    expect(first.structuredContent).toEqual({ tenant: 'acme', endpointGuardsMade });
+    const second = await mcpCall(base(), 'tenant_probe', {}, { 'x-tenant': 'acme' });
+    // A new guard for each HTTP request of the second session (initialize, initialized, the call, ...).
+    expect((second.structuredContent as { endpointGuardsMade: number }).endpointGuardsMade).toBeGreaterThan(endpointGuardsMade);
+    const [status, body] = await httpCall(base(), 'tenant_probe', {}, { 'x-tenant': 'acme' });
+    expect([status, (body as { tenant: string }).tenant]).toEqual([200, 'acme']);
+  });
+
+  it('refuses a request it does not admit, before toolwright reads it: 403 on the HTTP API, no MCP session', async () => {
+    expect(await httpCall(base(), 'tenant_probe', {}, { 'x-tenant': 'globex' })).toEqual([
+      403,
+      { statusCode: 403, message: 'Forbidden resource', error: 'Forbidden' },
+    ]);
+    await expect(mcpCall(base(), 'tenant_probe', {}, { 'x-tenant': 'globex' })).rejects.toThrow(/403|Forbidden/);
   });
 });

@@ -1,4 +1,7 @@
 /**
+ * The Redis connections of BullMQ's queues, listeners and workers: reaching them in BullMQ 5 and 6
+ * alike, and closing them without waiting for a Redis that is gone.
+ *
  * ioredis (5 and 6) strands a client disconnected between two reconnection attempts: the pending
  * attempt is cancelled, but with no stream left to close, the client stays `reconnecting` forever,
  * never emits 'end', and the commands in its offline queue never settle (redis/ioredis#1247; the
@@ -13,7 +16,26 @@
  * An ioredis instance passed in as the connection gets the same fix.
  */
 import type IORedis from 'ioredis';
-import { redisClientOf } from './delivery';
+
+/** BullMQ 6's connections of a queue, listener or worker (its backend); BullMQ 5 has none. */
+interface Backend {
+  client: Promise<IORedis>;
+  blockingClient?: Promise<IORedis>;
+  close(force: boolean): Promise<void>;
+}
+
+function backendOf(bull: object): Backend | undefined {
+  const either = bull as { getBackend?: () => Backend };
+  return typeof either.getBackend === 'function' ? either.getBackend() : undefined;
+}
+
+/**
+ * The queue's own Redis client, for toolwright's keys beside BullMQ's: `queue.client` in BullMQ 5,
+ * `queue.getBackend().client` in BullMQ 6 (there an ioredis proxy that still takes ioredis's calls).
+ */
+export function redisClientOf(bull: object): Promise<IORedis> {
+  return backendOf(bull)?.client ?? (bull as { client: Promise<IORedis> }).client;
+}
 
 type CloseHandler = (client: IORedis) => () => void;
 
@@ -46,18 +68,6 @@ export function endStrandedDisconnects(client: IORedis): void {
     disconnect.call(client, reconnect);
     if (stranded && client.status === 'reconnecting') handler(client)();
   };
-}
-
-/** BullMQ 6's connections of a queue, listener or worker, as far as closing them goes. */
-interface Backend {
-  client: Promise<IORedis>;
-  blockingClient?: Promise<IORedis>;
-  close(force: boolean): Promise<void>;
-}
-
-function backendOf(bull: object): Backend | undefined {
-  const either = bull as { getBackend?: () => Backend };
-  return typeof either.getBackend === 'function' ? either.getBackend() : undefined;
 }
 
 /** `endStrandedDisconnects` on each connection of a BullMQ queue, listener or worker, once it is made. */
