@@ -22,6 +22,10 @@ export const guides: DefaultTheme.SidebarItem[] = [
     items: [{ text: 'First tool', link: '/guide/first-tool' }],
   },
   {
+    text: 'Example',
+    items: [{ text: 'The loan desk', link: '/guide/example-application' }],
+  },
+  {
     text: 'Declare',
     items: [
       { text: 'Contracts and DTOs', link: '/guide/contracts' },
@@ -50,7 +54,8 @@ export const guides: DefaultTheme.SidebarItem[] = [
   {
     text: 'Operate and extend',
     items: [
-      { text: 'Command line and contract guard', link: '/guide/command-line' },
+      { text: 'Command line', link: '/guide/command-line' },
+      { text: 'The contract guard', link: '/guide/contract-guard' },
       { text: 'Writing an adapter', link: '/guide/adapters' },
       { text: 'Migrating between versions', link: '/guide/migrating' },
     ],

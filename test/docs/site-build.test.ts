@@ -242,16 +242,16 @@ describe('the site build', () => {
       clean();
     });
 
-    it("finds a guide with the local search ('drift', on the command-line guide) and opens it", async () => {
+    it("finds a guide with the local search ('drift', on the contract-guard guide) and opens it", async () => {
       const page = await open('/guide/first-tool');
       await page.locator('#local-search button').click();
       await page.locator('#localsearch-input').fill('drift');
-      const result = page.locator('.VPLocalSearchBox .results a.result[href^="/guide/command-line"]').first();
+      const result = page.locator('.VPLocalSearchBox .results a.result[href^="/guide/contract-guard"]').first();
       await result.waitFor({ timeout: 10_000 });
       await shoot(page, 'search-drift');
       await result.click();
-      await page.waitForURL(new RegExp(`^${site.origin}/guide/command-line(?:#[\\w-]+)?$`));
-      await expect(heading(page, guideTitle('command-line'))).resolves.toBe(guideTitle('command-line'));
+      await page.waitForURL(new RegExp(`^${site.origin}/guide/contract-guard(?:#[\\w-]+)?$`));
+      await expect(heading(page, guideTitle('contract-guard'))).resolves.toBe(guideTitle('contract-guard'));
       await expect(page.locator('.VPLocalSearchBox').count()).resolves.toBe(0);
       await shoot(page, 'search-landed');
       await page.close();
