@@ -188,6 +188,13 @@ describe('the site build', () => {
       return (await h1.innerText()).replace(/\u200b/g, '').trim();
     }
 
+    /** The links the sidebar marks as the current page, once it marks `link` (it changes in place too). */
+    async function sidebarMarks(page: Page, link: string): Promise<(string | null)[]> {
+      const marked = '.VPSidebar .VPSidebarItem.is-active > .item > a';
+      await page.locator(`${marked}[href="${link}"]`).waitFor({ timeout: 10_000 }).catch(() => undefined);
+      return page.locator(marked).evaluateAll((links) => links.map((element) => element.getAttribute('href')));
+    }
+
     async function shoot(page: Page, name: string): Promise<void> {
       const file = path.join(screenshots, `${name}.png`);
       await page.screenshot({ path: file });
@@ -208,6 +215,7 @@ describe('the site build', () => {
       await page.locator('.vp-doc a[href="/guide/command-line"]').click();
       await page.waitForURL(`${site.origin}/guide/command-line`);
       await expect(heading(page, guideTitle('command-line'))).resolves.toBe(guideTitle('command-line'));
+      await expect(sidebarMarks(page, '/guide/command-line')).resolves.toEqual(['/guide/command-line']);
       await shoot(page, 'guide-command-line');
       await page.close();
       clean();
@@ -217,6 +225,7 @@ describe('the site build', () => {
       const page = await open('/guide/first-tool');
       await expect(heading(page, guideTitle('first-tool'))).resolves.toBe(guideTitle('first-tool'));
       await expect(page.locator('.VPSidebar').isVisible()).resolves.toBe(true);
+      await expect(sidebarMarks(page, '/guide/first-tool')).resolves.toEqual(['/guide/first-tool']);
       const linked = await page.locator('.VPSidebar a').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
       const guides = fs.readdirSync(path.join(docs, 'guide')).map((file) => `/guide/${path.basename(file, '.md')}`);
       expect(guides.filter((guide) => !linked.includes(guide))).toEqual([]);
@@ -224,6 +233,7 @@ describe('the site build', () => {
       await page.locator('.VPSidebar a[href="/guide/errors"]').click();
       await page.waitForURL(`${site.origin}/guide/errors`);
       await expect(heading(page, guideTitle('errors'))).resolves.toBe(guideTitle('errors'));
+      await expect(sidebarMarks(page, '/guide/errors')).resolves.toEqual(['/guide/errors']);
       await shoot(page, 'guide-errors');
       await page.close();
       clean();
@@ -252,6 +262,7 @@ describe('the site build', () => {
       await result.click();
       await page.waitForURL(new RegExp(`^${site.origin}/guide/contract-guard(?:#[\\w-]+)?$`));
       await expect(heading(page, guideTitle('contract-guard'))).resolves.toBe(guideTitle('contract-guard'));
+      await expect(sidebarMarks(page, '/guide/contract-guard')).resolves.toEqual(['/guide/contract-guard']);
       await expect(page.locator('.VPLocalSearchBox').count()).resolves.toBe(0);
       await shoot(page, 'search-landed');
       await page.close();
