@@ -26,6 +26,10 @@ export const guides: DefaultTheme.SidebarItem[] = [
     ],
   },
   {
+    text: 'Example',
+    items: [{ text: 'The loan desk', link: '/guide/example-application' }],
+  },
+  {
     text: 'Declare',
     items: [
       { text: 'Declaring tools', link: '/guide/declaring-tools' },
@@ -77,7 +81,8 @@ export const guides: DefaultTheme.SidebarItem[] = [
   {
     text: 'Operate and extend',
     items: [
-      { text: 'Command line and contract guard', link: '/guide/command-line' },
+      { text: 'Command line', link: '/guide/command-line' },
+      { text: 'The contract guard', link: '/guide/contract-guard' },
       { text: 'Writing an adapter', link: '/guide/adapters' },
       { text: 'Migrating between versions', link: '/guide/migrating' },
     ],

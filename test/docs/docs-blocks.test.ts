@@ -4,33 +4,13 @@
  * project, each block its own ES module, strict, against the public entry points.
  */
 import 'reflect-metadata';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { describeBlocks, extractBlocks, typeCheck, type MarkdownDocument } from '../helpers/markdown-blocks';
+import { describeBlocks, docsPages, extractBlocks, typeCheck, type MarkdownDocument } from '../helpers/markdown-blocks';
 
 const repo = path.resolve(__dirname, '..', '..');
-const docs = path.join(repo, 'docs');
-
-/**
- * Every Markdown page written for the site: not VitePress' own folder (.vitepress), nor docs/api,
- * which TypeDoc generates from the source's doc comments (npm run docs:api) and git ignores.
- */
-function pages(): MarkdownDocument[] {
-  // Not walked at all, so that a build regenerating docs/api meanwhile (test/docs/site-build.test.ts) cannot race the walk.
-  const written = fs.readdirSync(docs).filter((entry) => entry !== '.vitepress' && entry !== 'api');
-  return written
-    .flatMap((entry) => (fs.statSync(path.join(docs, entry)).isDirectory() ? (fs.readdirSync(path.join(docs, entry), { recursive: true, encoding: 'utf8' }) as string[]).map((file) => path.join(entry, file)) : [entry]))
-    .filter((file) => file.endsWith('.md'))
-    .sort()
-    .map((file) => ({
-      name: path.join('docs', file),
-      markdown: fs.readFileSync(path.join(docs, file), 'utf8'),
-      project: path.join(repo, 'test', 'docs', 'pages', file.replace(/\.md$/, '')),
-    }));
-}
 
 describe('the documentation pages', () => {
-  const documents = pages();
+  const documents = docsPages();
 
   it('are found (the landing page and the guides)', () => {
     expect(documents.map((document) => document.name)).toEqual(expect.arrayContaining(['docs/index.md', 'docs/guide/first-tool.md', 'docs/guide/mcp.md']));

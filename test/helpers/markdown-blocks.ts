@@ -34,6 +34,26 @@ export interface MarkdownDocument {
   readonly project: string;
 }
 
+/**
+ * Every Markdown page written for the documentation site (docs/**\/*.md), each its own reader's
+ * project under test/docs/pages: not VitePress' own folder (.vitepress), nor docs/api, which TypeDoc
+ * generates from the source's doc comments (npm run docs:api) and git ignores.
+ */
+export function docsPages(): MarkdownDocument[] {
+  const docs = path.join(repo, 'docs');
+  // Not walked at all, so that a build regenerating docs/api meanwhile (test/docs/site-build.test.ts) cannot race the walk.
+  const written = fs.readdirSync(docs).filter((entry) => entry !== '.vitepress' && entry !== 'api');
+  return written
+    .flatMap((entry) => (fs.statSync(path.join(docs, entry)).isDirectory() ? (fs.readdirSync(path.join(docs, entry), { recursive: true, encoding: 'utf8' }) as string[]).map((file) => path.join(entry, file)) : [entry]))
+    .filter((file) => file.endsWith('.md'))
+    .sort()
+    .map((file) => ({
+      name: path.join('docs', file),
+      markdown: fs.readFileSync(path.join(docs, file), 'utf8'),
+      project: path.join(repo, 'test', 'docs', 'pages', file.replace(/\.md$/, '')),
+    }));
+}
+
 export interface Block {
   readonly document: MarkdownDocument;
   /** The document's line of the first line of code (1-based). */
