@@ -1,3 +1,9 @@
+/**
+ * `toolwright`: the application author's entry point: the decorators, the registry, contracts and
+ * schemas, invocation and its pipeline, content, and the error family.
+ *
+ * @module toolwright
+ */
 // First: records whether reflect-metadata was loaded before toolwright (for setup-mistake messages).
 import './interop/reflect-probe';
 import 'reflect-metadata';

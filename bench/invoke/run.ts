@@ -211,7 +211,7 @@ async function main(): Promise<void> {
     '',
     `Where a valid call's time goes: JSON.parse and class-validator's \`isEmail\` alone take ${fmt(median(times.get('isEmail:valid')!))} µs ` +
       `(the compiled path ${fmt(median(times.get('toolwright:valid')!))} µs, zod's whole \`safeParse\` ${fmt(median(times.get('zod:valid')!))} µs: its \`z.email()\` is one regular expression); toolwright runs it because a DTO's ` +
-      'class-validator rules are the contract (README, "class-validator, exactly"). The zod goal is out of reach while it does.',
+      'class-validator rules are the contract (the Contracts and DTOs guide, docs/guide/contracts.md: "class-validator, exactly"). The zod goal is out of reach while it does.',
     '',
     verdict('class-validator', 8, 'Against class-transformer + class-validator'),
     verdict('zod', 1, 'Against zod 4 `safeParse`'),

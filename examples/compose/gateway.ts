@@ -18,7 +18,7 @@ class WhoAmI {
   }
 }
 
-/** Development tokens and their teams (a real gateway verifies JWTs: README, Authentication). */
+/** Development tokens and their teams (a real gateway verifies JWTs: docs/guide/mcp-auth.md). */
 export const TOKENS: Readonly<Record<string, string>> = { 'finance-token': 'finance', 'ops-token': 'ops' };
 
 const auth: McpHttpAuth = {

@@ -1,7 +1,7 @@
 /**
  * A complete (small) adapter written only with toolwright's adapter kit: it projects tools into a
- * hypothetical chat platform's "slash command" objects. The README's "Writing an adapter" walks
- * through it; test/examples/custom-adapter.test.ts drives it.
+ * hypothetical chat platform's "slash command" objects. The guide "Writing an adapter"
+ * (docs/guide/adapters.md) walks through it; test/examples/custom-adapter.test.ts drives it.
  */
 import { JsonSchema, ToolDefinition, ToolLike, Tools, ToolwrightError } from 'toolwright';
 import {

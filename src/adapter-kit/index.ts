@@ -5,6 +5,8 @@
  * default invoker, and the message and option-checking helpers the first-party adapters use.
  *
  * Any name exported here is public API for adapter authors.
+ *
+ * @module toolwright/kit
  */
 // The core first: reflect-metadata's load order is recorded and the built-in adapters' keys exist.
 import '../index';

@@ -19,6 +19,7 @@ import { checkKnownKeys } from '../errors/known-keys';
 /** The input a `defineTool` function receives, from its options' `expects`. */
 type InputOf<Options> = Options extends { expects: infer Spec } ? ContractType<Spec> : ContractType<undefined>;
 
+/** The options of `defineTool({ ... }, fn)`: a tool declared as a function, with its name and inline contracts. */
 export interface InlineToolOptions {
   /** The tool name (required: an inline tool has no class name to derive one from). */
   name: string;

@@ -4,7 +4,7 @@
  * schema refuses something the old one accepted (it narrowed); on output, when the new schema may
  * produce something the old one never did (it widened). Input objects are closed (toolwright
  * refuses undeclared inputs), output objects open (callers ignore fields they do not know).
- * The rules are listed in the README's "Command line" section; each has a test.
+ * The rules are listed in docs/guide/contract-guard.md ("The rules"); each has a test.
  */
 import type { MemberKind } from '../index';
 import { MEMBER_SECTIONS } from './manifest';

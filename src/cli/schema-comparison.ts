@@ -3,7 +3,7 @@
  * may only accept more, an output may only promise more (see compare.ts).
  */
 import { isPlainObject } from '../adapter-kit/internal';
-/** The rules a change is classified by (README, "`toolwright check`"). */
+/** The rules a change is classified by (docs/guide/contract-guard.md, "The rules"). */
 export type Rule =
   | 'tool-removed'
   | 'adapter-removed'

@@ -15,6 +15,7 @@ export interface Constraint {
   readonly message: MessageFn;
 }
 
+/** The kinds of value a contract's type node describes. */
 export type NodeKind = 'string' | 'number' | 'integer' | 'boolean' | 'date' | 'object' | 'record' | 'array' | 'union' | 'enum';
 
 /** The type of a value: a field's, or an array's items, or a union member's. */
@@ -80,9 +81,14 @@ export function changed(from: TypeNode, changes: Partial<TypeNode>): TypeNode {
   return Object.assign(copyNode(from), changes);
 }
 
+/** A field's default: a literal (emitted in the schema, copied per call) or a factory (called per call, never emitted). */
 export type DefaultValue =
   { readonly kind: 'literal'; readonly value: unknown } | { readonly kind: 'factory'; readonly factory: () => unknown };
 
+/**
+ * One field of a contract, normalized from `@Field`, `design:type`, class-validator and
+ * class-transformer: the schema, validation, coercion and rendering are all derived from it.
+ */
 export interface FieldModel {
   readonly name: string;
   /** The class that declares the field (a parent's, when inherited). */
@@ -107,6 +113,7 @@ export interface FieldModel {
   readonly conditional: boolean;
 }
 
+/** A contract class's field model: its fields (built once per class, and cached). */
 export interface Contract {
   readonly target: Function;
   readonly name: string;

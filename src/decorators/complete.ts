@@ -4,6 +4,7 @@ import { describeValue, isClass, isPlainObject } from '../util/describe-value';
 import { DeclarationError } from '../errors/declaration-errors';
 import { MEMBER_OPTION_KEYS, MemberDecorator, MemberOptions, memberDecorator, optionalText } from './member';
 
+/** The options of `@Complete(argument, { ... })`: the member options but a name, title or description (a completion has none), and `of`. */
 export interface CompleteOptions extends Omit<MemberOptions, 'name' | 'title' | 'description'> {
   /**
    * When the class declares several prompts or templates (as methods): the method whose argument

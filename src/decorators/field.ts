@@ -9,6 +9,7 @@ import { describeValue } from '../util/describe-value';
 import { DeclarationError } from '../errors/declaration-errors';
 import type { DeclarationSiteInput } from '../errors/declaration-errors';
 
+/** What `@Field(...)` and `@AmbientContext(...)` return: a property decorator. */
 export type FieldDecorator = (target: object, propertyKey: string | symbol) => void;
 
 /**

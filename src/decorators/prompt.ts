@@ -1,7 +1,9 @@
 import { MEMBER_OPTION_KEYS, MemberArgument, MemberDecorator, MemberOptions, memberDecorator } from './member';
 
+/** The options of `@Prompt({ ... })`: the member options (`name`, `title`, `description`, `adapters`, `except`, `tags`, ...). */
 export type PromptOptions = MemberOptions;
 
+/** One argument of `@Prompt(...)`: an adapter key, `false` (opts out) or `PromptOptions`. */
 export type PromptArgument = MemberArgument<PromptOptions>;
 
 /**

@@ -5,6 +5,7 @@ import { uriTemplateVariables } from '../util/uri-template';
 import { DeclarationError } from '../errors/declaration-errors';
 import { MEMBER_OPTION_KEYS, MemberArgument, MemberDecorator, MemberOptions, memberDecorator, optionalText } from './member';
 
+/** The options of `@ResourceTemplate(template, { ... })`, and the base of `@Resource`'s: the member options plus the MIME type and annotations. */
 export interface ResourceOptions extends MemberOptions {
   /** The MIME type of what it reads as (`text/markdown`, `application/json`, `image/png`). */
   mimeType?: string;
@@ -12,12 +13,15 @@ export interface ResourceOptions extends MemberOptions {
   annotations?: ResourceAnnotations;
 }
 
+/** The options of `@Resource(uri, { ... })` (a fixed URI): `ResourceOptions` plus its size, when known. */
 export interface FixedResourceOptions extends ResourceOptions {
   /** Its size in bytes, when known in advance (clients may show it, or estimate context use). */
   size?: number;
 }
 
+/** One argument of `@Resource(uri, ...)` after the URI: an adapter key, `false` (opts out) or `FixedResourceOptions`. */
 export type ResourceArgument = MemberArgument<FixedResourceOptions>;
+/** One argument of `@ResourceTemplate(template, ...)` after the template: an adapter key, `false` (opts out) or `ResourceOptions`. */
 export type ResourceTemplateArgument = MemberArgument<ResourceOptions>;
 
 const RESOURCE_KEYS = [...MEMBER_OPTION_KEYS, 'mimeType', 'annotations'];

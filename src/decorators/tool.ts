@@ -11,6 +11,7 @@ import type { ToolApproval } from '../metadata/definitions';
 
 export type { AdapterToolOptions } from './member';
 
+/** The options of `@Tool({ ... })`: the member options (`name`, `description`, `adapters`, `except`, `method`, `tags`, ...) plus the tool's failure and success messages and its approval rule. */
 export interface ToolOptions extends MemberOptions {
   /** Failure headline: `fail('no such loan')` reads "Could not approve the loan: no such loan". */
   error?: string;
@@ -25,6 +26,7 @@ export interface ToolOptions extends MemberOptions {
   approval?: ToolApproval;
 }
 
+/** One argument of `@Tool(...)`: an adapter key (`'mcp'`), `false` (opts out of every adapter) or `ToolOptions`. */
 export type ToolArgument = MemberArgument<ToolOptions>;
 
 /** What `@Tool(...)` returns: a decorator for a class or a method. */

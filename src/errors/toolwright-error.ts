@@ -20,6 +20,11 @@ export function isToolwrightError(value: unknown): value is Error {
   }
 }
 
+/**
+ * The toolwright error family. `instanceof ToolwrightError` is true for every error toolwright (or an
+ * error class marked with `ToolwrightError.mark`) throws on purpose, whatever its superclass; `code`
+ * names the kind for programmatic handling.
+ */
 export class ToolwrightError extends Error {
   /** A short stable identifier for programmatic handling, e.g. `TOOL_RESOLUTION`. */
   readonly code: string = 'TOOLWRIGHT_ERROR';

@@ -15,6 +15,7 @@ export interface SettingSpec<T = unknown> {
   readonly overridable?: boolean;
 }
 
+/** An adapter's settings by name, each with its default and rules: what `defineAdapterConfig(namespace, settings)` takes. */
 export type SettingSpecs = Readonly<Record<string, SettingSpec>>;
 
 type Values<S extends SettingSpecs> = { [K in keyof S]: S[K]['default'] };

@@ -15,6 +15,7 @@ export class ToolFailure extends Error {
   }
 }
 
+/** The options of `fail(reason, { ... })`. */
 export interface FailOptions {
   /** Show the reason alone, without the tool's `error` headline. */
   standalone?: boolean;

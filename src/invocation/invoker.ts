@@ -52,12 +52,13 @@ import { DeclarationError } from '../errors/declaration-errors';
 
 export type { ToolContext } from './tool-context';
 
+/** The options of `new Invoker({ ... })`: the container or resolver, how input is checked, time limits, middleware, approvals, tracing. */
 export interface InvokerOptions {
   /** The DI container tools resolve from (default: tsyringe's root container). Ignored when `resolver` is given. */
   container?: DependencyContainer;
   /**
    * How the instance a member runs on is made (default: tsyringe, from `container`). See
-   * "Resolvers: other containers" in the README.
+   * "Resolvers: other containers" in the Dependency injection guide (docs/guide/dependency-injection.md).
    */
   resolver?: ToolResolver;
   /** Refuse undeclared top-level keys with "unknown input: KEY" (default true); false drops them. */
@@ -79,7 +80,7 @@ export interface InvokerOptions {
   maxInputDepth?: number;
   /**
    * Runs around every call, after its input is validated: `(call, next) => next()`. The first is
-   * outermost; `configure({ middleware })` runs outside these. See "The call pipeline" in the README.
+   * outermost; `configure({ middleware })` runs outside these. See the call pipeline guide (docs/guide/pipeline.md).
    */
   middleware?: readonly Middleware[];
   /**
@@ -100,6 +101,7 @@ export interface InvokerOptions {
   compiled?: boolean;
 }
 
+/** The options of one call (`invoke(tool, args, { ... })`, `invoker.invoke`): its ambient values, container, signal, context handlers and approver. */
 export interface CallOptions {
   /**
    * Trusted values for the tool's `@AmbientContext` fields: a Map or an object. Replaces any
@@ -239,6 +241,12 @@ function checkLimits(options: InvokerOptions): void {
   }
 }
 
+/**
+ * Runs tool calls: validates and coerces the arguments against the input contract, resolves the
+ * tool through DI, runs it through the pipeline (middleware, time limits, approvals, tracing), checks
+ * what it returns, and answers a `Result` (never throwing for bad input or a business failure).
+ * `invoke()` uses a default one; every transport uses one.
+ */
 export class Invoker {
   private readonly options: Required<Pick<InvokerOptions, 'rejectUndeclaredInputs' | 'userFacingInputErrors' | 'maxInputDepth'>> &
     InvokerOptions;

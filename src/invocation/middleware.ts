@@ -26,6 +26,7 @@ function perTool<S>(make: () => S): (tool: ToolDefinition) => S {
   };
 }
 
+/** The options of `concurrencyLimit(limit, { ... })`. */
 export interface ConcurrencyLimitOptions {
   /**
    * How many calls of one tool may wait for a free slot (default 100). Past it a call is refused at
@@ -85,6 +86,7 @@ export function concurrencyLimit(limit: number, options: ConcurrencyLimitOptions
 
 const PERIODS = { second: 1_000, minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;
 
+/** The options of `rateLimit({ ... })`: how many calls per period, and whose budget a call spends. */
 export interface RateLimitOptions {
   /** How many calls each key may make per period. */
   points: number;
@@ -176,6 +178,7 @@ export interface AuditRecord {
   readonly input: Readonly<Record<string, unknown>>;
 }
 
+/** The options of the `audit` middleware. */
 export interface AuditOptions {
   /** The ambient keys that identify a caller, recorded on every record (default: each tool's own ambient keys). */
   identity?: readonly string[];

@@ -2,6 +2,7 @@ import type { ContentPart } from '../content/content';
 import { FieldError } from '../errors/errors';
 import type { ToolDefinition } from '../registry/tool-definition';
 
+/** How a call ended: `success`, `failure` (the tool said no, or the input was invalid: user-facing) or `exception` (a bug or a failed dependency). */
 export type Outcome = 'success' | 'failure' | 'exception';
 
 export const DEFAULT_ERROR = 'Something went wrong';

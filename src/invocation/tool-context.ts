@@ -13,6 +13,7 @@ import { IN_PROCESS } from './transport';
 /** Log levels, least to most severe (the syslog levels MCP uses). */
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 
+/** Every `LogLevel`, least to most severe. */
 export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
 /** The verified credentials of a call (MCP's `AuthInfo` has this shape). */
@@ -84,6 +85,7 @@ export interface ElicitResult {
 export type SampleContent =
   { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string } | { type: 'audio'; data: string; mimeType: string };
 
+/** One message of a `SampleRequest`: who says it and what. */
 export interface SampleMessage {
   role: 'user' | 'assistant';
   content: SampleContent;
@@ -106,6 +108,7 @@ export interface SampleRequest {
   metadata?: Record<string, unknown>;
 }
 
+/** What `context.sample(request)` answers: the caller's model's message, and which model wrote it. */
 export interface SampleResult {
   readonly role: 'assistant';
   readonly content: SampleContent;

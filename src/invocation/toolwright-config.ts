@@ -13,8 +13,10 @@ export interface ExceptionContext {
   readonly args?: unknown;
 }
 
+/** Receives each exception outcome once (`configure({ onException })`, `InvokerOptions.onException`). */
 export type ExceptionHandler = (error: unknown, context: ExceptionContext) => void;
 
+/** The process-wide settings of `configure({ ... })`. */
 export interface ToolwrightSettings {
   /**
    * Called exactly once for every exception outcome (a bug, a failed dependency, a broken

@@ -17,6 +17,7 @@ import { loadedOtelApi, OtelApi, OtelInstrument, otelApi, OtelTracer, parentCont
 
 /** A span attribute value, as OpenTelemetry accepts it. */
 export type SpanAttributeValue = string | number | boolean | readonly string[] | readonly number[] | readonly boolean[];
+/** Span attributes by name, as OpenTelemetry accepts them. */
 export type SpanAttributes = Readonly<Record<string, SpanAttributeValue>>;
 
 /** The part of an OpenTelemetry `Span` toolwright hands out (the real span, typed structurally). */

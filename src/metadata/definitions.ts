@@ -73,6 +73,7 @@ export interface CompletionFacts {
   readonly of: { readonly target: Function | (() => Function); readonly method?: string; readonly thunk: boolean };
 }
 
+/** What a member beside the tools records about itself: a resource or template, a prompt, or a completion. */
 export type MemberFacts = ResourceFacts | PromptFacts | CompletionFacts;
 
 /** One `@FailsOn(ErrorClass, message?)`. */

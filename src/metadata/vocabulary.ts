@@ -15,10 +15,13 @@ export type AnyClass = abstract new (...args: never[]) => unknown;
 /** One type: a class (`String`, `Date`, `Integer`, a DTO) or an array of one (`[Tag]`). */
 export type TypeSpec = AnyClass | readonly [TypeSpec];
 
+/** The string formats `@Field({ format })` accepts, emitted as the schema's `format`. */
 export type FieldFormat = 'email' | 'uri' | 'uuid' | 'date-time' | 'date';
 
+/** `@Field({ enum })`'s allowed values: a list, or a TypeScript enum object (string or numeric). */
 export type EnumSpec = readonly (string | number | boolean)[] | Readonly<Record<string, string | number>>;
 
+/** The options of `@Field({ ... })`, and of a field of an inline shape: the type where reflection cannot see it, optionality, defaults and the schema keywords. */
 export interface FieldOptions {
   /** Where reflection cannot see the type: `() => Tag`, `() => [Tag]`, `() => Integer`. */
   type?: (() => TypeSpec) | TypeSpec;
@@ -63,6 +66,7 @@ export type InlineShape = Readonly<Record<string, InlineField>>;
 /** What `@Expects` / `@Exposes` accept: a DTO class, a thunk to one, or an inline shape. */
 export type ContractSpec = AnyClass | (() => AnyClass) | InlineShape;
 
+/** The options of `@AmbientContext({ key })`. */
 export interface AmbientOptions {
   /** The key read from the ambient context (default: the property name). */
   key?: string;

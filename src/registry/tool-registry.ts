@@ -16,6 +16,7 @@ import { checkBaseDir, loadToolRoot, normalizeToolRoot, resolveToolRoot, ToolRoo
 import { DeclarationError, ToolConflictError, UnknownAdapterError } from '../errors/declaration-errors';
 import type { ConflictingTool } from '../errors/declaration-errors';
 
+/** The options of `new ToolRegistry({ ... })`: which classes it considers and how it derives names. */
 export interface RegistryOptions {
   /**
    * Consider only these classes (and the adapters' tool roots) instead of every decorated class.
@@ -31,6 +32,7 @@ export interface RegistryOptions {
   nameSuffixes?: readonly string[];
 }
 
+/** The options of `registry.registerAdapter(key, { ... })`: the adapter's tool roots. */
 export interface AdapterRegistration {
   /** Directories whose exported action classes are members without a per-class `@Tool`. */
   toolRoots?: readonly string[];
@@ -41,6 +43,7 @@ export interface AdapterRegistration {
   baseDir?: string;
 }
 
+/** What `registry.versions(adapter, name)` returns: every version of one tool name, and the latest. */
 export interface VersionGroup {
   /** Every version, ascending. */
   readonly all: readonly ToolDefinition[];
@@ -339,6 +342,7 @@ export class ToolRegistry {
   }
 }
 
+/** The options of `registry.forAdapter(key, { ... })`: every version or only the latest, and which kind of member. */
 export interface ForAdapterOptions {
   /** Every version, not only the latest of each name. */
   allVersions?: boolean;

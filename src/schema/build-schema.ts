@@ -7,11 +7,15 @@ import { constraintOf, Contract, FieldModel, isRequiredInput, isRequiredOutput, 
 import { copyJson } from '../util/copy-json';
 import { DeclarationError } from '../errors/declaration-errors';
 
+/** A JSON Schema object, as toolwright returns it: plain and fresh, yours to change. */
 export type JsonSchema = { [keyword: string]: unknown };
 
+/** The JSON Schema dialect of a derived schema: 2020-12 (the default) or draft-07. */
 export type SchemaDialect = '2020-12' | 'draft-07';
+/** Which side of a contract a schema describes: a tool's input or its output (they differ in what is required). */
 export type SchemaDirection = 'input' | 'output';
 
+/** The options of `inputSchema`, `outputSchema` and `schemaOf`: the dialect, the strict projection, `$schema` and shared `$defs`. */
 export interface SchemaOptions {
   /** JSON Schema 2020-12 (default), or draft-07 for clients that need it. */
   dialect?: SchemaDialect;

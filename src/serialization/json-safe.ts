@@ -6,6 +6,7 @@
 import { FieldError, UnserializableValueError } from '../errors/errors';
 import { setOwn } from '../util/own-property';
 
+/** The options of `render(value, contract, { ... })`. */
 export interface RenderOptions {
   /** Also refuse a class instance with no `toJSON` and no declared shape (default false). */
   rejectOpaque?: boolean;

@@ -1,8 +1,11 @@
 /**
  * `toolwright/testing`: helpers for people testing their own tools. Imports only the public core.
+ *
+ * @module toolwright/testing
  */
 import { ToolRegistry, RegistryOptions } from '../index';
 
+/** The options of `isolatedRegistry({ ... })`: a registry's options and the adapters to register on it. */
 export interface IsolatedRegistryOptions extends Omit<RegistryOptions, 'isolated'> {
   /** Adapter keys to register on the new registry (default `mcp` and `openai`). */
   adapters?: readonly string[];

@@ -15,6 +15,7 @@ export interface ToolwrightWarning {
   readonly key?: string;
 }
 
+/** Receives toolwright's warnings (`configure({ onWarning })`). */
 export type WarningHandler = (warning: ToolwrightWarning) => void;
 
 /** Warnings about the values a running tool returns; the default handler keeps them out of production logs. */

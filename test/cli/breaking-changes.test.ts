@@ -1,6 +1,6 @@
 /**
- * The breaking-change rules of `toolwright check --against` (README, "Command line"), one case per
- * rule, through `toolwright diff before.json after.json --json`: both manifests hold one tool per
+ * The breaking-change rules of `toolwright check --against` (docs/guide/contract-guard.md, "The
+ * rules"), one case per rule, through `toolwright diff before.json after.json --json`: both manifests hold one tool per
  * case, so one run classifies them all. Run from the sources (diff loads no project).
  */
 import { DiffReport, ManifestRecord, object, runCli, Schema } from './manifest-diff';

@@ -1,7 +1,8 @@
 /**
  * Command-line stumbles, each run as a user meets it (the built bin in a child process): the
- * README's toolwright.config.js example as it stands, ambient values for `call` and `serve http`
- * (--ambient, and the config's serve.http.server ambientContext), and `dev` reporting only a real
+ * toolwright.config.js example of the command-line guide (docs/guide/command-line.md) as it
+ * stands, ambient values for `call` and `serve http` (--ambient, and the config's
+ * serve.http.server ambientContext), and `dev` reporting only a real
  * failure of its server, seeing a change made as soon as it says it is watching, and exiting when
  * its server fails before there is anything to watch.
  */
@@ -21,19 +22,19 @@ beforeAll(() => {
 
 afterAll(() => removeBuild());
 
-/** The block after `<!-- config: toolwright.config.js -->` in README.md. */
-function readmeConfig(): string {
-  const readme = fs.readFileSync(path.join(repo, 'README.md'), 'utf8');
-  const marker = readme.indexOf('<!-- config: toolwright.config.js -->');
+/** The block after `<!-- config: toolwright.config.js -->` in docs/guide/command-line.md. */
+function guideConfig(): string {
+  const guide = fs.readFileSync(path.join(repo, 'docs', 'guide', 'command-line.md'), 'utf8');
+  const marker = guide.indexOf('<!-- config: toolwright.config.js -->');
   expect(marker).toBeGreaterThan(0);
-  return /```js\n([\s\S]*?)\n```/.exec(readme.slice(marker))![1];
+  return /```js\n([\s\S]*?)\n```/.exec(guide.slice(marker))![1];
 }
 
-describe("the README's toolwright.config.js example", () => {
+describe("the command-line guide's toolwright.config.js example", () => {
   it('is accepted as it stands: its imports, its tool root, its server options (exit 0)', async () => {
-    const dir = fs.mkdtempSync(path.join(fixture('.'), 'readme-config-'));
-    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'readme-config', version: '1.0.0', private: true }));
-    fs.writeFileSync(path.join(dir, 'toolwright.config.js'), readmeConfig());
+    const dir = fs.mkdtempSync(path.join(fixture('.'), 'guide-config-'));
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'guide-config', version: '1.0.0', private: true }));
+    fs.writeFileSync(path.join(dir, 'toolwright.config.js'), guideConfig());
     fs.mkdirSync(path.join(dir, 'src', 'tools'), { recursive: true });
     fs.mkdirSync(path.join(dir, 'src', 'agent_tools'));
     const tool = (name: string) =>
@@ -48,7 +49,7 @@ describe("the README's toolwright.config.js example", () => {
 
     // The root the example used to show is refused, and the message names the config key.
     fs.renameSync(path.join(dir, 'src', 'agent_tools'), path.join(dir, 'src', 'actions'));
-    fs.writeFileSync(path.join(dir, 'toolwright.config.js'), readmeConfig().replace('./src/agent_tools', './src/actions'));
+    fs.writeFileSync(path.join(dir, 'toolwright.config.js'), guideConfig().replace('./src/agent_tools', './src/actions'));
     const refused = await toolwright(['list'], { cwd: dir });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/^toolwright: toolwright\.config\.js: toolRoots\.mcp: Tool root '.*actions' for 'mcp' is too broad: 'actions' holds a whole application/);

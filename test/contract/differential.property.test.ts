@@ -7,8 +7,9 @@
  * - through class-validator as a NestJS ValidationPipe runs it (`transform: true` with
  *   `enableImplicitConversion`: plainToInstance, then validate) and through `invoke()`: any value
  *   one side accepts and the other refuses fails the test, unless it is one of the differences the
- *   README documents on purpose (ALLOWED below, each with its reason, and each only in the
- *   direction where toolwright is the stricter side);
+ *   documentation lists on purpose (docs/guide/contracts.md, "Deliberate differences"; ALLOWED
+ *   below, each with its reason, and each only in the direction where toolwright is the stricter
+ *   side);
  * - when both accept, the tool receives the value class-validator's instance holds;
  * - the advertised JSON Schema (ajv with ajv-formats, in each dialect: 2020-12 and draft-07) accepts
  *   every prepared input `invoke()` accepts: the schema shown is never stricter than the runtime.
@@ -59,7 +60,7 @@ const isUnpaired = (value: unknown) => strings(value).some((text) => !(text as s
 const dateTime = addFormats.get('date-time') as unknown as { validate(text: string): boolean };
 
 /**
- * The deliberate differences, as the README's "Contracts and schemas" section lists them: each
+ * The deliberate differences, as the Contracts and DTOs page lists them (docs/guide/contracts.md): each
  * excuses only toolwright refusing a value class-validator accepts (or, for `value`, the two
  * reading one accepted value differently), never toolwright accepting more.
  */
@@ -162,7 +163,7 @@ function normal(value: unknown): string {
   return JSON.stringify(value, replacer) ?? 'undefined';
 }
 
-const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+const contractsPage = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'guide', 'contracts.md'), 'utf8');
 
 const ajv = new Ajv2020({ strict: false, strictNumbers: true, multipleOfPrecision: 12, allErrors: false });
 addFormats(ajv);
@@ -243,13 +244,15 @@ describe('differential: class-validator (as a NestJS ValidationPipe runs it) = i
     expect(ALLOWED.filter((a) => !counts.has(a.name)).map((a) => a.name)).toEqual([]);
   });
 
-  it("the README's Security section states the number of combinations tried", () => {
-    expect(readme).toContain(`a differential test runs ${CASES.length} class-validator decorator/option combinations`);
+  it('the Security guide (docs/guide/security.md) states the number of combinations tried', () => {
+    const security = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'guide', 'security.md'), 'utf8');
+    expect(security).toContain(`a differential test runs ${CASES.length} class-validator decorator/option combinations`);
   });
 
-  it("the README's class-validator table names every mapped decorator", () => {
-    const start = readme.indexOf('### class-validator, exactly');
-    const table = readme.slice(start, readme.indexOf('\n## ', start)).toLowerCase();
+  it("the Contracts and DTOs page's class-validator table names every mapped decorator", () => {
+    const start = contractsPage.indexOf('\n## class-validator, exactly\n');
+    expect(start).toBeGreaterThan(0);
+    const table = contractsPage.slice(start, contractsPage.indexOf('\n## ', start + 1)).toLowerCase();
     // Registered names are the decorators' in camel case, but for @Length (isLength).
     const decorator = (name: string) => `@${name === 'isLength' ? 'length' : name.toLowerCase()}`;
     expect(MAPPED_VALIDATORS.filter((name) => !new RegExp(`\`${decorator(name)}[\`(]`).test(table))).toEqual([]);

@@ -261,7 +261,7 @@ describe('the loan desk with signed tokens (npm start -- --auth)', () => {
   const keys = fs.mkdtempSync(path.join(os.tmpdir(), 'loan-desk-keys-'));
   const env = { LOAN_DESK_KEYS_DIR: keys };
 
-  /** `npm run -s loan-desk:token -- …`, run as the README shows it. */
+  /** `npm run -s loan-desk:token -- …`, run as docs/guide/mcp-auth.md ("Try it with the loan desk") shows it. */
   async function mint(args: string[], keysDir = keys): Promise<string> {
     const { stdout } = await promisify(execFile)('npm', ['run', '-s', 'loan-desk:token', '--', ...args], {
       cwd: repo,

@@ -77,7 +77,7 @@ const APPROVAL: Array<[string, unknown, string[]]> = [
 ];
 
 /**
- * Where the two differ on purpose (README, "Shared DTOs"): [label, payload, the pipe's verdict, the tool's].
+ * Where the two differ on purpose (docs/guide/nestjs.md, "Shared DTOs and @nestjs/swagger"): [label, payload, the pipe's verdict, the tool's].
  * - Numeric text for a number: toolwright converts it (models write numbers as text; the handler
  *   still gets a number), the default pipe refuses it. The pipe's `enableImplicitConversion` would
  *   accept it too, but also turns 42 into '42' and true into 1, which toolwright refuses.

@@ -11,7 +11,8 @@
  *   tsyringe and the oldest major of every optional peer but ai (bullmq 5, ioredis 5; ai 6, the low
  *   end of its range, is what the rest of the suite runs);
  * - cv-0.14.1: class-validator 0.14.1 and the required peers only (no optional peer installed);
- * - readme: exactly the README's install line, for the install-size figures the README states.
+ * - readme: exactly the README's install line (the first line of docs/guide/install.md too), for the
+ *   install-size figures the Installing page states.
  */
 import { createRequire } from 'node:module';
 import * as fs from 'node:fs';
@@ -40,6 +41,8 @@ const MEGABYTE = 1024 * 1024;
 const README = fs.readFileSync(path.join(repo, 'README.md'), 'utf8');
 /** The README's install line (### Install) as words: ['toolwright', 'reflect-metadata', 'tsyringe', ...]. */
 const README_INSTALL_LINE = /^npm install (toolwright [^#\n]*)/m.exec(README)![1].trim().split(/\s+/);
+/** The documentation site's Installing page, which states what that line weighs. */
+const INSTALL_PAGE = fs.readFileSync(path.join(repo, 'docs', 'guide', 'install.md'), 'utf8');
 /** The optional peer dependencies: what an entry point may need that a project does not install. */
 const OPTIONAL_PEERS = (JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')) as { peerDependenciesMeta: Record<string, unknown> })
   .peerDependenciesMeta;
@@ -100,7 +103,7 @@ beforeAll(async () => {
       'class-transformer@^0.5.1',
       ...optionalPeerSpecs('newest'),
       zod,
-      // What the README's tsconfig for checking library declarations asks for (### Install).
+      // What the documented tsconfig for checking library declarations asks for (docs/guide/typescript.md).
       '@types/node@^22',
       '@types/json-schema',
     ]),
@@ -239,14 +242,14 @@ describe('the packed package', () => {
     await expect(compileSources(projects.app, `entries-${setting}`, SETTINGS[setting], { 'entries.ts': source })).resolves.toBeDefined();
   }, 120_000);
 
-  // The README's tsconfig for `skipLibCheck: false` (### Install): nodenext, esModuleInterop, Node's
+  // The documented tsconfig for `skipLibCheck: false` (docs/guide/typescript.md): nodenext, esModuleInterop, Node's
   // typings and @types/json-schema. Every declaration file the entry points reach, other libraries'
   // included, type-checks (under node10 without esModuleInterop zod's, pino's and the AI SDK's do not).
   // (Not node16: there the MCP SDK's CommonJS declarations import its ES module types without `resolution-mode`, TS1541.)
   nodeIndependent.each([
     ['an ES module', SETTINGS.nodenext],
     ['CommonJS', { ...SETTINGS.nodenext, name: 'CommonJS, nodenext resolution', esm: false }],
-  ] as const)("with the README's tsconfig and skipLibCheck: false, every entry point and the typings it reaches type-check: %s", async (kind, setting) => {
+  ] as const)("with the documented tsconfig and skipLibCheck: false, every entry point and the typings it reaches type-check: %s", async (kind, setting) => {
     // ai 7 is ES modules only: a CommonJS consumer does not import toolwright/ai's types (as APP_FILES says).
     const entries = ENTRY_POINTS.filter((entry) => setting.esm || entry !== 'toolwright/ai');
     const source = entries.map((entry, i) => `import * as entry${i} from '${entry}';`).join('\n') + `\nexport const all = [${entries.map((_, i) => `entry${i}`).join(', ')}];\n`;
@@ -410,7 +413,7 @@ describe('a Nest application consuming toolwright/nest', () => {
   }, 120_000);
 });
 
-describe("the README's install figures (### Install) are what the install line weighs", () => {
+describe("the install figures (docs/guide/install.md) are what the install line weighs", () => {
   /** `12 packages, 3.4 MB` style figures, measured: packages installed and their files' bytes in MB (10^6). */
   const weigh = (dirs: Iterable<string>) => {
     const list = [...dirs];
@@ -419,13 +422,15 @@ describe("the README's install figures (### Install) are what the install line w
   const near = (stated: number, measured: number) => Math.abs(stated - measured) <= Math.max(0.2, stated * 0.03);
 
   nodeIndependent('packages and megabytes: the line, the four peers alone, toolwright\'s share, its own code, and with the MCP SDK server', async () => {
-    // The sentence as the README words it, wherever its lines wrap.
+    // The figures are of the page's first install line, which must be the README's (the line installed here).
+    expect(/^npm install (toolwright [^#\n]*)/m.exec(INSTALL_PAGE)?.[1].trim().split(/\s+/)).toEqual(README_INSTALL_LINE);
+    // The sentence as the page words it, wherever its lines wrap.
     const sentence = [
-      "the first line above adds (\\d+) packages, ([\\d.]+) MB,[^]*?",
+      "the first install line at the top of this page adds (\\d+) packages, ([\\d.]+) MB,[^]*?",
       "peers alone are (\\d+) packages and ([\\d.]+) MB, so toolwright's own share is (\\d+) packages and ([\\d.]+) MB: ([\\d.]+) MB of its own code[^]*?",
       'With the MCP SDK server[^]*?it is (\\d+) packages, ([\\d.]+) MB',
     ].join('');
-    const figures = new RegExp(sentence.replace(/ /g, '\\s+')).exec(README);
+    const figures = new RegExp(sentence.replace(/ /g, '\\s+')).exec(INSTALL_PAGE);
     expect(figures).not.toBeNull();
     const [, linePackages, lineMb, peerPackages, peerMb, ownPackages, ownMb, codeMb, sdkPackages, sdkMb] = figures!.map(Number);
     const project = projects.readme;
@@ -447,6 +452,6 @@ describe("the README's install figures (### Install) are what the install line w
       ownPackages === measured.own.packages && near(ownMb, measured.own.mb),
       near(codeMb, measured.code),
       sdkPackages === sdk.packages && near(sdkMb, sdk.mb),
-    ].every(Boolean) ? 'the README is right' : report).toBe('the README is right');
+    ].every(Boolean) ? 'the page is right' : report).toBe('the page is right');
   }, 120_000);
 });

@@ -1,9 +1,9 @@
 /**
  * The packed package with TypeScript 7 (`npm i -D typescript` today), in a fresh project with the
- * README's TypeScript 7 tsconfig (read from README.md): every entry point's declarations type-check
- * (without skipLibCheck where the peers' own typings allow) under each module resolution 7 has; a CommonJS and an ES module consumer
+ * TypeScript 7 tsconfig of the TypeScript setup page (read from docs/guide/typescript.md): every
+ * entry point's declarations type-check (without skipLibCheck where the peers' own typings allow) under each module resolution 7 has; a CommonJS and an ES module consumer
  * compiled by 7 run (its decorator metadata, class fields defined and assigned); `node10` is
- * refused as the README says; and the `toolwright` command serves a TypeScript 7 project through
+ * refused as that page says; and the `toolwright` command serves a TypeScript 7 project through
  * SWC. TypeScript 7's `tsc` is a native binary, run through its package's launcher.
  *
  * The tarball is packed from a private build (not ./dist), so this file never races the other
@@ -20,17 +20,20 @@ const ENTRY_POINTS = Object.keys((JSON.parse(fs.readFileSync(path.join(repo, 'pa
   .filter((subpath) => subpath !== './package.json')
   .map((subpath) => (subpath === '.' ? 'toolwright' : `toolwright/${subpath.slice(2)}`));
 
-/** The JSON block after `<!-- tsconfig: NAME -->` in README.md. */
-function readmeTsconfig(name: string): { compilerOptions: Record<string, unknown> } {
-  const readme = fs.readFileSync(path.join(repo, 'README.md'), 'utf8');
-  const marker = readme.indexOf(`<!-- tsconfig: ${name} -->`);
-  if (marker < 0) throw new TypeError(`README.md has no <!-- tsconfig: ${name} --> block`);
-  const block = /```json\n([\s\S]*?)\n```/.exec(readme.slice(marker))!;
+/** The page of the documentation site that gives the tsconfigs (TypeScript setup). */
+const SETUP_PAGE = path.join('docs', 'guide', 'typescript.md');
+
+/** The JSON block after `<!-- tsconfig: NAME -->` on the TypeScript setup page. */
+function documentedTsconfig(name: string): { compilerOptions: Record<string, unknown> } {
+  const page = fs.readFileSync(path.join(repo, SETUP_PAGE), 'utf8');
+  const marker = page.indexOf(`<!-- tsconfig: ${name} -->`);
+  if (marker < 0) throw new TypeError(`${SETUP_PAGE} has no <!-- tsconfig: ${name} --> block`);
+  const block = /```json\n([\s\S]*?)\n```/.exec(page.slice(marker))!;
   return JSON.parse(block[1]);
 }
 
-const README_TS7 = readmeTsconfig('typescript 7');
-const README_TS5 = readmeTsconfig('typescript 5');
+const DOCS_TS7 = documentedTsconfig('typescript 7');
+const DOCS_TS5 = documentedTsconfig('typescript 5');
 let root: string;
 let project: string;
 
@@ -89,16 +92,16 @@ describe('TypeScript 7', () => {
   const declarations = ENTRY_POINTS.map((entry, i) => `import * as entry${i} from '${entry}';\nexport const used${i} = Object.keys(entry${i});\n`).join('');
   it.each([
     ['nodenext, CommonJS', { module: 'nodenext', skipLibCheck: false }, false],
-    // The MCP SDK's own typings fail node16 under 7 (TS1541 in its validation/types.d.ts): skipLibCheck, as the README's tsconfig has it.
+    // The MCP SDK's own typings fail node16 under 7 (TS1541 in its validation/types.d.ts): skipLibCheck, as the documented tsconfig has it.
     ['node16, CommonJS (skipLibCheck)', { module: 'node16', skipLibCheck: true }, false],
     ['nodenext, ES module', { module: 'nodenext', skipLibCheck: false }, true],
     ['bundler (module esnext)', { module: 'esnext', skipLibCheck: false }, true],
   ])("type-checks every entry point's declarations: %s", async (_name, options, esm) => {
-    await compile7(`declarations-${options.module + (esm ? '-esm' : '')}`, { 'entries.ts': declarations }, { ...README_TS7.compilerOptions, ...options, noEmit: true }, esm);
+    await compile7(`declarations-${options.module + (esm ? '-esm' : '')}`, { 'entries.ts': declarations }, { ...DOCS_TS7.compilerOptions, ...options, noEmit: true }, esm);
   }, 120_000);
 
-  it('refuses moduleResolution node10 (TS5108), as the README says', async () => {
-    const refused = compile7('node10', { 'entries.ts': declarations }, { ...README_TS7.compilerOptions, module: 'commonjs', moduleResolution: 'node10', noEmit: true }, false);
+  it('refuses moduleResolution node10 (TS5108), as the TypeScript setup page says', async () => {
+    const refused = compile7('node10', { 'entries.ts': declarations }, { ...DOCS_TS7.compilerOptions, module: 'commonjs', moduleResolution: 'node10', noEmit: true }, false);
     await expect(refused).rejects.toThrow(/TS5108: Option 'moduleResolution=node10' has been removed/);
   });
 
@@ -119,8 +122,8 @@ describe('TypeScript 7', () => {
   };
   const consumer = fs.readFileSync(path.join(__dirname, 'typescript7', 'consumer.ts'), 'utf8');
 
-  it("compiles a CommonJS consumer with the README's tsconfig (define semantics) and runs it", async () => {
-    const where = await compile7('cjs', { 'consumer.ts': consumer }, README_TS7.compilerOptions, false);
+  it("compiles a CommonJS consumer with the documented tsconfig (define semantics) and runs it", async () => {
+    const where = await compile7('cjs', { 'consumer.ts': consumer }, DOCS_TS7.compilerOptions, false);
     expect(fs.readFileSync(path.join(where, 'dist', 'consumer.js'), 'utf8')).toMatch(/require\("toolwright"\)/);
     const { stdout, stderr } = await run(process.execPath, [path.join('dist', 'consumer.js')], where);
     expect(stderr).toBe('');
@@ -128,15 +131,15 @@ describe('TypeScript 7', () => {
   }, 120_000);
 
   it('compiles an ES module consumer with useDefineForClassFields off and runs it', async () => {
-    const where = await compile7('esm', { 'consumer.ts': consumer }, { ...README_TS7.compilerOptions, useDefineForClassFields: false }, true);
+    const where = await compile7('esm', { 'consumer.ts': consumer }, { ...DOCS_TS7.compilerOptions, useDefineForClassFields: false }, true);
     expect(fs.readFileSync(path.join(where, 'dist', 'consumer.js'), 'utf8')).toMatch(/^import .* from ['"]toolwright['"];$/m);
     const { stdout, stderr } = await run(process.execPath, [path.join('dist', 'consumer.js')], where);
     expect(stderr).toBe('');
     expect(JSON.parse(stdout)).toEqual(expected([]));
   }, 120_000);
 
-  it("and the README's TypeScript 5 tsconfig: the same consumer, compiled by this repository's 5.9 as CommonJS (node10 resolution), runs", async () => {
-    const where = await compile7('ts5', { 'consumer.ts': consumer }, README_TS5.compilerOptions, false, path.join(repo, 'node_modules', 'typescript', 'bin', 'tsc'));
+  it("and the documented TypeScript 5 tsconfig: the same consumer, compiled by this repository's 5.9 as CommonJS (node10 resolution), runs", async () => {
+    const where = await compile7('ts5', { 'consumer.ts': consumer }, DOCS_TS5.compilerOptions, false, path.join(repo, 'node_modules', 'typescript', 'bin', 'tsc'));
     const { stdout, stderr } = await run(process.execPath, [path.join('dist', 'consumer.js')], where);
     expect(stderr).toBe('');
     expect(JSON.parse(stdout)).toEqual(expected([]));

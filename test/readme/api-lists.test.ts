@@ -1,8 +1,9 @@
 /**
- * The README's API section lists every name each entry point exports, values and types apart, and
- * nothing else: the lists are compared with what each entry point exports at run time (values) and
- * with what the TypeScript compiler sees it export (types). The entry points come from package.json
- * "exports", so a new one without a README list fails here.
+ * The documentation site's "Entry points and their exports" page (docs/guide/entry-points.md) lists
+ * every name each entry point exports, values and types apart, and nothing else: the lists are
+ * compared with what each entry point exports at run time (values) and with what the TypeScript
+ * compiler sees it export (types). The entry points come from package.json "exports", so a new one
+ * without a list on that page fails here.
  */
 import 'reflect-metadata';
 import { execFileSync } from 'node:child_process';
@@ -11,7 +12,8 @@ import * as path from 'node:path';
 import * as ts from 'typescript';
 
 const repo = path.resolve(__dirname, '..', '..');
-const readme = fs.readFileSync(path.join(repo, 'README.md'), 'utf8');
+const PAGE = path.join('docs', 'guide', 'entry-points.md');
+const page = fs.readFileSync(path.join(repo, PAGE), 'utf8');
 const pkg = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')) as {
   exports: Record<string, { require?: { default: string } } | string>;
 };
@@ -29,17 +31,20 @@ interface Listed {
   types: string[];
 }
 
-/** The API section's lists: `### \`entry\`` headings, then `- Values: \`a\`, …` and `- Types: \`A\`, …`. */
-function readmeLists(): Map<string, Listed> {
-  const start = readme.indexOf('\n## API\n');
-  if (start < 0) throw new Error('README.md has no "## API" section');
-  const end = readme.indexOf('\n## ', start + 1);
-  const section = readme.slice(start, end < 0 ? undefined : end);
+/**
+ * The page's lists: a `## \`entry\`` heading per entry point, then `- Values: \`a\`, …` and
+ * `- Types: \`A\`, …`. Any other `## ` heading ends the current entry point's list.
+ */
+function pageLists(): Map<string, Listed> {
   const lists = new Map<string, Listed>();
   let current: Listed | undefined;
-  for (const line of section.split('\n')) {
-    const heading = /^### `([^`]+)`/.exec(line);
-    if (heading) lists.set(heading[1], (current = { values: [], types: [] }));
+  for (const line of page.split('\n')) {
+    if (/^#{1,2} /.test(line)) current = undefined;
+    const heading = /^## `([^`]+)`\s*$/.exec(line);
+    if (heading) {
+      if (lists.has(heading[1])) throw new Error(`${PAGE} lists ${heading[1]} twice`);
+      lists.set(heading[1], (current = { values: [], types: [] }));
+    }
     const list = /^- (Values|Types): (.*)$/.exec(line);
     if (list && current) {
       const names = [...list[2].matchAll(/`([^`]+)`/g)].map((m) => m[1]);
@@ -95,8 +100,8 @@ function runtimeNames(source: string): string[] {
   }
 }
 
-describe("README.md's API section", () => {
-  const lists = readmeLists();
+describe(`the entry points page (${PAGE})`, () => {
+  const lists = pageLists();
   const compiled = compiledExports();
 
   it('has a list for every entry point in package.json "exports", and for no other', () => {

@@ -2,6 +2,8 @@
  * `toolwright/ai`: toolwright tools for the Vercel AI SDK (`ai`, a peer dependency of this entry
  * point only). Tools run through a `Toolbox` from `toolwright/openai`, whose names and settings
  * (the `openai` adapter's) they share.
+ *
+ * @module toolwright/ai
  */
 export { toAiSdkTools, ToolCallFailedError } from './to-ai-sdk-tools';
 export type { AiSdkContentOutput, AiSdkTools, AiSdkToolsOptions } from './to-ai-sdk-tools';

@@ -9,6 +9,7 @@ import { Toolbox, ToolboxCallOptions, ToolCallRecord } from '../openai/index';
 import { AskedApprovals } from './asked-approvals';
 import { DeclarationError } from '../../index';
 
+/** The options of `toAiSdkTools(toolboxOrTools, { ... })`: which functions, strict schemas, and the calls' ambient values, container or resolver, and context handlers. */
 export interface AiSdkToolsOptions {
   /** Only these function names (default: every function in the toolbox). */
   only?: readonly string[];
@@ -70,6 +71,7 @@ function modelParts(output: AiSdkContentOutput): ModelPart[] {
   return parts;
 }
 
+/** What `toAiSdkTools` returns: the AI SDK's tool set (`tools` of `generateText`/`streamText`), by function name. */
 export type AiSdkTools = Record<string, Tool<Record<string, unknown>, unknown>>;
 
 /**

@@ -2,6 +2,8 @@
  * `toolwright/http`: every tool version as a REST endpoint (`POST {prefix}/{tool_name}/v{n}`, GET
  * for readOnly tools), RFC 9457 problems, OpenAPI 3.1 and a docs page. A Fastify 5 plugin (Fastify
  * is a peer dependency of this entry point only). Importing it registers the adapter key `http`.
+ *
+ * @module toolwright/http
  */
 import { Tools } from '../../index';
 import { HTTP_ADAPTER } from './config';

@@ -10,6 +10,7 @@ import type { AmbientSource, InvokerOptions, ToolDefinition, ToolLike, ToolResol
  */
 export type HttpAuthVerdict = boolean | { readonly status: 401 | 403; readonly detail?: string };
 
+/** The `auth` option of the HTTP API: who may call (and see) each tool, decided before the body is read, and the OpenAPI security scheme. */
 export interface HttpAuth {
   /**
    * Runs before every tool call, before the body is read, and for each tool when a caller asks for
@@ -38,6 +39,10 @@ export interface HttpApiInfo {
   description?: string;
 }
 
+/**
+ * The options of `toolwrightHttp`, `serveHttpApi`, `httpApiApp` and `httpApiDocument`: the tools, the
+ * prefix, trusted ambient values, the container, auth, the invoker, limits, the OpenAPI info and the docs page.
+ */
 export interface HttpApiOptions {
   /** The tools to serve, every version separately (default: every `http` member, all versions). */
   tools?: ReadonlyArray<ToolLike>;

@@ -6,6 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FieldError, Result, ToolBusyError, ToolRateLimitError } from '../../index';
 
+/** The media type of every error answer: an RFC 9457 problem document. */
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
 /** One field's problem in a 422 answer: the field's path, the rule it broke and its parameters, the message. */
@@ -16,6 +17,7 @@ export interface ProblemFieldError {
   readonly message: string;
 }
 
+/** An error answer of the HTTP API, an RFC 9457 problem document (`application/problem+json`). */
 export interface Problem {
   /** `about:blank`: the status says it all (RFC 9457 §4.2.1). */
   readonly type: string;

@@ -6,6 +6,7 @@ import type { HttpApiOptions } from './options';
 import { problem, sendProblem } from './problem';
 import { checkRequestTimeout, serverTimeouts } from './timeouts';
 
+/** The second argument of `serveHttpApi(options, { ... })`: where it listens, and the Host names it answers. */
 export interface HttpApiServeOptions {
   /** Default 127.0.0.1: only this machine can connect. */
   host?: string;
@@ -18,6 +19,7 @@ export interface HttpApiServeOptions {
   allowedHosts?: readonly string[];
 }
 
+/** What `serveHttpApi` resolves to: the API's URL, its Fastify instance, and `close()`. */
 export interface HttpApiHandle {
   /** The API's base URL, e.g. `http://127.0.0.1:3000/api`. */
   readonly url: string;

@@ -1,5 +1,5 @@
 /**
- * Time limits of the HTTP API, the same rule and default as `serveHttp`'s (README, "Limits"): the
+ * Time limits of the HTTP API, the same rule and default as `serveHttp`'s (docs/guide/mcp-limits.md): the
  * headers get `requestTimeoutMs` to arrive, and then the body as long again. A late body is answered
  * 408 and its connection closed, so a client trickling a byte at a time holds nothing for long.
  */

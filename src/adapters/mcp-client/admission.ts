@@ -12,6 +12,7 @@ import { checkAlias, checkServerConfig, McpServerConfig } from './server-config'
 
 const CLIENT_OPTIONS = ['security'];
 
+/** The options of `admitMcpServer(alias, config, { ... })`: the security policy it must pass (deny-all when left out). */
 export interface McpClientOptions {
   /** What may be started or reached. Omitted, it is the deny-all policy: never trust. */
   security?: McpSecurityPolicy;

@@ -29,6 +29,7 @@ const STDERR_LINES = 20;
 /** The client's name and version in `initialize`: this package's own. */
 const CLIENT_INFO = { name: 'toolwright', version: VERSION };
 
+/** The options of one call to a remote tool (`connection.callTool(name, args, { ... })`): its signal, and whether it may be sent again after a dropped connection. */
 export interface McpCallOptions {
   /** Aborts the call (the SDK sends `notifications/cancelled`). */
   signal?: AbortSignal;
@@ -92,6 +93,10 @@ function routingClientClass(sdk: Sdk): RoutingClientClass {
   return found;
 }
 
+/**
+ * A connection to one admitted remote MCP server (from `connectMcpServer`): list and call its tools,
+ * read its resources and prompts, follow its list changes, and `close()` it.
+ */
 export class McpServerConnection {
   private client?: Client;
   private open = false;

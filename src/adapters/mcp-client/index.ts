@@ -5,6 +5,8 @@
  * (`connectMcpServer`), listed and called. Importing it registers no adapter and has no side
  * effects; the MCP SDK's client (`@modelcontextprotocol/client` 2.x, an optional peer) is loaded on
  * first connect.
+ *
+ * @module toolwright/mcp-client
  */
 export { admitMcpServer } from './admission';
 export type { AdmittedMcpServer, McpClientOptions } from './admission';

@@ -62,6 +62,7 @@ function valueOf(result: CallToolResult): unknown {
   return content.length === 1 && content[0].type === 'text' ? content[0].text : content;
 }
 
+/** How a remote server's tool is mounted as a local tool: the name it is called by, and what a successful call's value is. */
 export interface RemoteToolOptions {
   /** The name it is mounted as (`mcp__files__read`, `files_read`): its name in every message. */
   name: string;

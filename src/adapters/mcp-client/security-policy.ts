@@ -14,6 +14,10 @@ import { loadSdk } from './sdk';
 import type { McpServerConfig } from './server-config';
 import { DeclarationError } from '../../index';
 
+/**
+ * The rules of `new McpSecurityPolicy({ ... })`: which commands may be started (and with which
+ * environment and working directory) and which hosts may be reached. Everything not allowed is refused.
+ */
 export interface McpSecurityPolicyOptions {
   /** May a server be started as a local command (stdio)? Default false. */
   allowCommands?: boolean;
@@ -39,6 +43,7 @@ export interface McpSecurityPolicyOptions {
   hostAllowlist?: readonly string[];
 }
 
+/** How a remote server is reached: a local `command` (stdio) or a `url` (Streamable HTTP). */
 export type McpTransportKind = 'command' | 'url';
 
 /** A policy refused a server. One class for every denial, naming the server, the transport and the rule. */
@@ -129,6 +134,10 @@ function envNames(value: unknown, name: 'allowEnv' | 'passEnv'): readonly string
   return names;
 }
 
+/**
+ * What remote MCP servers may be started or reached: fail-closed (`McpSecurityPolicy.denyAll()`, the
+ * default), explicit rules (`new McpSecurityPolicy(options)`), or everything (`McpSecurityPolicy.trusted()`).
+ */
 export class McpSecurityPolicy {
   readonly allowCommands: boolean;
   readonly commandAllowlist?: readonly string[];

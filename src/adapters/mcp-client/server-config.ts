@@ -29,6 +29,7 @@ export function defaultProtocol(config: McpServerConfig): McpProtocol {
   return 'command' in config ? '2025-11-25' : 'auto';
 }
 
+/** A remote MCP server started as a local command and spoken to over stdio (as in an `mcpServers` config file). */
 export interface McpCommandConfig {
   /**
    * The executable: a bare name (`npx`, `node`), looked up on this process's PATH before anything
@@ -47,6 +48,7 @@ export interface McpCommandConfig {
   protocol?: McpProtocol;
 }
 
+/** A remote MCP server reached over Streamable HTTP at a URL. */
 export interface McpUrlConfig {
   /** A Streamable HTTP endpoint, e.g. `https://tools.example.com/mcp`. */
   url: string;
@@ -55,6 +57,7 @@ export interface McpUrlConfig {
   protocol?: McpProtocol;
 }
 
+/** A remote MCP server's config: a command (stdio) or a URL (Streamable HTTP). */
 export type McpServerConfig = McpCommandConfig | McpUrlConfig;
 
 /** Server aliases become part of function names (`mcp__{alias}__{tool}`). */

@@ -34,6 +34,7 @@ export interface McpHttpAuth {
   requiredScopes?: readonly string[];
 }
 
+/** `auth.resourceMetadata`: the OAuth 2.0 Protected Resource Metadata (RFC 9728) served for this server, which every 401 points to. */
 export interface McpResourceMetadata {
   /** Issuer URLs of the authorization servers that issue tokens for this server (at least one). */
   authorizationServers: readonly string[];

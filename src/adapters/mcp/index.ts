@@ -2,6 +2,8 @@
  * `toolwright/mcp`: serves toolwright tools to any MCP client through the official SDK
  * (`@modelcontextprotocol/server` 2.x, an optional peer dependency needed by this entry point only). Importing it registers
  * the adapter key `mcp` and the semantic hints `openWorld` and `closedWorld`.
+ *
+ * @module toolwright/mcp
  */
 export { MCP_ADAPTER, McpConfig } from './config';
 export { McpAdapter } from './wrap';

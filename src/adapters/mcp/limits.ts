@@ -1,7 +1,7 @@
 import { describeValue } from '../../adapter-kit';
 import { DeclarationError } from '../../index';
 
-/** The defaults of every limit `serveHttp` and `serveStdio` apply (README, "Limits"). */
+/** The defaults of every limit `serveHttp` and `serveStdio` apply (docs/guide/mcp-limits.md). */
 export const DEFAULT_LIMITS = {
   /** A session with no request for 15 minutes is closed. */
   sessionIdleTimeoutMs: 15 * 60 * 1000,

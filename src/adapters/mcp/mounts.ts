@@ -55,6 +55,7 @@ export interface McpRemoteMount {
   timeoutMs?: number;
 }
 
+/** One entry of an MCP server's `mounts`: local members under a namespace, or an admitted remote MCP server. */
 export type McpMount = McpLocalMount | McpRemoteMount;
 
 /** The default time limit of a remote mount's calls. */

@@ -28,6 +28,10 @@ import { DeclarationError } from '../../index';
 export { serveStdio } from './stdio';
 export type { McpStdioHandle, StdioServeOptions } from './stdio';
 
+/**
+ * The second argument of `serveHttp(options, { ... })`: where it listens, authentication, and every limit
+ * (body size, request time, sessions, allowed hosts and origins).
+ */
 export interface HttpServeOptions {
   /** Default 127.0.0.1: only this machine can connect. */
   host?: string;
@@ -56,7 +60,7 @@ export interface HttpServeOptions {
    * valid token; the Protected Resource Metadata document is served when `resourceMetadata` is set.
    */
   auth?: McpHttpAuth;
-  // Limits and host rules (README, "Limits").
+  // Limits and host rules (docs/guide/mcp-limits.md).
   /** A session with no request for this long is closed (default 15 minutes); an open GET stream keeps it active. */
   sessionIdleTimeoutMs?: number;
   /** Open sessions at most (default 10,000; MCP 2025-11-25); beyond it an initialize request gets 503 with `Retry-After`. */
@@ -74,6 +78,7 @@ export interface HttpServeOptions {
   otherRequests?: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
+/** What `serveHttp` resolves to: the URL, the live sets of what it serves, and `close()`. */
 export interface McpHttpHandle {
   /** Where clients connect, e.g. `http://127.0.0.1:3000/mcp`. */
   readonly url: string;
@@ -96,7 +101,7 @@ export interface McpHttpHandle {
  * one per request; 2026-07-28 requests always get one per request. Bound to 127.0.0.1 by default; a server on loopback
  * refuses requests whose Host or Origin is not loopback (DNS rebinding), and `allowedHosts` /
  * `allowedOrigins` set the rule for any bind address (hosts.ts). Sessions, bodies and request time
- * are bounded (limits.ts has the defaults; README, "Limits").
+ * are bounded (limits.ts has the defaults; docs/guide/mcp-limits.md).
  */
 export async function serveHttp(options: McpServerOptions, http: HttpServeOptions = {}): Promise<McpHttpHandle> {
   resolveHttpOptions(http); // the options' errors before the tools'

@@ -41,6 +41,11 @@ import { mapResult, McpAdapter } from './wrap';
 import { DeclarationError } from '../../index';
 import { McpRequestStateOptions, RequestStateSeal } from './request-state';
 
+/**
+ * The options of `createMcpServer`, `serveHttp`, `serveStdio` and `createMcpHttpHandler`: the server's
+ * identity, what it serves (tools, resources, prompts, completions, mounts), the container, the
+ * trusted ambient values of each request, and the invoker.
+ */
 export interface McpServerOptions extends McpCompositionOptions {
   /** The server's name, as clients show it. */
   name: string;

@@ -135,11 +135,13 @@ export class BoundedStdioTransport implements Transport {
   private readonly onEnd = () => void this.close();
 }
 
+/** The second argument of `serveStdio(options, { ... })`. */
 export interface StdioServeOptions {
   /** Largest message (one line) accepted, in bytes (default 10 MiB); a larger one is answered -32600. */
   maxMessageBytes?: number;
 }
 
+/** What `serveStdio` resolves to: the connection's SDK server, the live sets of what it serves, and `close()`. */
 export interface McpStdioHandle {
   /**
    * The SDK server serving the connection, once the client's first message chose its revision

@@ -53,6 +53,7 @@ export interface McpTaskQueue {
   readonly keepFinishedMs?: number | null;
 }
 
+/** The `tasks` option of an MCP server: the queue task-augmented `tools/call`s run on, and the poll interval clients are told. */
 export interface McpTasksOptions {
   /** The queue task calls run on: workers started with `startToolWorker` run them. */
   queue: McpTaskQueue;

@@ -34,6 +34,7 @@ export interface McpToolEntry {
   handler(args: unknown, options?: McpCallOptions): Promise<CallToolResult>;
 }
 
+/** The options of `McpAdapter.wrap(tool, { ... })`: the name and description clients see. */
 export interface WrapOptions {
   /** The name clients call (default: the tool's `mcp` name). */
   name?: string;

@@ -4,7 +4,7 @@
  * `@UseGuards`, `@UseInterceptors` and `@UseFilters` on a member's provider class or method, and
  * the app's global ones. A toolwright middleware: it runs after the input checks, around the tool.
  *
- * What a Nest developer reads in the README ("Guards, interceptors and exception filters"):
+ * What a Nest developer reads in docs/guide/nestjs-guards.md:
  * - The execution context's type is `toolwright`; its arguments are laid out as HTTP's
  *   (`switchToHttp().getRequest()` is the platform request that carried the call, so an HTTP guard
  *   works unchanged), and `toolCallOf(context)` is the call (tool, validated input, ambient values).

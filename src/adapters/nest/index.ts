@@ -3,6 +3,8 @@
  * platform; `@nestjs/common` and `@nestjs/core` are optional peer dependencies needed by this entry
  * point only). `ToolwrightModule.forRoot(options)` finds the providers that are toolwright members,
  * resolves them through Nest's container and serves them over MCP and HTTP on the application's server.
+ *
+ * @module toolwright/nest
  */
 export { ToolwrightModule } from './module';
 export { ToolwrightHost } from './host';

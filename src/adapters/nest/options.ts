@@ -51,6 +51,7 @@ export interface NestAmbientCall {
   readonly mcp?: McpRequestContext;
 }
 
+/** The options of `ToolwrightModule.forRoot({ ... })`: the MCP endpoint, the HTTP API, where a call's trusted ambient values come from, and the endpoints' guards. */
 export interface ToolwrightModuleOptions {
   /** The MCP endpoint (default `{ path: '/mcp' }`); `false` serves none. */
   mcp?: NestMcpOptions | false;

@@ -31,7 +31,7 @@ export interface ToolboxCallOptions {
   container?: CallOptions['container'];
   /**
    * How the tool's instance is made for this call (a `ToolResolver`; default: the toolbox's, else the
-   * invoker's). See "Resolvers: other containers" in the README.
+   * invoker's). See "Resolvers: other containers" in the Dependency injection guide (docs/guide/dependency-injection.md).
    */
   resolver?: CallOptions['resolver'];
   signal?: AbortSignal;

@@ -34,6 +34,7 @@ export interface ResponsesFunctionTool {
   strict: boolean;
 }
 
+/** The options of `toFunctionSchema(tool, { ... })`: the strict projection, and which OpenAI API's tool form. */
 export interface FunctionSchemaOptions {
   /** The strict-mode projection: every property required, optional ones nullable (default false). */
   strict?: boolean;

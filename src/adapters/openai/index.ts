@@ -2,6 +2,8 @@
  * `toolwright/openai`: function calling with OpenAI's APIs (Chat Completions and Responses) and
  * anything that speaks their tool-call format. Importing it registers the adapter key `openai`.
  * It does not load the `openai` package: its types are structural, so it needs no peer.
+ *
+ * @module toolwright/openai
  */
 import * as mcpClient from '../mcp-client/index';
 

@@ -45,6 +45,7 @@ function responsesParts(data: unknown, content: readonly ContentPart[]): Respons
   return parts;
 }
 
+/** The options of `toMessages(records, { ... })`. */
 export interface ToMessagesOptions {
   /** The message form for every record (default: each record's own, from the API its call came from). */
   api?: FunctionApi;

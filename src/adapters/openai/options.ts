@@ -4,6 +4,7 @@ import { checkCallOptions, checkOptionsObject, describeValue } from '../../adapt
 import type { ToolboxCallOptions } from './entry';
 import { DeclarationError } from '../../index';
 
+/** The options of `new Toolbox(tools, { ... })`, defaults for every call through it: ambient values, the container or resolver, strict schemas, the invoker and the context handlers. */
 export interface ToolboxOptions {
   /**
    * Trusted values for the tools' `@AmbientContext` fields, for every call through this toolbox
@@ -25,6 +26,7 @@ export interface ToolboxOptions {
   context?: ToolboxCallOptions['context'];
 }
 
+/** The options of `toolbox.invokeAll(calls, { ... })`: a call's options, and how many run at once. */
 export interface InvokeAllOptions extends ToolboxCallOptions {
   /** How many calls run at once (default: all of them). Records keep the order of the calls. */
   concurrency?: number;

@@ -20,11 +20,13 @@ import { ApiOf, parseArguments, ReadCall, readToolCall, ToolCallInput, ToolCallM
 import { AddMcpServerOptions, addMcpServer, loadMcpConfig, MountedServer, removeMcpServer } from './remote-mcp/mount';
 import { DeclarationError } from '../../index';
 
+/** The options of `toolbox.register(tool, { ... })`. */
 export interface RegisterOptions {
   /** Replace a tool registered under the same name, keeping its position (default false). */
   update?: boolean;
 }
 
+/** The options of `toolbox.schemas({ ... })`: which tools, the strict projection, and which OpenAI API's tool form. */
 export interface SchemasOptions {
   /** Only these names (still in registration order). An unregistered name is an error. */
   only?: readonly string[];
@@ -66,6 +68,12 @@ const UNAVAILABLE = {
   sample: 'pass a `sample` handler in the toolbox options or the call options ({ context: { sample } }) that calls your model',
 };
 
+/**
+ * The tools of a function-calling conversation: `schemas()` gives the model their function tools,
+ * `invoke(call)` and `invokeAll(calls)` run the calls the model makes (validated as any call, with
+ * trusted ambient values from the toolbox, never from the model) and answer records that
+ * `toMessages` turns into the API's tool messages. Remote MCP servers mount with `addMcpServer`.
+ */
 export class Toolbox {
   private readonly entries = new Map<string, ToolboxEntry>();
   /** Names whose strict schema this toolbox has listed: their calls are read the strict way. */

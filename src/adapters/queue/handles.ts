@@ -4,6 +4,7 @@
 import type { ConnectionOptions } from 'bullmq';
 import type { AmbientSource, InvokerOptions, Result, ToolDefinition } from '../../index';
 
+/** The options of `createToolQueue({ ... })`: where Redis is, the queue's name, the invoker that validates before enqueueing, how long finished jobs stay, and how long to wait for Redis. */
 export interface ToolQueueOptions {
   /** Where Redis is: ioredis options (`{ host, port }`) or an ioredis instance, as BullMQ takes them. */
   connection: ConnectionOptions;
@@ -27,6 +28,7 @@ export interface ToolQueueOptions {
   redisTimeoutMs?: number;
 }
 
+/** The options of `queue.enqueue(tool, args, { ... })`: ambient values, the job id, delay, retries, priority, and whether a person already approved the call. */
 export interface EnqueueOptions {
   /** Trusted values for the tool's `@AmbientContext` fields; they travel in Redis as JSON. */
   ambientContext?: AmbientSource;

@@ -1,6 +1,8 @@
 /**
  * `toolwright/queue`: tool calls on a job queue (BullMQ on Redis; `bullmq` and `ioredis` are peer
  * dependencies of this entry point only). Importing it registers the adapter key `queue`.
+ *
+ * @module toolwright/queue
  */
 import { Tools } from '../../index';
 

@@ -2,7 +2,7 @@
  * What stays in Redis once a job has ended: its tool and version (so `queue.job(id)` still finds it)
  * and its input with every `@Field({ sensitive: true })` value replaced by `[redacted]`; the ambient
  * values are removed. While a job waits or runs, its input and ambient values are plain JSON in
- * Redis (README, "Ambient values travel through Redis").
+ * Redis (docs/guide/queue.md, "Ambient values travel through Redis").
  */
 import type { Job } from 'bullmq';
 import type { ToolDefinition } from '../../index';

@@ -28,6 +28,7 @@ export interface QueuedCall {
   readonly enqueued: Readonly<Record<string, unknown>>;
 }
 
+/** The options of `startToolWorker({ ... })`: where Redis is, the queue's name, the tools it runs, the container, concurrency, ambient values, the invoker and the job lock. */
 export interface ToolWorkerOptions {
   /** Where Redis is: ioredis options or an ioredis instance, as BullMQ takes them. */
   connection: ConnectionOptions;
@@ -59,6 +60,7 @@ export interface ToolWorkerOptions {
   stalledIntervalMs?: number;
 }
 
+/** What `startToolWorker` returns: a worker running the queue's jobs through the invoker. */
 export interface ToolWorker {
   /** The BullMQ worker underneath, for monitoring. */
   readonly bullWorker: Worker<ToolJobData, WireResult>;

@@ -1,7 +1,7 @@
 /**
  * The table of class-validator's built-in decorators toolwright translates, and what each means for
  * the field model. The rule: the JSON Schema says what it can, as a sound over-approximation (never
- * stricter than class-validator, apart from the differences the README lists), and where it cannot
+ * stricter than class-validator, apart from the differences docs/guide/contracts.md lists), and where it cannot
  * say exactly what class-validator checks, class-validator itself runs for that constraint after
  * schema validation (`runtime: 'recheck'`). A constraint with no JSON Schema form at all runs in
  * class-validator only and is reported (`runtime: 'residual'`).
@@ -81,7 +81,7 @@ function enumValues(value: unknown): (string | number | boolean)[] | undefined {
  * A `@Matches` pattern's JSON Schema form, and whether it is exact. JSON Schema patterns are read
  * with Unicode semantics (ajv compiles them with the `u` flag); class-validator compiles a pattern
  * as given. With the `u` flag the two agree; without it they can differ on characters outside the
- * Basic Multilingual Plane, so class-validator re-checks (and the README lists the difference).
+ * Basic Multilingual Plane, so class-validator re-checks (and docs/guide/contracts.md lists the difference).
  * Flags other than `g` and `u`, and `modifiers`, other than `u`, have no JSON Schema form.
  */
 function patternOf(pattern: unknown, modifiers: unknown): { source: string; unicode: boolean } | undefined {
@@ -183,7 +183,7 @@ export const BUILT_IN_MAPPINGS: Readonly<Record<string, BuiltInMapping>> = Objec
   [cv.MIN]: { reference: spread(cv.min), map: (c) => fixed([kw('minimum', c[0])]) },
   [cv.MAX]: { reference: spread(cv.max), map: (c) => fixed([kw('maximum', c[0])]) },
   // class-validator does not count U+FE0E/U+FE0F; JSON Schema counts every code point. A minimum is
-  // re-checked; a maximum stays the schema's (stricter by those selectors: the README says why).
+  // re-checked; a maximum stays the schema's (stricter by those selectors: docs/guide/contracts.md says why).
   [cv.MIN_LENGTH]: {
     reference: spread(cv.minLength),
     map: (c) => fixed([type('string'), kw('minLength', c[0])], 'recheck'),

@@ -193,9 +193,10 @@ describe('environment options', () => {
     expect(Object.isFrozen(REFUSED_ENV_VARIABLES)).toBe(true);
   });
 
-  it("the README's table of refused names is the exported list, entry for entry", () => {
-    const readme = fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'README.md'), 'utf8');
-    const table = readme.slice(readme.indexOf('| steers | refused names |'));
+  it("the security policy guide's table of refused names (docs/guide/remote-security.md) is the exported list, entry for entry", () => {
+    const page = fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'docs', 'guide', 'remote-security.md'), 'utf8');
+    expect(page).toContain('| steers | refused names |');
+    const table = page.slice(page.indexOf('| steers | refused names |'));
     const rows = table.slice(0, table.indexOf('\n\n')).split('\n').slice(2);
     const listed = rows.flatMap((row) => row.split('|')[2].match(/`[^`]+`/g)!.map((name) => name.slice(1, -1)));
     expect(listed).toEqual([...REFUSED_ENV_VARIABLES]);

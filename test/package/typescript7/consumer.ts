@@ -1,7 +1,7 @@
 /**
  * A consumer compiled by TypeScript 7 from the packed package (test/package/typescript7.test.ts),
- * as CommonJS and as an ES module, with the README's TypeScript 7 tsconfig: DTO fields typed by
- * TypeScript 7's decorator metadata, class fields defined or assigned as the tsconfig says,
+ * as CommonJS and as an ES module, with the TypeScript 7 tsconfig of docs/guide/typescript.md: DTO
+ * fields typed by TypeScript 7's decorator metadata, class fields defined or assigned as the tsconfig says,
  * constructor injection, and a call in process, over MCP and through function calling.
  */
 import 'reflect-metadata';

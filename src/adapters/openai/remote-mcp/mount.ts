@@ -9,6 +9,7 @@ import type { ToolboxEntry } from '../entry';
 import { problemWith, qualifiedName, remoteEntry } from './remote-entries';
 import { DeclarationError } from '../../../index';
 
+/** The options of `toolbox.addMcpServer(alias, config, { ... })` and `loadMcpConfig`: the client's options, and whether to replace a mounted server. */
 export interface AddMcpServerOptions extends McpClientOptions {
   /** Replace a server already mounted under this alias (its tools and connection). */
   update?: boolean;
