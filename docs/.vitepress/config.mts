@@ -123,7 +123,14 @@ export default defineConfig({
       { text: 'Guides', link: '/guide/first-tool' },
       { text: 'API', link: '/api/' },
     ],
-    sidebar: [...guides, { text: 'API reference', link: '/api/', collapsed: true, items: apiSidebar }],
+    // A sidebar per part: the guides beside a guide, the entry points and their names beside the API reference.
+    sidebar: {
+      '/guide/': [...guides, { text: 'API reference', link: '/api/' }],
+      '/api/': [
+        { text: 'Guides', link: '/guide/first-tool' },
+        { text: 'API reference', link: '/api/', items: apiSidebar },
+      ],
+    },
     outline: { level: [2, 3] },
   },
 });

@@ -243,6 +243,10 @@ describe('the site build', () => {
       const page = await open('/api/toolwright/mcp/');
       await expect(heading(page, 'toolwright/mcp')).resolves.toBe('toolwright/mcp');
       await expect(page.locator('.VPSidebar').isVisible()).resolves.toBe(true);
+      // The API reference's own sidebar: every entry point, not the guides.
+      const linked = await page.locator('.VPSidebar a').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+      expect(linked).toEqual(expect.arrayContaining(['/api/toolwright/', '/api/toolwright/mcp/', '/api/toolwright/nest/']));
+      expect(linked.filter((link) => link?.startsWith('/guide/') && link !== '/guide/first-tool')).toEqual([]);
       await shoot(page, 'api-toolwright-mcp');
       await page.locator('.vp-doc a', { hasText: /^serveHttp$/ }).click();
       await page.waitForURL(`${site.origin}/api/toolwright/mcp/functions/serveHttp`);
