@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { bin, buildPackage, fixtureCopy, removeBuild, repo, restarted, startUntil, stop, toolwright, until } from './harness';
+import { markedBlock } from '../helpers/markdown-blocks';
 
 let home: string;
 const fixture = (name: string) => path.join(home, 'fixtures', name);
@@ -23,12 +24,7 @@ beforeAll(() => {
 afterAll(() => removeBuild());
 
 /** The block after `<!-- config: toolwright.config.js -->` in docs/guide/command-line.md. */
-function guideConfig(): string {
-  const guide = fs.readFileSync(path.join(repo, 'docs', 'guide', 'command-line.md'), 'utf8');
-  const marker = guide.indexOf('<!-- config: toolwright.config.js -->');
-  expect(marker).toBeGreaterThan(0);
-  return /```js\n([\s\S]*?)\n```/.exec(guide.slice(marker))![1];
-}
+const guideConfig = (): string => markedBlock(path.join('docs', 'guide', 'command-line.md'), 'config: toolwright.config.js', 'js');
 
 describe("the command-line guide's toolwright.config.js example", () => {
   it('is accepted as it stands: its imports, its tool root, its server options (exit 0)', async () => {

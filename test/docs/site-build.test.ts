@@ -20,17 +20,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromiumFor, CHROMIUM_LAUNCH } from '../helpers/chromium';
 import { serveStaticSite, siteFile, type StaticSite } from '../helpers/static-site';
 
 const repo = path.resolve(__dirname, '..', '..');
 const docs = path.join(repo, 'docs');
 
-const CHROMIUM = '/usr/bin/chromium';
-const chromiumAvailable = fs.existsSync(CHROMIUM);
-if (!chromiumAvailable && process.env.CI) {
-  throw new Error(`${CHROMIUM} is missing: CI installs it (.ci/run: apt-get install -y chromium); the docs site browser test needs it.`);
-}
-if (!chromiumAvailable) console.warn(`Skipping the docs site browser test: no ${CHROMIUM} (apt-get install -y chromium).`);
+const chromiumAvailable = chromiumFor('the docs site browser test');
 
 /** A guide's title as its page shows it: the first `# ` line of docs/guide/<name>.md. */
 function guideTitle(name: string): string {
@@ -150,11 +146,7 @@ describe('the site build', () => {
       site = await serveStaticSite(out);
       screenshots = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-docs-screenshots-'));
       console.log(`The docs site's screenshots: ${screenshots}`);
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-      });
+      browser = await chromium.launch(CHROMIUM_LAUNCH);
       context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       const local = (url: string) => /^(?:data|blob):/.test(url) || new URL(url).hostname === '127.0.0.1';
       context.on('request', (request) => {

@@ -25,6 +25,18 @@ import * as ts from 'typescript';
 
 const repo = path.resolve(__dirname, '..', '..');
 
+/**
+ * The ```lang block after `<!-- marker -->` in `file` (relative to the repository): a block a test
+ * reads from a page, so that the page shows what the test runs. Throws naming the file and marker.
+ */
+export function markedBlock(file: string, marker: string, lang: string): string {
+  const page = fs.readFileSync(path.join(repo, file), 'utf8');
+  const at = page.indexOf(`<!-- ${marker} -->`);
+  const block = at < 0 ? null : new RegExp('```' + lang + '\\n([\\s\\S]*?)\\n```').exec(page.slice(at));
+  if (!block) throw new TypeError(`${file} has no \`\`\`${lang} block after <!-- ${marker} -->`);
+  return block[1];
+}
+
 /** A Markdown document to check: its text, the name its problems are reported under, its project folder. */
 export interface MarkdownDocument {
   /** How problems name the document, e.g. `README.md` or `docs/guide/mcp.md`. */

@@ -14,22 +14,16 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createProject, repo, repoVersion, run } from './project';
+import { markedBlock } from '../helpers/markdown-blocks';
 
 /** Every entry point the package publishes, read from package.json "exports". */
 const ENTRY_POINTS = Object.keys((JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }).exports)
   .filter((subpath) => subpath !== './package.json')
   .map((subpath) => (subpath === '.' ? 'toolwright' : `toolwright/${subpath.slice(2)}`));
 
-/** The page of the documentation site that gives the tsconfigs (TypeScript setup). */
-const SETUP_PAGE = path.join('docs', 'guide', 'typescript.md');
-
-/** The JSON block after `<!-- tsconfig: NAME -->` on the TypeScript setup page. */
+/** The JSON block after `<!-- tsconfig: NAME -->` on the TypeScript setup page of the documentation site. */
 function documentedTsconfig(name: string): { compilerOptions: Record<string, unknown> } {
-  const page = fs.readFileSync(path.join(repo, SETUP_PAGE), 'utf8');
-  const marker = page.indexOf(`<!-- tsconfig: ${name} -->`);
-  if (marker < 0) throw new TypeError(`${SETUP_PAGE} has no <!-- tsconfig: ${name} --> block`);
-  const block = /```json\n([\s\S]*?)\n```/.exec(page.slice(marker))!;
-  return JSON.parse(block[1]);
+  return JSON.parse(markedBlock(path.join('docs', 'guide', 'typescript.md'), `tsconfig: ${name}`, 'json'));
 }
 
 const DOCS_TS7 = documentedTsconfig('typescript 7');

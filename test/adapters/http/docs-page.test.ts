@@ -10,13 +10,9 @@ import * as path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { Expects, Exposes, Field, SemanticHints, Tool, ToolVersion } from 'toolwright';
 import { HttpApiHandle, serveHttpApi } from 'toolwright/http';
+import { chromiumFor, CHROMIUM_LAUNCH } from '../../helpers/chromium';
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = fs.existsSync(CHROMIUM);
-if (!available && process.env.CI) {
-  throw new Error(`${CHROMIUM} is missing: CI installs it (.ci/run: apt-get install -y chromium); the docs page test needs it.`);
-}
-if (!available) console.warn(`Skipping the docs page browser test: no ${CHROMIUM} (apt-get install -y chromium).`);
+const available = chromiumFor('the docs page browser test');
 
 class EchoInput {
   @Field({ description: 'Text to echo' }) text!: string;
@@ -58,12 +54,7 @@ class Clock {
   beforeAll(async () => {
     api = await serveHttpApi({ tools: [EchoV1, EchoV2, Clock], prefix: '/api', info: { title: 'Echo desk' } }, { port: 0 });
     profile = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-      viewport: { width: 1280, height: 1400 },
-    });
+    context = await chromium.launchPersistentContext(profile, { ...CHROMIUM_LAUNCH, viewport: { width: 1280, height: 1400 } });
   }, 60_000);
   afterAll(async () => {
     await context?.close();
