@@ -9,6 +9,10 @@ export interface TestRedis {
   readonly port: number;
   readonly connection: { host: string; port: number };
   stop(): Promise<void>;
+  /** Freezes the process (SIGSTOP): connections stay open and Redis answers nothing, until `resume()`. */
+  pause(): void;
+  /** Lets a paused process run again (SIGCONT). */
+  resume(): void;
 }
 
 function ready(child: ChildProcess): Promise<void> {
@@ -58,7 +62,10 @@ export async function startRedis(options: { port?: number } = {}): Promise<TestR
           if (child.exitCode !== null) return done();
           child.once('exit', done);
           child.kill('SIGTERM');
+          child.kill('SIGCONT'); // a paused process ends only once it runs again
         }),
+      pause: () => void child.kill('SIGSTOP'),
+      resume: () => void child.kill('SIGCONT'),
     };
   }
 }

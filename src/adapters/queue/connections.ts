@@ -16,6 +16,7 @@
  * An ioredis instance passed in as the connection gets the same fix.
  */
 import type IORedis from 'ioredis';
+import { EXPIRED, isConnectionError, within } from './reachability';
 
 /** BullMQ 6's connections of a queue, listener or worker (its backend); BullMQ 5 has none. */
 interface Backend {
@@ -89,4 +90,36 @@ export async function dropListener(events: { close(): Promise<void> }): Promise<
   const backend = backendOf(events);
   if (backend) return backend.close(true);
   (await redisClientOf(events)).disconnect();
+}
+
+/**
+ * Closes a queue's connection and its event listener, waiting for Redis `timeoutMs` in all. The
+ * queue's own close sends QUIT after the commands in flight, and the listener's own close can wait
+ * for Redis (for a connection still being made, and for the QUIT of one whose offline queue is on);
+ * the queue's close can also succeed just as Redis goes (ioredis answers a QUIT whose socket closes
+ * as sent). What has not closed by then is dropped: closing never waits longer for a Redis that does
+ * not answer, nor for one to come back.
+ */
+export async function closeConnections(
+  queue: { close(): Promise<void> },
+  events: { close(): Promise<void> } | undefined,
+  timeoutMs: number,
+): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  const down = await within(
+    queue.close().then(
+      () => false,
+      (error: unknown) => {
+        if (!isConnectionError(error)) throw error;
+        return true;
+      },
+    ),
+    timeoutMs,
+  );
+  if (down === false) {
+    if (!events || (await within(events.close(), Math.max(1, end - Date.now()))) !== EXPIRED) return;
+    return dropListener(events);
+  }
+  // Redis is down or silent and its QUIT is not answered: drop both connections, or they would reconnect forever.
+  await Promise.all([redisClientOf(queue).then((client) => client.disconnect()), events && dropListener(events)]);
 }

@@ -21,9 +21,10 @@ export interface ToolQueueOptions {
   keepFinished?: false | { ageSeconds?: number; count?: number };
   /**
    * How long a call (`enqueue`, `job`, and a handle's `status`, `info`, `result`, `cancel`) waits
-   * for an unreachable Redis before it fails with a `RedisUnreachableError` (default 10 000 ms); also
-   * the `commandTimeout` of the queue's own connection. `result({ timeoutMs })` waits no longer than
-   * its timeout.
+   * for an unreachable Redis (a connection, or a command's answer) before it fails with a
+   * `RedisUnreachableError` (default 10 000 ms); also the `commandTimeout` of the queue's own
+   * connection, and what `close()` waits for Redis in all. `result({ timeoutMs })` settles by its own
+   * timeout even while Redis does not answer.
    */
   redisTimeoutMs?: number;
 }
@@ -94,6 +95,8 @@ export interface ToolJob<T = unknown> {
   /**
    * Waits for the call's outcome: the same outcome, message and field errors as an in-process call.
    * A worker that stopped mid-call, or refused the job, gives an exception Result naming why.
+   * `timeoutMs` bounds the whole wait, Redis included: a job not finished by then, or a Redis that
+   * has not answered by then, gives an exception Result whose `ToolJobError` says so.
    */
   result(options?: { timeoutMs?: number }): Promise<Result<T>>;
   /**

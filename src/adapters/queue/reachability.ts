@@ -91,7 +91,8 @@ export class RedisGate {
 
   constructor(
     private readonly client: () => Promise<Client>,
-    private readonly where: string,
+    /** Where Redis should be, for messages. */
+    readonly where: string,
     readonly timeoutMs: number,
   ) {}
 
@@ -108,6 +109,18 @@ export class RedisGate {
       if (isConnectionError(error)) throw this.unreachable(operation, then, error);
       throw error;
     }
+  }
+
+  /**
+   * `run` for a caller with a deadline of its own (`result({ timeoutMs })`): the connection and
+   * `work` get `budgetMs` in all, and a Redis that is connected but has not answered by then is
+   * EXPIRED (it may be slow or stopped: the caller says what it knows). A budget of `timeoutMs` needs
+   * no timer: the connection's `commandTimeout` bounds each command. A late answer is dropped.
+   */
+  async runWithin<T>(operation: string, then: string, work: () => Promise<T>, budgetMs: number): Promise<T | typeof EXPIRED> {
+    if (budgetMs >= this.timeoutMs) return this.run(operation, then, work, budgetMs);
+    const end = Date.now() + budgetMs;
+    return this.run(operation, then, () => within(work(), Math.max(1, end - Date.now())), budgetMs);
   }
 
   /** Waits for `promise` (another connection's readiness) at most `budgetMs`; unreachable otherwise. */

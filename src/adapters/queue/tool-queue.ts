@@ -14,8 +14,8 @@ import {
   isRetryable,
 } from './delivery';
 import { ambientToJson, fromWire, toWire, ToolJobData, ToolJobError } from './wire';
-import { dropListener, endStrandedDisconnectsOf, redisClientOf } from './connections';
-import { DEFAULT_REDIS_TIMEOUT_MS, describeRedis, EXPIRED, failFast, isConnectionError, RedisGate, within } from './reachability';
+import { closeConnections, endStrandedDisconnectsOf, redisClientOf } from './connections';
+import { DEFAULT_REDIS_TIMEOUT_MS, describeRedis, EXPIRED, failFast, RedisGate, within } from './reachability';
 import { isTimeoutMs, TIMEOUT_RULE } from '../../adapter-kit/internal';
 import { DeclarationError } from '../../index';
 import type { EnqueueOptions, ToolJob, ToolJobInfo, ToolQueueOptions } from './handles';
@@ -212,25 +212,7 @@ export class ToolQueue {
     this.closed = true;
     for (const set of this.waiters.values()) for (const waiter of set) waiter.resolve();
     this.waiters.clear();
-    const down = await this.bullQueue.close().then(
-      () => false,
-      (error: unknown) => {
-        if (!isConnectionError(error)) throw error;
-        return true;
-      },
-    );
-    // The event listener's own close can wait for Redis (for a connection still being made, and for
-    // the QUIT of one whose offline queue is on), and the queue's own close can succeed just as Redis
-    // goes (ioredis answers a QUIT whose socket closes as sent): the listener gets redisTimeoutMs to
-    // close, then is dropped. Closing never waits for Redis to come back.
-    if (!down) {
-      const events = this.events;
-      if (!events) return;
-      if ((await within(events.close(), this.redis.timeoutMs)) !== EXPIRED) return;
-      return dropListener(events);
-    }
-    // Redis is down and BullMQ's QUIT cannot be sent: drop both connections, or they would reconnect forever.
-    await Promise.all([redisClientOf(this.bullQueue).then((client) => client.disconnect()), this.events && dropListener(this.events)]);
+    await closeConnections(this.bullQueue, this.events, this.redis.timeoutMs);
   }
 
   /** The tool of a waiting job that was cancelled (and so removed), from its cancellation mark. */
@@ -325,6 +307,19 @@ export class ToolQueue {
     const budget = () => Math.max(1, Math.min(this.redis.timeoutMs, deadline === undefined ? Infinity : deadline - Date.now()));
     const operation = `result() of job ${id}`;
     const then = 'The call may still run: ask again with result().';
+    // Has Redis answered a look yet? If not when the timeout passes, the message says Redis was silent.
+    let answered = false;
+    const timedOut = () =>
+      Result.exception(
+        tool,
+        new ToolJobError(
+          answered
+            ? `Job ${id} did not finish within ${timeoutMs} ms; it may still run. Ask again with result().`
+            : `Job ${id} did not finish within ${timeoutMs} ms as far as is known: Redis at ${this.redis.where} did not answer in that time. ` +
+                'It may still run: ask again with result().',
+          id,
+        ),
+      );
     // Listening makes result() prompt; events that are not up within the budget still leave the polls below.
     if (!this.listening) await within(this.listen(), budget()).catch(() => undefined);
     for (;;) {
@@ -335,16 +330,14 @@ export class ToolQueue {
       if (!set) this.waiters.set(id, (set = new Set()));
       set.add(waiter);
       try {
-        const finished = await this.redis.run(operation, then, () => this.finished(tool, id), budget());
+        // A Redis that is connected but does not answer (stopped, overloaded) is waited for no longer than the timeout.
+        const finished = await this.redis.runWithin(operation, then, () => this.finished(tool, id), budget());
+        if (finished === EXPIRED) return timedOut();
         if (finished) return finished;
+        answered = true;
         if (this.closed) return Result.exception(tool, new ToolJobError(`The queue was closed before job ${id} finished.`, id));
         const left = deadline === undefined ? undefined : deadline - Date.now();
-        if (left !== undefined && left <= 0) {
-          return Result.exception(
-            tool,
-            new ToolJobError(`Job ${id} did not finish within ${timeoutMs} ms; it may still run. Ask again with result().`, id),
-          );
-        }
+        if (left !== undefined && left <= 0) return timedOut();
         let timer: NodeJS.Timeout | undefined;
         // A slow poll as well: an event lost while Redis reconnects must not leave us waiting forever.
         const completed = await new Promise<{ returnvalue: unknown } | undefined>((resolve) => {

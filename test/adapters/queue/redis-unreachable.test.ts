@@ -7,7 +7,7 @@
 import 'reflect-metadata';
 import * as net from 'node:net';
 import { configure, Expects, Exposes, SemanticHints, Tool } from 'toolwright';
-import { createToolQueue, RedisUnreachableError, startToolWorker, ToolJob } from 'toolwright/queue';
+import { createToolQueue, RedisUnreachableError, startToolWorker, ToolJob, ToolJobError } from 'toolwright/queue';
 import { startRedis, TestRedis } from '../../helpers/redis';
 
 @Tool({ adapters: { queue: {} } })
@@ -175,6 +175,68 @@ describe('Redis unreachable', () => {
       redis = await within('starting redis-server again', 10_000, startRedis({ port }));
     }
   }, 45_000);
+
+  it('result({ timeoutMs }) settles at its own timeout while Redis does not answer (SIGSTOP), not at the Redis timeout', async () => {
+    const port = redis.port;
+    // The Redis timeout far above result()'s: while Redis is paused, only result()'s own timeout can settle it.
+    const options = { connection: redis.connection, name: 'silent', redisTimeoutMs: 20_000 };
+    const listening = createToolQueue(options);
+    const starting = createToolQueue(options);
+    // Every other call waits redisTimeoutMs at most, and so does close().
+    const brief = createToolQueue({ ...options, redisTimeoutMs: 1000 });
+    try {
+      const job = await listening.enqueue(Echo, { text: 'later' }, { delay: 600_000 });
+      // result() starts a queue's event listener and waits for it first: this one's is up before Redis
+      // pauses, the other's starts while it is.
+      const cancelled = await listening.enqueue(Echo, { text: 'cancelled' }, { delay: 600_000 });
+      expect(await cancelled.cancel()).toBe(true);
+      expect(await cancelled.result({ timeoutMs: 5000 })).toMatchObject({ outcome: 'failure', message: 'The call was cancelled.' });
+      const other = (await starting.job(job.id!))!;
+      const mine = (await brief.job(job.id!))!;
+      redis.pause();
+      try {
+        // Jest fails a test on an unhandled rejection: the Redis timeout of the read result() stopped
+        // waiting for (a second later, on the third queue) must reject nothing.
+        for (const [handle, how] of [
+          [job, 'its event listener up'],
+          [other, 'its event listener starting'],
+          [mine, 'a Redis timeout of a second'],
+        ] as const) {
+          // The guard only keeps a hang from taking the test's time; it is past the Redis timeout, which would settle it otherwise.
+          const result = await within(`result() while Redis is paused, ${how}`, 25_000, handle.result({ timeoutMs: 300 }));
+          expect(result.outcome).toBe('exception');
+          expect(result.exception).toBeInstanceOf(ToolJobError);
+          expect((result.exception as ToolJobError).jobId).toBe(job.id);
+          expect((result.exception as Error).message).toBe(
+            `Job ${job.id} did not finish within 300 ms as far as is known: Redis at 127.0.0.1:${port} did not answer in that time. ` +
+              'It may still run: ask again with result().',
+          );
+        }
+        const calls: Array<[Promise<unknown>, RegExp]> = [
+          [brief.enqueue(Echo, { text: 'while paused' }, { jobId: 'while-paused' }), /^enqueue\(echo\) of job while-paused$/],
+          [mine.status(), /^status\(\) of job /],
+          [mine.info(), /^info\(\) of job /],
+          [mine.result(), /^result\(\) of job /],
+          [mine.result({ timeoutMs: 5000 }), /^result\(\) of job /],
+          [mine.cancel(), /^cancel\(\) of job /],
+        ];
+        for (const [call, operation] of calls) {
+          const error = await within(`${operation}`, 10_000, refusal(call));
+          expectUnreachable(error, port, operation);
+          expect(error.message).toContain('Command timed out');
+        }
+        await within('closing a queue while Redis is paused', 10_000, brief.close());
+      } finally {
+        redis.resume();
+      }
+      // Redis answers in order: once these are answered, so are the reads the calls above stopped waiting for.
+      expect(await job.status()).toBe('delayed');
+      expect(await other.status()).toBe('delayed');
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      await within('closing the queues', 10_000, Promise.all([listening.close(), starting.close(), brief.close()]));
+    }
+  }, 60_000);
 
   it('a queue whose Redis was never reachable fails its calls the same way', async () => {
     const port = await closedPort();
