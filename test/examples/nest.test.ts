@@ -14,6 +14,7 @@ import { Test } from '@nestjs/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { userIdentity } from 'toolwright/nest';
 import { AppModule, validationPipe, type Platform } from '../../examples/nest/app';
 import { CallLog } from '../../examples/nest/call-log';
 import { CreditBureau } from '../../examples/loan-desk/domain/credit-bureau';
@@ -182,5 +183,18 @@ describe.each<Platform>(['express', 'fastify'])('examples/nest on %s', (platform
     const refused = await post({ applicant: '', months: 0 });
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { properties: string[] }).properties.sort()).toEqual(['applicant', 'months']);
+  });
+});
+
+describe('userIdentity', () => {
+  it("the session's owner is the guard's request.user (userIdentity, forRoot's default): its id, userId or sub with its type; no user is anonymous; a user naming nobody is refused", () => {
+    expect(userIdentity({ user: { id: 'officer-ada', name: 'Ada' } })).toBe('"officer-ada"');
+    expect(userIdentity({ user: { userId: 101 } })).not.toBe(userIdentity({ user: { userId: '101' } }));
+    expect(userIdentity({ user: { sub: 'auth0|7' } })).toBe('"auth0|7"');
+    expect(userIdentity({ user: 'officer-ada' })).toBe('"officer-ada"');
+    expect(userIdentity({})).toBeUndefined();
+    for (const user of [{ name: 'Ada' }, { id: '' }, { id: { nested: 1 } }, true]) {
+      expect(() => userIdentity({ user })).toThrow(/request\.user has no id, userId or sub .*forRoot\(\{ identity: \(request\) => … \}\)/);
+    }
   });
 });
