@@ -217,10 +217,12 @@ describe('an identity the host names (serveHttp({ identity })), for code that au
     return { client, sessionId: transport.sessionId! };
   }
 
-  /** One raw request of `user` to the session `id`: its status and body (an event stream is not read). */
+  /** One raw request of `user` to the session `id` (`RESUME`: a GET with Last-Event-ID): its status and body (an event stream is not read). */
   async function attempt(user: string, id: string, method: string): Promise<[number, string]> {
     const headers = { 'mcp-session-id': id, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION, ...named(user) };
-    const { res, abort } = await send(handle.url, method, headers, method === 'POST' ? { jsonrpc: '2.0', id: 7, method: 'tools/list' } : undefined);
+    const resume = method === 'RESUME' ? { 'last-event-id': `${id}.x/stream_1` } : {};
+    const body = method === 'POST' ? { jsonrpc: '2.0', id: 7, method: 'tools/list' } : undefined;
+    const { res, abort } = await send(handle.url, method === 'RESUME' ? 'GET' : method, { ...headers, ...resume }, body);
     if (String(res.headers['content-type']).includes('text/event-stream')) {
       abort();
       return [res.statusCode!, '(an event stream)'];
@@ -236,9 +238,9 @@ describe('an identity the host names (serveHttp({ identity })), for code that au
     ['alice', 'bob'],
     ['alice', 'anonymous'],
     ['anonymous', 'alice'],
-  ])('%s’s session refuses %s: POST, the GET stream and DELETE answer exactly as for an unknown session; its owner keeps it', async (owner, intruder) => {
+  ])('%s’s session refuses %s: POST, the GET stream, its resume and DELETE answer exactly as for an unknown session; its owner keeps it', async (owner, intruder) => {
     const { client, sessionId } = await as(owner);
-    for (const method of ['POST', 'GET', 'DELETE']) {
+    for (const method of ['POST', 'GET', 'RESUME', 'DELETE']) {
       const stolen = await attempt(intruder, sessionId, method);
       expect(stolen[0]).toBe(404);
       expect(stolen).toEqual(await attempt(intruder, UNKNOWN, method));
