@@ -220,7 +220,7 @@ describe('an identity the host names (serveHttp({ identity })), for code that au
   /** One raw request of `user` to the session `id` (`RESUME`: a GET with Last-Event-ID): its status and body (an event stream is not read). */
   async function attempt(user: string, id: string, method: string): Promise<[number, string]> {
     const headers = { 'mcp-session-id': id, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION, ...named(user) };
-    const resume = method === 'RESUME' ? { 'last-event-id': `${id}.x/stream_1` } : {};
+    const resume: Record<string, string> = method === 'RESUME' ? { 'last-event-id': `${id}.x/stream_1` } : {};
     const body = method === 'POST' ? { jsonrpc: '2.0', id: 7, method: 'tools/list' } : undefined;
     const { res, abort } = await send(handle.url, method === 'RESUME' ? 'GET' : method, { ...headers, ...resume }, body);
     if (String(res.headers['content-type']).includes('text/event-stream')) {
