@@ -13,6 +13,8 @@ import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { userIdentity } from 'toolwright/nest';
 import { AppModule, validationPipe, type Platform } from '../../examples/nest/app';
 import { CallLog } from '../../examples/nest/call-log';
 import { CreditBureau } from '../../examples/loan-desk/domain/credit-bureau';
@@ -107,6 +109,43 @@ describe.each<Platform>(['express', 'fastify'])('examples/nest on %s', (platform
     expect(await response.json()).toMatchObject({ message: 'A bearer token of a loan officer is required.' });
   });
 
+  it("an MCP session belongs to the officer who opened it: another officer's POST, GET and DELETE are answered as for an unknown session", async () => {
+    // The documented pattern: the endpoint guard authenticates (request.user), toolwright's own `auth` is not set.
+    const transport = new StreamableHTTPClientTransport(mcpUrl, { requestInit: { headers: { authorization: 'Bearer dev-token-ada' } } });
+    const ada = new Client({ name: 'nest-example-test', version: '1.0.0' });
+    await ada.connect(transport);
+    clients.push(ada);
+    const sessionId = transport.sessionId!;
+    expect(sessionId).toBeDefined();
+    /** One request of `token` to the session `id`: its status and body (an event stream is not read). */
+    const attempt = async (token: string, id: string, method: string): Promise<[number, string]> => {
+      const response = await fetch(mcpUrl, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': id,
+          'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+        },
+        ...(method === 'POST' ? { body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }) } : {}),
+      });
+      if (response.headers.get('content-type')?.includes('text/event-stream')) {
+        await response.body?.cancel();
+        return [response.status, '(an event stream)'];
+      }
+      return [response.status, await response.text()];
+    };
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    for (const method of ['POST', 'GET', 'DELETE']) {
+      const stolen = await attempt('dev-token-reader', sessionId, method);
+      expect(stolen[0]).toBe(404);
+      expect(stolen).toEqual(await attempt('dev-token-reader', unknown, method));
+    }
+    // Still ada's.
+    expect((await ada.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['approve_loan', 'check_credit']);
+  });
+
   it('the interceptor records each call that passed the input checks, with the officer and the outcome', async () => {
     const log = app.get(CallLog, { strict: false });
     const before = log.records.length;
@@ -144,5 +183,18 @@ describe.each<Platform>(['express', 'fastify'])('examples/nest on %s', (platform
     const refused = await post({ applicant: '', months: 0 });
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { properties: string[] }).properties.sort()).toEqual(['applicant', 'months']);
+  });
+});
+
+describe('userIdentity', () => {
+  it("the session's owner is the guard's request.user (userIdentity, forRoot's default): its id, userId or sub with its type; no user is anonymous; a user naming nobody is refused", () => {
+    expect(userIdentity({ user: { id: 'officer-ada', name: 'Ada' } })).toBe('"officer-ada"');
+    expect(userIdentity({ user: { userId: 101 } })).not.toBe(userIdentity({ user: { userId: '101' } }));
+    expect(userIdentity({ user: { sub: 'auth0|7' } })).toBe('"auth0|7"');
+    expect(userIdentity({ user: 'officer-ada' })).toBe('"officer-ada"');
+    expect(userIdentity({})).toBeUndefined();
+    for (const user of [{ name: 'Ada' }, { id: '' }, { id: { nested: 1 } }, true]) {
+      expect(() => userIdentity({ user })).toThrow(/request\.user has no id, userId or sub .*forRoot\(\{ identity: \(request\) => … \}\)/);
+    }
   });
 });

@@ -68,16 +68,12 @@ export class InsufficientScopeError extends OAuthError {
   }
 }
 
-/** What `serveHttp` uses: the PRM route, the per-request check and the session binding. */
+/** What `serveHttp` uses: the PRM route and the per-request check (the caller's identity is callerIdentity's). */
 export interface HttpAuthGate {
   /** Answers the Protected Resource Metadata request, when it is one; true when answered. */
   serveMetadata(req: IncomingMessage, res: ServerResponse, pathname: string): boolean;
   /** The verified AuthInfo (also set as `req.auth` for the SDK transport), or null when answered. */
   authenticate(req: IncomingMessage, res: ServerResponse): Promise<AuthInfo | null>;
-  /** Records the identity that opened a session. */
-  claim(session: object, authInfo: AuthInfo): void;
-  /** Whether a request with this AuthInfo may use the session (same client, subject and issuer, compared exactly). */
-  owns(session: object, authInfo: AuthInfo | undefined): boolean;
 }
 
 /** How this file's unknown-key messages read: every unknown key, the known ones quoted. */
@@ -93,7 +89,6 @@ export function httpAuthGate(auth: McpHttpAuth, servedUrl: () => string): HttpAu
   checkAuthOptions(auth);
   const metadata = auth.resourceMetadata;
   const requiredScopes = [...(auth.requiredScopes ?? [])];
-  const owners = new WeakMap<object, string>();
   const resource = (): string => metadata?.resource ?? servedUrl();
   const metadataUrl = (): string | undefined => (metadata ? protectedResourceMetadataUrl(resource()) : undefined);
 
@@ -172,15 +167,6 @@ export function httpAuthGate(auth: McpHttpAuth, servedUrl: () => string): HttpAu
       }
       (req as IncomingMessage & { auth?: AuthInfo }).auth = authInfo; // what StreamableHTTPServerTransport reads
       return authInfo;
-    },
-
-    claim(session, authInfo) {
-      owners.set(session, ownerIdentity(authInfo));
-    },
-
-    owns(session, authInfo) {
-      const owner = owners.get(session);
-      return owner === undefined || (authInfo !== undefined && owner === ownerIdentity(authInfo));
     },
   };
 }

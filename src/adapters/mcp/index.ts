@@ -28,6 +28,7 @@ export { McpRequestContext, mcpRequest } from './request-context';
 export type { McpRequestHeaders } from './request-context';
 export type { AuthInfo, McpHttpAuth, McpResourceMetadata } from './auth';
 export { InsufficientScopeError, InvalidTokenError } from './auth';
+export type { McpCallerIdentity } from './caller';
 export type { McpMember } from './served-members';
 export type { McpVisibleRule } from './visibility';
 export type { McpLocalMount, McpMount, McpRemoteMount } from './mounts';

@@ -8,6 +8,7 @@ import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import type { DependencyContainer, InjectionToken } from 'tsyringe';
 import type { AmbientSource, Approver, CallContext, Invoker, Result, ToolDefinition } from '../../index';
 import { callHandlers, McpEra } from './call-context';
+import { callerOf } from './caller';
 import { McpCallTrace, McpTracedMethod, RequestContext } from './call-request';
 import { MCP_ADAPTER } from './config';
 import { McpRequestContext, withMcpRequest } from './request-context';
@@ -56,7 +57,7 @@ export async function prepareRun(
   const request = new RequestContext(ctx, server.getNegotiatedProtocolVersion());
   let rounds: CallRounds | undefined;
   let signal = request.signal;
-  const binding: StateBinding = { tool: key, args: args ?? {}, authInfo: request.authInfo };
+  const binding: StateBinding = { tool: key, args: args ?? {}, caller: callerOf(ctx) };
   if (era === 'modern') {
     const onRefused = (reason: string) => server.onerror?.(new Error(`requestState refused for ${key}: ${reason}`));
     ({ rounds, signal } = CallRounds.open(deps.seal, ctx, binding, request.signal, onRefused));

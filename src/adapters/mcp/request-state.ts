@@ -8,11 +8,10 @@
  * -32602 "Invalid or expired requestState".
  */
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
-import { ProtocolError, ProtocolErrorCode, type AuthInfo } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { describeValue } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
 import { DeclarationError, SetupError } from '../../index';
-import { ownerIdentity } from './auth';
 
 /** `requestState` on createMcpServer / serveHttp / serveStdio: how 2026-07-28 rounds are sealed. */
 export interface McpRequestStateOptions {
@@ -45,7 +44,8 @@ interface Key {
 export interface StateBinding {
   readonly tool: string;
   readonly args: unknown;
-  readonly authInfo: AuthInfo | undefined;
+  /** The caller's identity (callerIdentity; '' for an anonymous caller). */
+  readonly caller: string;
 }
 
 export function invalidState(): ProtocolError {
@@ -62,14 +62,14 @@ function keyOf(raw: string | Uint8Array): Key {
 
 const digest = (text: string) => createHash('sha256').update(text).digest('base64url');
 
-function additionalData({ tool, args, authInfo }: StateBinding): Buffer {
+function additionalData({ tool, args, caller: identity }: StateBinding): Buffer {
   let argsDigest: string;
   try {
     argsDigest = digest(JSON.stringify(args ?? {}));
   } catch {
     argsDigest = `unmatchable:${randomBytes(8).toString('hex')}`;
   }
-  const caller = authInfo === undefined ? '-' : digest(ownerIdentity(authInfo));
+  const caller = identity === '' ? '-' : digest(identity);
   return Buffer.from(`toolwright.mcp.requestState\0${tool}\0${argsDigest}\0${caller}`, 'utf8');
 }
 

@@ -9,7 +9,8 @@ import {
   type Server,
 } from '@modelcontextprotocol/server';
 import { describeValue } from '../../adapter-kit';
-import { httpAuthGate, McpHttpAuth, ownerIdentity, warnIfExposed } from './auth';
+import { httpAuthGate, McpHttpAuth, warnIfExposed } from './auth';
+import { callerIdentity, McpCallerIdentity, namedIdentity, recordCaller } from './caller';
 import { hostGuard } from './hosts';
 import { withParamHeaderCheck } from './param-headers';
 import { jsonRpcError, readJsonBody } from './http-body';
@@ -60,6 +61,15 @@ export interface HttpServeOptions {
    * valid token; the Protected Resource Metadata document is served when `resourceMetadata` is set.
    */
   auth?: McpHttpAuth;
+  /**
+   * Who the caller is, when your own code authenticated the request (the middleware in front of
+   * `createMcpHttpHandler`, a proxy you trust that names the user in a header): a non-empty string,
+   * or undefined for an anonymous caller. A session, its event streams and the tasks it makes
+   * belong to the caller that made them (with `auth`, to the token's identity and this one): to
+   * any other caller they answer as unknown. Throwing, or answering anything else, is answered 500
+   * (logged). Default: no such identity.
+   */
+  identity?: McpCallerIdentity;
   // Limits and host rules (docs/guide/mcp-limits.md).
   /** A session with no request for this long is closed (default 15 minutes); an open GET stream keeps it active. */
   sessionIdleTimeoutMs?: number;
@@ -293,6 +303,13 @@ export function httpHandler(
     if (url.pathname !== path) return http.otherRequests!(req, res);
     const authInfo = gate ? await gate.authenticate(req, res) : undefined;
     if (authInfo === null) return; // answered: 401, 403 or 500
+    const named = http.identity ? await namedIdentity(http.identity, req) : undefined;
+    if (named instanceof Error) {
+      console.error(`toolwright/mcp: ${named.message} Answered 500.`);
+      return jsonRpcError(res, 500, -32603, 'Internal error');
+    }
+    // The one identity sessions, streams, tasks and request states belong to.
+    const caller = callerIdentity(authInfo, named);
     const read =
       req.method !== 'POST' ? { body: undefined } : parsed ? parsed : await readJsonBody(req, res, { maxBodyBytes, requestTimeoutMs });
     if (!read) return; // answered (413, 408, 400), or the client is gone
@@ -303,8 +320,9 @@ export function httpHandler(
     const classified = req.method === 'POST' && body !== undefined ? classifyPost(req.headers, body) : undefined;
     const modernRequest = classified !== undefined && classified.kind !== 'legacy';
     const request = webRequest(req, res, modernRequest);
+    recordCaller(request, caller);
     if (modernRequest) {
-      const task = taskRequests?.(body, classified, req.headers, authInfo);
+      const task = taskRequests?.(body, classified, req.headers, caller);
       if (task) {
         const { status, message } = await task;
         const text = JSON.stringify(message);
@@ -335,17 +353,14 @@ export function httpHandler(
 
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
-      // Another client's session is answered as an unknown one, so a session id confirms nothing.
-      const transport = sessions.transport(sessionId);
-      if (transport && (!gate || gate.owns(transport, authInfo)) && (await sessions.serve(sessionId, request, res, body, authInfo))) return;
+      // Another caller's session is answered as an unknown one, so a session id confirms nothing.
+      if (await sessions.serve(sessionId, caller, request, res, body, authInfo)) return;
       return jsonRpcError(res, 404, -32001, 'Session not found: start a new session with an initialize request.');
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return jsonRpcError(res, 400, -32000, 'Bad Request: no valid session id; start a session with an initialize request.');
     }
-    if (gate && authInfo) {
-      await sessions.open(request, res, body, (transport) => gate.claim(transport, authInfo), ownerIdentity(authInfo), authInfo);
-    } else await sessions.open(request, res, body);
+    await sessions.open(request, res, body, caller, authInfo);
   };
 
   return {
@@ -399,6 +414,11 @@ function resolveHttpOptions(http: HttpServeOptions, where = 'serveHttp') {
     throw new DeclarationError(`${where}: 'path' must start with '/', e.g. '/mcp'; got ${describeValue(path)}.`);
   if (typeof stateless !== 'boolean')
     throw new DeclarationError(`${where}: 'stateless' must be true or false; got ${describeValue(stateless)}.`);
+  if (http.identity !== undefined && typeof http.identity !== 'function') {
+    throw new DeclarationError(
+      `${where}: 'identity' must be a function (request) => string | undefined naming the caller, e.g. (request) => request.user?.id; got ${describeValue(http.identity)}.`,
+    );
+  }
   const { eventStore } = http;
   if (eventStore !== undefined) {
     const store = eventStore as Partial<EventStore> | null;

@@ -2,7 +2,6 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   Server,
-  type AuthInfo,
   type CallToolResult,
   type ListToolsResult,
   type ServerCapabilities,
@@ -14,7 +13,8 @@ import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { AmbientSource, Invoker, InvokerOptions, ToolDefinition, ToolLike, ToolResolver } from '../../index';
 import { checkCallOptions, DEFAULT_ERROR, describeValue, guardToolResponse } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
-import { ownerIdentity, scopeListProblem } from './auth';
+import { scopeListProblem } from './auth';
+import { callerOf } from './caller';
 import type { McpEra } from './call-context';
 import { McpConfig } from './config';
 import { checkListCache, McpListCache } from './list-cache';
@@ -173,7 +173,8 @@ export interface McpServerFactory {
     body: unknown,
     classified: InboundClassification,
     headers: IncomingHttpHeaders,
-    authInfo: AuthInfo | undefined,
+    /** The caller's identity (callerIdentity): whose tasks the request may see. */
+    caller: string,
   ) => Promise<TaskHttpAnswer> | undefined;
 }
 
@@ -235,8 +236,8 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
         wantsTasks.map((served) => served.entry.definition),
       )
     : undefined;
-  /** Whose tasks a request may see: its verified token's identity, or the anonymous caller's. */
-  const owner = (ctx: ServerContext): string => (ctx.http?.authInfo ? ownerIdentity(ctx.http.authInfo) : '');
+  /** Whose tasks a request may see: its caller's (callerIdentity). */
+  const owner = callerOf;
   const listCache = checkListCache(options.listCache, composition.ruled);
   checkCallOptions('createMcpServer', { resolver: options.resolver });
   const invoker = new Invoker(options.resolver ? { ...options.invoker, resolver: options.resolver } : options.invoker);

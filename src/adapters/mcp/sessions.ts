@@ -18,6 +18,8 @@ export interface SessionLimits {
 
 interface Session {
   readonly transport: StreamableHTTPServerTransport;
+  /** Who opened it (callerIdentity): the only caller it serves. */
+  readonly owner: string;
   readonly server: Pick<Server, 'connect' | 'close'>;
   /** Requests of this session whose response is still open (an open GET stream counts). */
   open: number;
@@ -33,7 +35,8 @@ interface Session {
  * last one ends, it has `sessionIdleTimeoutMs` until the next request or it is closed and its SDK
  * server freed. Beyond `maxSessions`, an initialize request gets 503 with `Retry-After`; existing
  * sessions are not affected. Any close of a session's transport (DELETE, idle expiry, server close)
- * removes it. Iteration order is least recently active first.
+ * removes it. Iteration order is least recently active first. A session belongs to the caller that
+ * opened it: to anyone else it does not exist.
  */
 export class SessionTable {
   private readonly sessions = new Map<string, Session>();
@@ -55,15 +58,13 @@ export class SessionTable {
     return this.sessions.size;
   }
 
-  /** The transport of an open session, or undefined. */
-  transport(id: string): StreamableHTTPServerTransport | undefined {
-    return this.sessions.get(id)?.transport;
-  }
-
-  /** Serves a request of an existing session; false when there is no such session. */
-  async serve(id: string, request: Request, res: ServerResponse, body: unknown, authInfo?: AuthInfo): Promise<boolean> {
+  /**
+   * Serves a request of `caller` (callerIdentity) in an existing session; false when there is no
+   * such session, or it is another caller's: the same answer, so a session id confirms nothing.
+   */
+  async serve(id: string, caller: string, request: Request, res: ServerResponse, body: unknown, authInfo?: AuthInfo): Promise<boolean> {
     const session = this.sessions.get(id);
-    if (!session) return false;
+    if (!session || session.owner !== caller) return false;
     this.sessions.delete(id);
     this.sessions.set(id, session); // most recently active last
     this.track(session, res);
@@ -72,18 +73,11 @@ export class SessionTable {
   }
 
   /**
-   * Starts a session with an initialize request, or answers 503 when the table is full. `claim`
-   * sees the new session's transport before it answers (authentication binds it to its caller);
-   * `owner` is that caller's identity, which scopes the session's events in the event store.
+   * Starts a session with an initialize request, or answers 503 when the table is full. `owner` is
+   * the caller's identity (callerIdentity): the session serves only it, and its events are scoped
+   * by it in the event store.
    */
-  async open(
-    request: Request,
-    res: ServerResponse,
-    body: unknown,
-    claim?: (transport: StreamableHTTPServerTransport) => void,
-    owner = '',
-    authInfo?: AuthInfo,
-  ): Promise<void> {
+  async open(request: Request, res: ServerResponse, body: unknown, owner: string, authInfo?: AuthInfo): Promise<void> {
     const { maxSessions } = this.limits;
     if (this.sessions.size + this.opening >= maxSessions) {
       this.refused++;
@@ -114,12 +108,11 @@ export class SessionTable {
       ...(store ? { eventStore: sessionEventStore(store, scope) } : {}),
       onsessioninitialized: (id) => {
         if (this.closed) return void transport.close();
-        session = { transport, server, open: 0, idleSince: Date.now() };
+        session = { transport, owner, server, open: 0, idleSince: Date.now() };
         this.sessions.set(id, session);
         this.track(session, res);
       },
     });
-    claim?.(transport);
     transport.onclose = () => {
       if (session) {
         session.closed = true;

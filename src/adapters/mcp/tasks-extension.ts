@@ -28,13 +28,11 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   SERVER_INFO_META_KEY,
-  type AuthInfo,
   type CallToolResult,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { Result, ToolDefinition } from '../../index';
 import { isPlainObject } from '../../adapter-kit/internal';
-import { ownerIdentity } from './auth';
 import type { InboundClassification } from './classify';
 import { McpTaskJob, StoredTask, TaskStore, taskIdOf } from './tasks';
 
@@ -108,14 +106,9 @@ export function taskRequestAnswerer(
   store: TaskStore,
   server: { name: string; version: string },
   toCallToolResult: (tool: ToolDefinition, result: Result) => CallToolResult,
-): (
-  body: unknown,
-  classified: InboundClassification,
-  headers: IncomingHttpHeaders,
-  authInfo: AuthInfo | undefined,
-) => Promise<TaskHttpAnswer> | undefined {
+): (body: unknown, classified: InboundClassification, headers: IncomingHttpHeaders, caller: string) => Promise<TaskHttpAnswer> | undefined {
   const serverInfo = { [SERVER_INFO_META_KEY]: { name: server.name, version: server.version } };
-  return (body, classified, headers, authInfo) => {
+  return (body, classified, headers, owner) => {
     if (!isPlainObject(body) || typeof body.method !== 'string' || !EXTENSION_METHODS.has(body.method)) return undefined;
     const id = typeof body.id === 'string' || typeof body.id === 'number' ? body.id : null;
     const failed = (status: number, code: number, message: string, data?: unknown): TaskHttpAnswer => ({
@@ -138,7 +131,6 @@ export function taskRequestAnswerer(
     const capabilities = isPlainObject(params._meta) ? params._meta[CLIENT_CAPABILITIES_META_KEY] : undefined;
     const declared =
       isPlainObject(capabilities) && isPlainObject(capabilities.extensions) && capabilities.extensions[TASKS_EXTENSION] !== undefined;
-    const owner = authInfo ? ownerIdentity(authInfo) : '';
     return answerTaskRequest(body.method, params, declared, store, owner, toCallToolResult).then(
       (result) => ({ status: 200, message: { jsonrpc: '2.0', id, result: { resultType: 'complete', ...result, _meta: serverInfo } } }),
       (error: unknown) => {

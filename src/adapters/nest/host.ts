@@ -10,6 +10,7 @@ import { currentPlatformRequest, rememberPlatformRequest, withPlatformRequest } 
 import { TOOLWRIGHT_MODULE_OPTIONS, type ToolwrightModuleOptions } from './options';
 import { nestEnhancers } from './enhancers';
 import { endpointGuards } from './endpoint-guards';
+import { userIdentity } from './identity';
 import { withGlobalPrefix } from './global-prefix';
 import { enhancerScopes, type ProviderWrapper } from './call-scope';
 
@@ -102,7 +103,12 @@ export class ToolwrightHost implements OnModuleInit, OnApplicationShutdown {
     }
     // Nest's guards, interceptors and filters around each call (./enhancers.ts), outermost of the invoker's middleware.
     const { members, resolver, enhancers } = this.discover();
-    const { ambientContext } = this.options;
+    const { ambientContext, identity = userIdentity } = this.options;
+    if (typeof identity !== 'function') {
+      throw new SetupError(
+        `ToolwrightModule: 'identity' must be a function (request) => string | undefined naming the caller, e.g. (request) => request.user?.id; got ${String(identity)}.`,
+      );
+    }
     const config = this.moduleRef.get(ApplicationConfig, { strict: false });
     const invokerWith = (invoker: Omit<InvokerOptions, 'container'> | undefined) => ({
       ...invoker,
@@ -128,6 +134,7 @@ export class ToolwrightHost implements OnModuleInit, OnApplicationShutdown {
       } = this.options.mcp ?? {};
       // Under the app's global prefix, read now (at init, as Nest reads it for controllers) with its `exclude` rules.
       const path = withGlobalPrefix(config, configured);
+      const endpoint = { path, host, stateless, eventStore, auth, sessionIdleTimeoutMs, maxSessions, allowedHosts, allowedOrigins };
       const handler = await createMcpHttpHandler(
         {
           ...server,
@@ -141,7 +148,8 @@ export class ToolwrightHost implements OnModuleInit, OnApplicationShutdown {
           invoker: invokerWith(server.invoker),
           ...(ambientContext ? { ambientContext: (mcp) => ambientContext(currentPlatformRequest(), { transport: 'mcp', mcp }) } : {}),
         },
-        { path, host, stateless, eventStore, auth, sessionIdleTimeoutMs, maxSessions, allowedHosts, allowedOrigins },
+        // Who the endpoint guards said is calling: the sessions and tasks they make are theirs.
+        { ...endpoint, identity: (raw) => identity(currentPlatformRequest() ?? raw) },
       );
       this.mcp = handler;
       this.closers.push(() => handler.close());

@@ -11,6 +11,7 @@ export { ToolwrightHost } from './host';
 export { NestResolver } from './resolver';
 export type { NestProvider } from './resolver';
 export { currentPlatformRequest } from './request-scope';
+export { userIdentity } from './identity';
 export { TOOLWRIGHT_MODULE_OPTIONS } from './options';
 export type { NestAmbientCall, NestHttpOptions, NestMcpOptions, ToolwrightModuleAsyncOptions, ToolwrightModuleOptions } from './options';
 export { nestEnhancers, toolCallOf, TOOL_CALL_CONTEXT } from './enhancers';

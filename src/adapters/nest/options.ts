@@ -63,6 +63,15 @@ export interface ToolwrightModuleOptions {
    */
   ambientContext?: (request: any, call: NestAmbientCall) => AmbientSource | undefined | Promise<AmbientSource | undefined>;
   /**
+   * Who is calling, from the platform's request after the endpoint guards ran: a non-empty string,
+   * or undefined for an anonymous caller. An MCP session, its event streams and the tasks it makes
+   * belong to this identity (and, with `mcp.auth`, to the verified token's too): any other caller is
+   * answered as for an unknown session or task. Default `userIdentity`: `request.user`'s `id`,
+   * `userId` or `sub` (a string or a number); no `request.user` is anonymous, and one without any of
+   * those is answered 500 and logged, naming this option.
+   */
+  identity?: (request: any) => string | undefined | Promise<string | undefined>;
+  /**
    * Nest guards run on every request to the MCP endpoint and the HTTP API, before toolwright reads
    * it (the place for authentication: a guard setting `request.user` makes it available to
    * `ambientContext`). Classes are resolved through Nest's container. See ./endpoint-guards.ts.

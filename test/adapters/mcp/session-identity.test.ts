@@ -195,3 +195,94 @@ describe.each([
     expect(body).not.toContain('for bob');
   });
 });
+
+describe('an identity the host names (serveHttp({ identity })), for code that authenticated the request itself', () => {
+  // A proxy in front that authenticated the user and names them in a header (the test's stand-in for your middleware).
+  const identity = (req: IncomingMessage) => req.headers['x-user'] as string | undefined;
+  let handle: McpHttpHandle;
+  beforeAll(async () => {
+    handle = await serveHttp({ name: 'ids', version: '1', tools: [Ping] }, { port: 0, identity });
+    handles.push(handle);
+  });
+
+  /** The header naming `user` ('anonymous': none). */
+  const named = (user: string): Record<string, string> => (user === 'anonymous' ? {} : { 'x-user': user });
+
+  /** An SDK Client as `user`. */
+  async function as(user: string): Promise<{ client: Client; sessionId: string }> {
+    const transport = new StreamableHTTPClientTransport(new URL(handle.url), { requestInit: { headers: named(user) } });
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(transport);
+    clients.push(client);
+    return { client, sessionId: transport.sessionId! };
+  }
+
+  /** One raw request of `user` to the session `id` (`RESUME`: a GET with Last-Event-ID): its status and body (an event stream is not read). */
+  async function attempt(user: string, id: string, method: string): Promise<[number, string]> {
+    const headers = { 'mcp-session-id': id, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION, ...named(user) };
+    const resume: Record<string, string> = method === 'RESUME' ? { 'last-event-id': `${id}.x/stream_1` } : {};
+    const body = method === 'POST' ? { jsonrpc: '2.0', id: 7, method: 'tools/list' } : undefined;
+    const { res, abort } = await send(handle.url, method === 'RESUME' ? 'GET' : method, { ...headers, ...resume }, body);
+    if (String(res.headers['content-type']).includes('text/event-stream')) {
+      abort();
+      return [res.statusCode!, '(an event stream)'];
+    }
+    let text = '';
+    for await (const chunk of res) text += String(chunk);
+    return [res.statusCode!, text];
+  }
+
+  const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+
+  it.each([
+    ['alice', 'bob'],
+    ['alice', 'anonymous'],
+    ['anonymous', 'alice'],
+  ])('%s’s session refuses %s: POST, the GET stream, its resume and DELETE answer exactly as for an unknown session; its owner keeps it', async (owner, intruder) => {
+    const { client, sessionId } = await as(owner);
+    for (const method of ['POST', 'GET', 'RESUME', 'DELETE']) {
+      const stolen = await attempt(intruder, sessionId, method);
+      expect(stolen[0]).toBe(404);
+      expect(stolen).toEqual(await attempt(intruder, UNKNOWN, method));
+    }
+    expect((await client.callTool({ name: 'ping', arguments: {} })).content).toEqual([{ type: 'text', text: 'pong' }]);
+  });
+
+  it('with auth too, a session belongs to both: the same token naming another user is refused', async () => {
+    const both = await serve({ identity });
+    const owner = new StreamableHTTPClientTransport(new URL(both.url), { requestInit: { headers: { Authorization: 'Bearer n101', 'x-user': 'alice' } } });
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(owner);
+    clients.push(client);
+    const headers = { authorization: 'Bearer n101', 'mcp-session-id': owner.sessionId!, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION };
+    const list = { jsonrpc: '2.0', id: 7, method: 'tools/list' };
+    expect((await send(both.url, 'POST', { ...headers, 'x-user': 'bob' }, list)).res.statusCode).toBe(404);
+    expect((await send(both.url, 'POST', headers, list)).res.statusCode).toBe(404);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['ping']);
+  });
+
+  it('an identity function that throws or names nobody properly is answered 500 and logged, never taken as anonymous', async () => {
+    const broken = [() => 42, () => '', () => Promise.reject(new Error('directory down'))] as unknown as Array<(req: IncomingMessage) => string>;
+    const log = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      for (const fn of broken) {
+        const served = await serveHttp({ name: 'ids', version: '1', tools: [Ping] }, { port: 0, identity: fn });
+        handles.push(served);
+        const { res } = await send(served.url, 'POST', {}, rawInitialize(0));
+        res.resume();
+        expect(res.statusCode).toBe(500);
+        expect(served.sessions()).toBe(0);
+      }
+      expect(log.mock.calls.map(([line]) => String(line))).toEqual([
+        expect.stringMatching(/identity\(request\) returned 42; return a non-empty string naming the caller, or undefined for an anonymous one/),
+        expect.stringMatching(/identity\(request\) returned ''/),
+        expect.stringMatching(/identity\(request\) threw: directory down/),
+      ]);
+    } finally {
+      log.mockRestore();
+    }
+    await expect(serveHttp({ name: 'ids', version: '1', tools: [Ping] }, { port: 0, identity: 'x-user' as never })).rejects.toThrow(
+      /serveHttp: 'identity' must be a function \(request\) => string \| undefined/,
+    );
+  });
+});

@@ -108,6 +108,35 @@ describe.each<Platform>(['express', 'fastify'])('ToolwrightModule on the %s plat
     expect(sent.isError).toBe(true);
   });
 
+  it("forRoot({ identity }): an MCP session is its caller's; another's or an anonymous POST and DELETE answer as for an unknown session", async () => {
+    const owner = new LegacyHttpTransport(new URL(`${base}/mcp`), { requestInit: { headers: { 'x-officer': 'cy' } } });
+    const client = new LegacyClient({ name: 'nest-legacy', version: '1.0.0' });
+    await client.connect(owner);
+    clients.push(client);
+    const attempt = async (officer: string | undefined, id: string, method: string) => {
+      const response = await fetch(`${base}/mcp`, {
+        method,
+        headers: {
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': id,
+          'mcp-protocol-version': '2025-11-25',
+          ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+          ...(officer ? { 'x-officer': officer } : {}),
+        },
+        ...(method === 'POST' ? { body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }) } : {}),
+      });
+      return [response.status, await response.text()];
+    };
+    for (const intruder of ['di', undefined]) {
+      for (const method of ['POST', 'DELETE']) {
+        const stolen = await attempt(intruder, owner.sessionId!, method);
+        expect(stolen[0]).toBe(404);
+        expect(stolen).toEqual(await attempt(intruder, '00000000-0000-4000-8000-000000000000', method));
+      }
+    }
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+  });
+
   it('serves the HTTP API under its prefix, through the same container', async () => {
     const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
       fetch(`${base}/tools${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });

@@ -5,6 +5,7 @@
  * clients on the same endpoints.
  */
 import 'reflect-metadata';
+import type { IncomingMessage } from 'node:http';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -311,6 +312,31 @@ describe('MCP tasks on 2026-07-28: the io.modelcontextprotocol/tasks extension o
     expect(await alice.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).toMatchObject({ structuredContent: { label: 'old' } });
     // The store is one: the 2026-07-28 client of the same caller reads the 2025 task.
     expect(await request(await modern(handle), 'tasks/get', { taskId: task.taskId })).toMatchObject({ status: 'completed' });
+  });
+
+  it('a task belongs to the identity a host names (serveHttp({ identity })) as to a token’s: another user and an anonymous caller find none, on both revisions', async () => {
+    const queue = createToolQueue({ connection: redis.connection, name: 'tasks-ext' });
+    queues.push(queue);
+    const identity = (req: IncomingMessage) => req.headers['x-user'] as string | undefined;
+    const handle = await serveHttp({ name: 'jobs', version: '1.0.0', tools: TOOLS, tasks: { queue, pollIntervalMs: 20 } }, { port: 0, identity });
+    servers.push(handle);
+    const as = (user?: string) => ({ headers: user ? { 'x-user': user } : ({} as Record<string, string>) });
+    const created = await raw(handle, 'tools/call', { name: 'slow_compute', arguments: { label: 'named', ms: 0 } }, as('alice'));
+    const taskId = created.result!.taskId as string;
+    for (const intruder of ['bob', undefined]) {
+      expect(await raw(handle, 'tasks/get', { taskId }, as(intruder))).toMatchObject({ error: { code: -32602, message: `Task not found: ${taskId}` } });
+      expect(await raw(handle, 'tasks/cancel', { taskId }, as(intruder))).toMatchObject({ error: { code: -32602, message: `Task not found: ${taskId}` } });
+    }
+    const bob = new LegacyClient({ name: 'tasks-2025', version: '1.0.0' });
+    await bob.connect(new LegacyHttpTransport(new URL(handle.url), { requestInit: { headers: { 'x-user': 'bob' } } }));
+    open.push(bob);
+    await expect(bob.experimental.tasks.getTask(taskId)).rejects.toThrow(/not found/i);
+    await expect(bob.experimental.tasks.cancelTask(taskId)).rejects.toThrow(/not found/i);
+    // A 2025-11-25 task of bob's is his alone too; alice still reads hers.
+    const { task } = await bob.request({ method: 'tools/call', params: { name: 'slow_compute', arguments: { label: 'bob', ms: 0 } } }, CreateTaskResultSchema, { task: {} });
+    expect(await raw(handle, 'tasks/get', { taskId: task.taskId }, as('alice'))).toMatchObject({ error: { code: -32602 } });
+    expect(await bob.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).toMatchObject({ structuredContent: { label: 'bob' } });
+    expect(await raw(handle, 'tasks/get', { taskId }, as('alice'))).toMatchObject({ result: { taskId } });
   });
 
   it('without the extension: tasks/* answer -32021, a task-capable tool runs at once, a task-only tool is refused with -32021 naming it', async () => {
