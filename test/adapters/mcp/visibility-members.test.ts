@@ -290,6 +290,16 @@ describe('resource updates reach only callers that may see the resource (subscri
     }
   });
 
+  it('2026-07-28: a listen naming more than 1000 URIs is refused, saying the limit', async () => {
+    const uris = Array.from({ length: 1001 }, (_, i) => `library://loans/${i}`);
+    const answer = await raw(server.url, 'staff', 'subscriptions/listen', { notifications: { resourceSubscriptions: uris } });
+    expect(JSON.parse(answer.slice(4))).toEqual({
+      jsonrpc: '2.0',
+      id: 3,
+      error: { code: -32602, message: expect.stringContaining('names 1001 URIs; this server listens to at most 1000 per stream') },
+    });
+  });
+
   it('2026-07-28: a listen naming a hidden resource answers byte for byte as one naming an unknown URI', async () => {
     /** The stream's first events (the acknowledgement, then the first update it hears of), as sent. */
     const stream = async (uri: string): Promise<string> => {
