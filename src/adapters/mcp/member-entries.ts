@@ -175,6 +175,14 @@ export class McpServedResources extends McpServedMembers<McpResourceEntry> {
               ? `Templates that differ only in their variable names match the same URIs; give one another URI template`
               : 'Give one another URI',
           )(existing, added, key),
+        // A fixed URI one serves that the other's template matches: a read would reach only one of them.
+        overlap: (existing, added) => {
+          const kind = (entry: McpResourceEntry) => (entry.template ? 'resource template' : 'resource');
+          const overlaps = (!added.template && templateMatch(existing, added.uri)) || (!existing.template && templateMatch(added, existing.uri));
+          return overlaps
+            ? { existing: `the ${kind(existing)} '${existing.uri}' (${existing.definition.id})`, added: `${kind(added)} '${added.uri}'` }
+            : undefined;
+        },
         notify: (server) => server.sendResourceListChanged(),
       },
       members,
