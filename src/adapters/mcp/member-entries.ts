@@ -178,7 +178,8 @@ export class McpServedResources extends McpServedMembers<McpResourceEntry> {
         // A fixed URI one serves that the other's template matches: a read would reach only one of them.
         overlap: (existing, added) => {
           const kind = (entry: McpResourceEntry) => (entry.template ? 'resource template' : 'resource');
-          const overlaps = (!added.template && templateMatch(existing, added.uri)) || (!existing.template && templateMatch(added, existing.uri));
+          const overlaps =
+            (!added.template && templateMatch(existing, added.uri)) || (!existing.template && templateMatch(added, existing.uri));
           return overlaps
             ? { existing: `the ${kind(existing)} '${existing.uri}' (${existing.definition.id})`, added: `${kind(added)} '${added.uri}'` }
             : undefined;

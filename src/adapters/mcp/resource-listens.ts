@@ -61,7 +61,8 @@ export async function narrowListen(
     };
   }
   const meta = isPlainObject(params._meta) ? params._meta : undefined;
-  const protocolVersion = typeof meta?.['io.modelcontextprotocol/protocolVersion'] === 'string' ? meta['io.modelcontextprotocol/protocolVersion'] : '';
+  const protocolVersion =
+    typeof meta?.['io.modelcontextprotocol/protocolVersion'] === 'string' ? meta['io.modelcontextprotocol/protocolVersion'] : '';
   const context = new ListenRequest(id, protocolVersion, request.signal, request.authInfo, request.headers, meta);
   const sees = (uri: string) => uri.length <= MAX_URI_LENGTH && uri !== '' && visibleTo(uri, context);
   const seen = await Promise.all((uris as string[]).map(sees));

@@ -318,7 +318,8 @@ export function httpHandler(
         const text = JSON.stringify(message);
         return void res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
       }
-      const listen = resourceVisibleTo && (await narrowListen(body, resourceVisibleTo, { authInfo, headers: req.headers, signal: request.signal }));
+      const listen =
+        resourceVisibleTo && (await narrowListen(body, resourceVisibleTo, { authInfo, headers: req.headers, signal: request.signal }));
       if (listen && 'refusal' in listen) return jsonRpcError(res, 200, ProtocolErrorCode.InvalidParams, listen.refusal, { id: listen.id });
       const response = await modern.fetch(request, { parsedBody: listen ? listen.body : body, ...(authInfo ? { authInfo } : {}) });
       return writeWebResponse(res, listen ? listen.stream(response) : response, answeredRequestId(body));

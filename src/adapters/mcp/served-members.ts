@@ -210,7 +210,11 @@ export class McpServedMembers<Entry extends { readonly definition: ToolDefinitio
       if (overlap === undefined) continue;
       const { remote, namespace } = served.member;
       const owner =
-        remote !== undefined ? `the MCP server '${remote}' (mounted as '${namespace}')` : namespace !== undefined ? `the local mount '${namespace}'` : 'this server';
+        remote !== undefined
+          ? `the MCP server '${remote}' (mounted as '${namespace}')`
+          : namespace !== undefined
+            ? `the local mount '${namespace}'`
+            : 'this server';
       return (
         `its ${overlap.added} serves a URI ${overlap.existing} of ${owner} already serves; ` +
         'a URI is served by one member only, local members and earlier mounts first. Give it another URI on its server, or stop serving the other.'
