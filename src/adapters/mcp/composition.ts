@@ -7,6 +7,7 @@ import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import { RequestContext } from './call-request';
 import { isRemoteMount, McpMount, mountLocal, MountSets } from './mounts';
 import { RemoteMount } from './remote-mount';
+import type { McpRequestContext } from './request-context';
 import type { ServedMember } from './served-members';
 import { McpVisibleRule, Visibility } from './visibility';
 
@@ -35,8 +36,8 @@ export interface McpCompositionOptions {
 }
 
 /** A rule's failure, reported to the server (its onerror, else the console), never to the client. */
-function reporter(server: Server): (error: Error) => void {
-  return (error) => (server.onerror ? server.onerror(error) : console.error(`toolwright/mcp: ${error.message}`, error.cause ?? ''));
+function reporter(server?: Server): (error: Error) => void {
+  return (error) => (server?.onerror ? server.onerror(error) : console.error(`toolwright/mcp: ${error.message}`, error.cause ?? ''));
 }
 
 export class Composition {
@@ -67,12 +68,17 @@ export class Composition {
 
   /** THE rule of who may see and use a member of any kind on this server's request: scopes, then the visible rule. */
   allows(server: Server, served: ServedMember, ctx: ServerContext): Promise<boolean> {
-    return Promise.resolve(this.visibility.allows(served, ctx, this.requestOf(server, ctx), reporter(server)));
+    return Promise.resolve(this.visibility.allows(served, ctx.http?.authInfo, this.requestOf(server, ctx), reporter(server)));
+  }
+
+  /** The same rule for a request no SDK server answers (a 2026-07-28 subscriptions/listen stream). */
+  allowsRequest(served: ServedMember, request: McpRequestContext): Promise<boolean> {
+    return Promise.resolve(this.visibility.allows(served, request.authInfo, () => request, reporter()));
   }
 
   /** The members of a list this request may see (the rule asked once for each). */
   filter<T extends ServedMember>(server: Server, all: Iterable<T>, ctx: ServerContext): Promise<T[]> {
-    return this.visibility.filter(all, ctx, this.requestOf(server, ctx), reporter(server));
+    return this.visibility.filter(all, ctx.http?.authInfo, this.requestOf(server, ctx), reporter(server));
   }
 
   /** Resolves once every remote mount is served; rejects with why one could not be. */

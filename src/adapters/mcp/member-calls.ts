@@ -69,17 +69,9 @@ export function uriOf(method: string, params: unknown): string {
   return uri;
 }
 
-/** The resource a URI names for this request: a fixed one, else the first visible template that matches, with its variables. */
-async function findResource(setup: MemberCallSetup, uri: string, ctx: ServerContext) {
-  const { resources } = setup.members;
-  const fixed = resources.get(uri);
-  if (fixed && !fixed.entry.template && (await setup.allowed(fixed, ctx))) return { served: fixed, args: {} };
-  for (const served of resources.all()) {
-    // The URI first: the rule is asked only about templates that match it.
-    const variables = served.entry.template?.matcher.match(uri);
-    if (variables && (await setup.allowed(served, ctx))) return { served, args: variables as Record<string, unknown> };
-  }
-  return undefined;
+/** The resource a URI names for this request (McpServedResources.find: local members first). */
+function findResource(setup: MemberCallSetup, uri: string, ctx: ServerContext) {
+  return setup.members.resources.find(uri, (served) => setup.allowed(served, ctx));
 }
 
 /**
@@ -162,6 +154,8 @@ export function handleMemberCalls(setup: MemberCallSetup): void {
           );
         }
         subscribed.add(uri);
+        // Asked again before each update is sent: a resource the session may no longer see is not announced.
+        resources.seenBy(server, async (updated) => (await findResource(setup, updated, ctx)) !== undefined);
         return {};
       });
       server.setRequestHandler('resources/unsubscribe', (request) => {

@@ -11,7 +11,7 @@ import {
 import { DeclarationError, MemberKind, ToolDefinition, ToolLike, Tools } from '../../index';
 import { describeValue } from '../../adapter-kit';
 import { MCP_ADAPTER, McpConfig } from './config';
-import { bothOf, McpServedMembers } from './served-members';
+import { bothOf, McpServedMembers, type ServedMember } from './served-members';
 
 /** A resource or resource template as served: `resources/list` (or `resources/templates/list`) lists `listed`. */
 export interface McpResourceEntry {
@@ -23,6 +23,20 @@ export interface McpResourceEntry {
   readonly resource?: McpResource;
   /** A template's list entry and the SDK's RFC 6570 matcher of it (undefined for a fixed resource). */
   readonly template?: { readonly listed: McpResourceTemplate; readonly matcher: UriTemplate };
+}
+
+/** What a URI names: the resource or template serving it, and the template's variables. */
+export interface FoundResource {
+  readonly served: ServedMember<McpResourceEntry>;
+  readonly args: Record<string, unknown>;
+}
+
+/**
+ * The variables of `uri` when `entry` is a template that matches it (undefined otherwise): the one
+ * place a URI is matched against a template, for reads, subscriptions and clashes between members.
+ */
+export function templateMatch(entry: McpResourceEntry, uri: string): Record<string, unknown> | undefined {
+  return (entry.template?.matcher.match(uri) ?? undefined) as Record<string, unknown> | undefined;
 }
 
 /** A prompt as served: `prompts/list` lists `prompt`. */
@@ -141,6 +155,10 @@ export class McpServedResources extends McpServedMembers<McpResourceEntry> {
    */
   private readonly subscribed = new Map<object, Set<string> | 'listen'>();
   private readonly updateListeners = new Set<(uri: string) => void>();
+  /** Per connected server: whether its caller may see a URI (asked at delivery). */
+  private readonly viewers = new Map<object, (uri: string) => Promise<boolean>>();
+  /** Per connected server: its updates being sent, in order. */
+  private readonly delivering = new Map<object, Promise<unknown>>();
 
   /** @internal */
   constructor(members: readonly ToolLike[]) {
@@ -157,6 +175,15 @@ export class McpServedResources extends McpServedMembers<McpResourceEntry> {
               ? `Templates that differ only in their variable names match the same URIs; give one another URI template`
               : 'Give one another URI',
           )(existing, added, key),
+        // A fixed URI one serves that the other's template matches: a read would reach only one of them.
+        overlap: (existing, added) => {
+          const kind = (entry: McpResourceEntry) => (entry.template ? 'resource template' : 'resource');
+          const overlaps =
+            (!added.template && templateMatch(existing, added.uri)) || (!existing.template && templateMatch(added, existing.uri));
+          return overlaps
+            ? { existing: `the ${kind(existing)} '${existing.uri}' (${existing.definition.id})`, added: `${kind(added)} '${added.uri}'` }
+            : undefined;
+        },
         notify: (server) => server.sendResourceListChanged(),
       },
       members,
@@ -174,9 +201,44 @@ export class McpServedResources extends McpServedMembers<McpResourceEntry> {
     }
     for (const server of this.servers) {
       const subscribed = this.subscribed.get(server);
-      if (subscribed === 'listen' || subscribed?.has(uri)) server.sendResourceUpdated({ uri }).catch(() => undefined);
+      if (subscribed !== 'listen' && !subscribed?.has(uri)) continue;
+      // Asked at delivery, one update after the other: what its caller may no longer see is not sent.
+      const sees = this.viewers.get(server);
+      const sent = (this.delivering.get(server) ?? Promise.resolve())
+        .then(async () => (!sees || (await sees(uri))) && (await server.sendResourceUpdated({ uri })))
+        .catch(() => undefined);
+      this.delivering.set(server, sent);
     }
     for (const listener of this.updateListeners) listener(uri);
+  }
+
+  /**
+   * @internal The resource a URI names for a caller: a fixed one, else the first template that
+   * matches (with its variables), asking `allowed` only about members the URI names. Local members
+   * come before remote ones (a mount's): a URI a local member serves never reaches a remote server.
+   */
+  async find(uri: string, allowed: (served: ServedMember<McpResourceEntry>) => Promise<boolean>): Promise<FoundResource | undefined> {
+    const fixed = this.get(uri);
+    for (const remote of [false, true]) {
+      if (fixed && !fixed.entry.template && (fixed.member.remote !== undefined) === remote && (await allowed(fixed))) {
+        return { served: fixed, args: {} };
+      }
+      for (const served of this.all()) {
+        if ((served.member.remote !== undefined) !== remote) continue;
+        // The URI first: the rule is asked only about templates that match it.
+        const variables = templateMatch(served.entry, uri);
+        if (variables && (await allowed(served))) return { served, args: variables };
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * @internal Whether `uri` (still) names a resource `server`'s caller may see, asked before each
+   * update is sent to it (2025-11-25 subscriptions, a 2026-07-28 stdio connection).
+   */
+  seenBy(server: object, sees: (uri: string) => Promise<boolean>): void {
+    this.viewers.set(server, sees);
   }
 
   /** @internal The fixed resources, and the templates, in the order served. */
@@ -206,6 +268,8 @@ export class McpServedResources extends McpServedMembers<McpResourceEntry> {
   /** @internal */
   protected override detached(server: object): void {
     this.subscribed.delete(server);
+    this.viewers.delete(server);
+    this.delivering.delete(server);
   }
 }
 

@@ -105,16 +105,21 @@ export class RemoteMount {
     }
     const { namespace, scopes, tags } = this.mount;
     const facts = { namespace, remote: this.mount.server.alias, scopes, tags };
+    // A member another one serves (a name, a URI, a URI a template matches): at start the mount is
+    // refused (a DeclarationError naming both); listed again later, that member alone is left out, loudly.
+    const drop = notify
+      ? (why: string) => this.report(new SetupError(`${this.where}: ${why} It is not served; its other members are.`))
+      : undefined;
     try {
-      this.sets.tools.mount(entries, facts, notify);
+      this.sets.tools.mount(entries, facts, notify, drop);
       const kindOf = (entry: object) => ((entry as McpResourceEntry).template ? 'resource-template' : 'resource') as MemberKind;
-      this.sets.resources.mount(others.resources, { ...facts, kindOf }, notify);
-      this.sets.prompts.mount(others.prompts, { ...facts, kindOf: () => 'prompt' }, notify);
-      this.sets.completions.mount(others.completions, { ...facts, kindOf: () => 'completion' }, notify);
+      this.sets.resources.mount(others.resources, { ...facts, kindOf }, notify, drop);
+      this.sets.prompts.mount(others.prompts, { ...facts, kindOf: () => 'prompt' }, notify, drop);
+      this.sets.completions.mount(others.completions, { ...facts, kindOf: () => 'completion' }, notify, drop);
     } catch (error) {
       // A name another member holds (a DeclarationError naming both): none of this server's members are served.
       this.unmountAll();
-      throw error;
+      throw error instanceof DeclarationError ? new DeclarationError(`${this.where}: ${error.message}`) : error;
     }
   }
 

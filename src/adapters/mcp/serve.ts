@@ -5,6 +5,7 @@ import {
   isInitializeRequest,
   McpServer,
   ProtocolError,
+  ProtocolErrorCode,
   WebStandardStreamableHTTPServerTransport,
   type Server,
 } from '@modelcontextprotocol/server';
@@ -24,6 +25,7 @@ import { answeredRequestId, webRequest, writeWebResponse } from './web-bridge';
 import { classifyPost } from './classify';
 import type { EventStore } from './event-store';
 import { listenError } from './listen-error';
+import { narrowListen, type ResourceVisibleTo } from './resource-listens';
 import { DeclarationError } from '../../index';
 
 export { serveStdio } from './stdio';
@@ -123,7 +125,8 @@ export async function serveHttp(options: McpServerOptions, http: HttpServeOption
     throw error;
   }
   const { tools, resources, prompts, completions } = makeServer;
-  const hosted = await hostHttp(makeServer, http, tools, makeServer.taskRequests, { resources, prompts, completions }).catch(
+  const members = { resources, prompts, completions };
+  const hosted = await hostHttp(makeServer, http, tools, makeServer.taskRequests, members, makeServer.resourceVisibleTo).catch(
     async (error: unknown) => {
       await makeServer.close();
       throw error;
@@ -171,7 +174,8 @@ export async function createMcpHttpHandler(
     throw error;
   }
   const { tools, resources, prompts, completions } = makeServer;
-  const handler = httpHandler(makeServer, rest, tools, makeServer.taskRequests, { resources, prompts, completions }, () => url ?? '');
+  const members = { resources, prompts, completions };
+  const handler = httpHandler(makeServer, rest, tools, makeServer.taskRequests, members, () => url ?? '', makeServer.resourceVisibleTo);
   return {
     ...handler,
     path: handler.path,
@@ -194,7 +198,8 @@ export async function createMcpHttpHandler(
  * it, so both contenders stand behind the same hosting code. `tools`: their changes are published
  * to 2026-07-28 clients listening with `subscriptions/listen`. `taskRequests`: answers the tasks
  * extension's methods of 2026-07-28 requests (tasks-extension.ts). `members`: resource and prompt
- * list changes and resource updates, published the same way.
+ * list changes and resource updates, published the same way. `resourceVisibleTo`: which of those
+ * updates a listen stream's caller may hear of (resource-listens.ts).
  * @internal
  */
 export async function hostHttp(
@@ -203,10 +208,11 @@ export async function hostHttp(
   tools?: McpServedTools,
   taskRequests?: McpServerFactory['taskRequests'],
   members?: MemberSets,
+  resourceVisibleTo?: ResourceVisibleTo,
 ): Promise<Omit<McpHttpHandle, 'tools' | 'resources' | 'prompts' | 'completions'>> {
   const { host, port, requestTimeoutMs } = resolveHttpOptions(http);
   let actualPort = port;
-  const handler = httpHandler(makeServer, http, tools, taskRequests, members, () => servedUrl);
+  const handler = httpHandler(makeServer, http, tools, taskRequests, members, () => servedUrl, resourceVisibleTo);
   let servedUrl = '';
 
   // Headers get requestTimeoutMs; readJsonBody gives the body as long again. Node's own whole-request
@@ -260,7 +266,8 @@ export interface McpNodeHandler {
 /**
  * The request handling of `hostHttp`, on no server of its own: host rules, auth, body limits, then
  * the 2025-11-25 session table or the 2026-07-28 handler. `servedUrl`: where clients connect (for
- * the auth metadata document).
+ * the auth metadata document). `resourceVisibleTo`: a 2026-07-28 listen stream names, and hears of,
+ * only resources its caller may see.
  * @internal
  */
 export function httpHandler(
@@ -270,6 +277,7 @@ export function httpHandler(
   taskRequests: McpServerFactory['taskRequests'] | undefined,
   members: MemberSets | undefined,
   servedUrl: () => string,
+  resourceVisibleTo?: ResourceVisibleTo,
 ): McpNodeHandler {
   const { host, path, stateless, maxBodyBytes, requestTimeoutMs, ...limits } = resolveHttpOptions(http);
   const gate = http.auth !== undefined ? httpAuthGate(http.auth, servedUrl) : undefined;
@@ -328,11 +336,11 @@ export function httpHandler(
         const text = JSON.stringify(message);
         return void res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
       }
-      return writeWebResponse(
-        res,
-        await modern.fetch(request, { parsedBody: body, ...(authInfo ? { authInfo } : {}) }),
-        answeredRequestId(body),
-      );
+      const listen =
+        resourceVisibleTo && (await narrowListen(body, resourceVisibleTo, { authInfo, headers: req.headers, signal: request.signal }));
+      if (listen && 'refusal' in listen) return jsonRpcError(res, 200, ProtocolErrorCode.InvalidParams, listen.refusal, { id: listen.id });
+      const response = await modern.fetch(request, { parsedBody: listen ? listen.body : body, ...(authInfo ? { authInfo } : {}) });
+      return writeWebResponse(res, listen ? listen.stream(response) : response, answeredRequestId(body));
     }
 
     if (stateless) {

@@ -55,6 +55,11 @@ export interface MemberKindSpec<Entry extends { readonly definition: ToolDefinit
   keyOf(entry: Entry): string;
   /** Entries under different keys that still may not both be served share this (templates matching the same URIs). */
   clashKey?(entry: Entry): string;
+  /**
+   * Whether an entry a remote mount adds serves what an entry already served does, though their keys
+   * differ (a fixed URI a template matches): how to name each, else undefined.
+   */
+  overlap?(existing: Entry, added: Entry): { existing: string; added: string } | undefined;
   /** Why two entries may not both be served (a sentence naming both and the fix). */
   collision(existing: Entry, added: Entry, key: string): string;
   /** Tells one connected server's client that the list changed (undefined: this kind has no list). */
@@ -154,34 +159,68 @@ export class McpServedMembers<Entry extends { readonly definition: ToolDefinitio
   }
 
   /**
-   * @internal Serves a mount's members in place of the ones it served before (all or none: a key
-   * another member holds is a DeclarationError naming both, and nothing changes); clients are told
+   * @internal Serves a mount's members in place of the ones it served before. A member another
+   * member holds (its key, its template's shape, or for a remote mount's resource a URI a member
+   * of this server or another mount serves: a fixed URI a template matches, either way round) is
+   * refused: a DeclarationError naming both, and nothing changes; or, with `drop` (a remote's
+   * list read again at run time), it alone is left out and `drop` is told why. Clients are told
    * when `notify`.
    */
-  mount(entries: readonly Entry[], facts: MountFacts, notify: boolean): void {
+  mount(entries: readonly Entry[], facts: MountFacts, notify: boolean, drop?: (why: string) => void): void {
     const previous = [...this.byKey].filter(([, served]) => served.member.namespace === facts.namespace).map(([key]) => key);
     // What each entry may not share with another: its key, and its clash key (templates matching the same URIs).
     const shapes = (entry: Entry) => [
       `key:${this.spec.keyOf(entry)}`,
       ...(this.spec.clashKey ? [`shape:${this.spec.clashKey(entry)}`] : []),
     ];
+    const others = [...this.byKey.values()].filter((served) => served.member.namespace !== facts.namespace);
     const taken = new Map<string, Entry>();
-    for (const served of this.byKey.values()) {
-      if (served.member.namespace !== facts.namespace) for (const shape of shapes(served.entry)) taken.set(shape, served.entry);
-    }
+    for (const served of others) for (const shape of shapes(served.entry)) taken.set(shape, served.entry);
     const orOther = ', or mount one under another namespace';
+    const kept: Entry[] = [];
     for (const entry of entries) {
       const clash = shapes(entry)
         .map((shape) => taken.get(shape))
         .find((found) => found !== undefined);
-      if (clash) throw new DeclarationError(this.spec.collision(clash, entry, this.spec.keyOf(entry)) + orOther + '.');
+      const why = clash
+        ? this.spec.collision(clash, entry, this.spec.keyOf(entry)) + orOther + '.'
+        : facts.remote !== undefined
+          ? this.overlapOf(entry, others)
+          : undefined;
+      if (why !== undefined) {
+        if (!drop) throw new DeclarationError(why);
+        drop(why);
+        continue;
+      }
+      kept.push(entry);
       for (const shape of shapes(entry)) taken.set(shape, entry);
     }
     for (const key of previous) this.byKey.delete(key);
-    for (const entry of entries) this.put(entry, true, '', facts);
+    for (const entry of kept) this.put(entry, true, '', facts);
     // Clients are told only of a list that changed (a kind the mount never served stays quiet).
-    if (notify && (previous.length > 0 || entries.length > 0)) this.changed();
+    if (notify && (previous.length > 0 || kept.length > 0)) this.changed();
     else this.invalidate();
+  }
+
+  /** Why a remote mount's entry may not be served beside another mount's or this server's own member (undefined: it may). */
+  private overlapOf(entry: Entry, others: readonly ServedMember<Entry>[]): string | undefined {
+    if (!this.spec.overlap) return undefined;
+    for (const served of others) {
+      const overlap = this.spec.overlap(served.entry, entry);
+      if (overlap === undefined) continue;
+      const { remote, namespace } = served.member;
+      const owner =
+        remote !== undefined
+          ? `the MCP server '${remote}' (mounted as '${namespace}')`
+          : namespace !== undefined
+            ? `the local mount '${namespace}'`
+            : 'this server';
+      return (
+        `its ${overlap.added} serves a URI ${overlap.existing} of ${owner} already serves; ` +
+        'a URI is served by one member only, local members and earlier mounts first. Give it another URI on its server, or stop serving the other.'
+      );
+    }
+    return undefined;
   }
 
   /** @internal The entry of a member of this kind (checked as `add` checks it), not yet served. */

@@ -40,6 +40,7 @@ import {
 import { mapResult, McpAdapter } from './wrap';
 import { DeclarationError } from '../../index';
 import { McpRequestStateOptions, RequestStateSeal } from './request-state';
+import { ListenRequest, ResourceVisibleTo } from './resource-listens';
 
 /**
  * The options of `createMcpServer`, `serveHttp`, `serveStdio` and `createMcpHttpHandler`: the server's
@@ -165,6 +166,8 @@ export interface McpServerFactory {
   readonly prompts: McpServedPrompts;
   /** The completions served. */
   readonly completions: McpServedCompletions;
+  /** @internal Whether a URI names a resource a request's caller may see (2026-07-28 listen streams over HTTP). */
+  readonly resourceVisibleTo: ResourceVisibleTo;
   /**
    * @internal The tasks extension's methods of a 2026-07-28 HTTP request (undefined: not one, or no
    * tasks): the SDK's 2026-07-28 dispatch refuses them by name before any server sees them.
@@ -252,6 +255,10 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
   const approval = { trusted: options.trustClientConfirmation === true, timeoutMs: approvalTimeoutMs };
   const seal = new RequestStateSeal(options.requestState, 'createMcpServer');
   const runDeps: RunDeps = { root, ambientContext: options.ambientContext, seal, approval, invoker };
+
+  /** Whether a URI names a resource the request's caller may see (for 2026-07-28 listen streams). */
+  const resourceVisibleTo: ResourceVisibleTo = async (uri, request) =>
+    (await resources.find(uri, (served) => composition.allowsRequest(served, request))) !== undefined;
 
   const call = async (
     server: Server,
@@ -384,7 +391,13 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
       attached: !context.perRequest,
       singleProcess: context.singleProcess === true,
     });
-    if (era === 'modern' && !context.perRequest) resources.listens(server);
+    if (era === 'modern' && !context.perRequest) {
+      // A 2026-07-28 stdio connection: the SDK's router passes each update to the listen streams that
+      // named its URI; it is sent only while the connection's caller may see that resource.
+      resources.listens(server);
+      const connection = new ListenRequest('stdio', server.getNegotiatedProtocolVersion() ?? '2026-07-28', new AbortController().signal);
+      resources.seenBy(server, (uri) => resourceVisibleTo(uri, connection));
+    }
     options.configure?.(server);
     if (!context.perRequest) for (const set of [tools, resources, prompts, completions]) set.attach(server);
     return server;
@@ -394,7 +407,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
   composition.start();
   const ready = () => composition.ready();
   const close = () => composition.close();
-  return Object.assign(factory, { tools, resources, prompts, completions, taskRequests, ready, close });
+  return Object.assign(factory, { tools, resources, prompts, completions, taskRequests, resourceVisibleTo, ready, close });
 }
 
 /** The server's own problem (its ambientContext threw, its setup is wrong): reported once, never shown to the model. */

@@ -5,7 +5,7 @@
  * member a call names; a rule that throws, answers anything but a boolean, or does not answer in
  * time hides the member (fail-closed) and is reported to the server, never to the client.
  */
-import type { ServerContext } from '@modelcontextprotocol/server';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import { describeValue } from '../../adapter-kit';
 import { DeclarationError } from '../../index';
 import type { McpRequestContext } from './request-context';
@@ -50,10 +50,9 @@ export class Visibility {
     return this.rule !== undefined;
   }
 
-  /** Whether this request holds every scope the member declares. */
-  scoped({ scopes }: ServedMember, ctx: ServerContext): boolean {
+  /** Whether a request with this verified token (undefined: none) holds every scope the member declares. */
+  scoped({ scopes }: ServedMember, authInfo: AuthInfo | undefined): boolean {
     if (scopes.length === 0) return true;
-    const authInfo = ctx.http?.authInfo;
     const held = authInfo ? authInfo.scopes : this.unauthenticated;
     return scopes.every((scope) => held.includes(scope));
   }
@@ -61,22 +60,22 @@ export class Visibility {
   /** Whether this request may see and use the member: its scopes, then the rule. */
   allows(
     served: ServedMember,
-    ctx: ServerContext,
+    authInfo: AuthInfo | undefined,
     request: () => McpRequestContext,
     report: (error: Error) => void,
   ): boolean | Promise<boolean> {
-    if (!this.scoped(served, ctx)) return false;
+    if (!this.scoped(served, authInfo)) return false;
     return this.rule ? this.ask(served.member, request(), report) : true;
   }
 
   /** The members of a list this request may see, the rule asked once for each (all at once). */
   async filter<T extends ServedMember>(
     all: Iterable<T>,
-    ctx: ServerContext,
+    authInfo: AuthInfo | undefined,
     request: () => McpRequestContext,
     report: (error: Error) => void,
   ): Promise<T[]> {
-    const candidates = [...all].filter((served) => this.scoped(served, ctx));
+    const candidates = [...all].filter((served) => this.scoped(served, authInfo));
     if (!this.rule) return candidates;
     const seen = request();
     const verdicts = await Promise.all(candidates.map((served) => this.ask(served.member, seen, report)));

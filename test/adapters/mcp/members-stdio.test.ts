@@ -2,7 +2,7 @@
  * Resources, prompts and completions over `serveStdio` in a child process, with the SDK 2.x Client
  * on 2025-11-25 (its default) and pinned to 2026-07-28: reads (a template's variable coerced),
  * prompts, completions, and a resource update reaching a subscribed 2025-11-25 client and a
- * 2026-07-28 client listening with resourceSubscriptions.
+ * 2026-07-28 client listening with resourceSubscriptions (never one of a resource hidden from it).
  */
 import 'reflect-metadata';
 import * as path from 'node:path';
@@ -35,14 +35,20 @@ describe('serveStdio serves resources, prompts and completions on both revisions
     expect((await client.complete({ ref: { type: 'ref/prompt', name: 'plan' }, argument: { name: 'day', value: 'mo' } })).completion).toMatchObject({
       values: ['monday'],
     });
-    const updated = new Promise<string>((resolve) =>
-      client.setNotificationHandler('notifications/resources/updated', (notification) => resolve(notification.params.uri)),
+    const updates: string[] = [];
+    const updated = new Promise<void>((resolve) =>
+      client.setNotificationHandler('notifications/resources/updated', ({ params: { uri } }) => void (updates.push(uri), uri === 'notes://today' && resolve())),
     );
-    const subscription = mode === 'pin' ? await client.listen({ resourceSubscriptions: ['notes://today'] }) : undefined;
-    if (mode === 'legacy') await client.subscribeResource({ uri: 'notes://today' });
+    // The hidden notes://secret: a listen stream names it (stdio's acknowledgement echoes any URI), and hears nothing of it.
+    const subscription = mode === 'pin' ? await client.listen({ resourceSubscriptions: ['notes://secret', 'notes://today'] }) : undefined;
+    if (mode === 'legacy') {
+      await expect(client.subscribeResource({ uri: 'notes://secret' })).rejects.toMatchObject({ code: -32602 });
+      await client.subscribeResource({ uri: 'notes://today' });
+    }
     try {
       await client.callTool({ name: 'touch', arguments: {} });
-      expect(await updated).toBe('notes://today');
+      await updated;
+      expect(updates).toEqual(['notes://today']);
     } finally {
       await subscription?.close();
     }

@@ -3,15 +3,17 @@
  * (serveHttp on 127.0.0.1), the remote a real child process over stdio: listed and used on both
  * revisions, resources under their own URIs and prompts under the namespace, the visible rule
  * deciding them as it decides local members (a hidden one answers as an unknown one), and the
- * remote's prompts/list_changed forwarded.
+ * remote's prompts/list_changed forwarded. A remote resource at a URI a local member (or another
+ * mount) serves is refused: at start the mount fails naming both; listed later, it alone is left
+ * out with a warning, and reads of that URI never reach the remote.
  */
 import 'reflect-metadata';
 import * as path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { PromptListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Resource } from 'toolwright';
+import { PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { DeclarationError, Resource, ResourceTemplate } from 'toolwright';
 import { serveHttp, type McpHttpHandle, type McpMember, type McpRequestContext } from 'toolwright/mcp';
 import { admitMcpServer, McpSecurityPolicy } from 'toolwright/mcp-client';
 import { modernHeaders } from '../../helpers/mcp';
@@ -120,3 +122,140 @@ it('a remote resource whose URI a local member serves fails serveHttp naming bot
     serveHttp({ name: 'g', version: '1', tools: [], resources: [LocalBalance], prompts: [], completions: [], mounts: [{ namespace: 'dup', server }] }, { port: 0 }),
   ).rejects.toThrow("Resources LocalBalance and mcp:dup/ledger://balance are both served as 'ledger://balance'. Give one another URI, or mount one under another namespace.");
 }, 30_000);
+
+describe('a remote resource at a URI another member serves (remotes in this process, over Streamable HTTP)', () => {
+  const urls = new McpSecurityPolicy({ allowUrls: true, allowPlainHttpOnLoopback: true, hostAllowlist: ['127.0.0.1'] });
+  let remoteReads = 0;
+  @ResourceTemplate('loans://applications/{id}', { name: 'application' })
+  class LocalApplication {
+    call({ id }: { id: string }): string {
+      return `local application ${id}`;
+    }
+  }
+  @Resource('loans://policy', { name: 'policy' })
+  class LocalPolicy {
+    call(): string {
+      return 'local policy';
+    }
+  }
+  @Resource('loans://applications/42', { name: 'application_42' })
+  class RemoteApplication {
+    call(): string {
+      remoteReads++;
+      return 'remote application 42';
+    }
+  }
+  @ResourceTemplate('loans://{+rest}', { name: 'anything' })
+  class RemoteAnything {
+    call(): string {
+      remoteReads++;
+      return 'remote anything';
+    }
+  }
+  @Resource('remote://hours', { name: 'hours' })
+  class RemoteHours {
+    call(): string {
+      return 'remote hours';
+    }
+  }
+  @Resource('shared://one', { name: 'one' })
+  class RemoteShared {
+    call(): string {
+      remoteReads++;
+      return 'remote one';
+    }
+  }
+  @Resource('remote://late', { name: 'late' })
+  class RemoteLate {
+    call(): string {
+      return 'late';
+    }
+  }
+  @ResourceTemplate('shared://{name}', { name: 'shared' })
+  class OtherShared {
+    call({ name }: { name: string }): string {
+      return `other mount's ${name}`;
+    }
+  }
+  const remoteOf = (resources: Array<new () => unknown>) =>
+    serveHttp({ name: 'remote', version: '1', tools: [], resources, prompts: [], completions: [] }, { port: 0 });
+  const gateway = (mounts: Array<{ namespace: string; url: string }>) =>
+    serveHttp(
+      {
+        name: 'gateway',
+        version: '1',
+        tools: [],
+        resources: [LocalApplication, LocalPolicy],
+        prompts: [],
+        completions: [],
+        mounts: mounts.map(({ namespace, url }) => ({ namespace, server: admitMcpServer(namespace, { url }, { security: urls }) })),
+      },
+      { port: 0 },
+    );
+  beforeEach(() => (remoteReads = 0));
+
+  it('at start: a remote fixed resource a local template matches, or a remote template matching a local resource, fails serveHttp naming the mount, the URI and the local member', async () => {
+    for (const [listed, message] of [
+      [RemoteApplication, "MCP server 'loans' (mounted as 'loans'): its resource 'loans://applications/42' serves a URI the resource template 'loans://applications/{id}' (LocalApplication) of this server already serves"],
+      [RemoteAnything, "MCP server 'loans' (mounted as 'loans'): its resource template 'loans://{+rest}' serves a URI the resource 'loans://policy' (LocalPolicy) of this server already serves"],
+    ] as const) {
+      const remote = await remoteOf([listed]);
+      try {
+        const started = gateway([{ namespace: 'loans', url: remote.url }]);
+        await expect(started).rejects.toThrow(DeclarationError);
+        await expect(started).rejects.toThrow(message);
+      } finally {
+        await remote.close();
+      }
+    }
+    expect(remoteReads).toBe(0);
+  });
+
+  it("listed later: the clashing remote resource alone is left out with a warning naming both; reads of its URI stay local and never reach the remote", async () => {
+    const warnings: string[] = [];
+    const spy = jest.spyOn(console, 'error').mockImplementation((line: unknown) => void warnings.push(String(line)));
+    const remote = await remoteOf([RemoteHours]);
+    const other = await remoteOf([OtherShared]);
+    const served = await gateway([
+      { namespace: 'loans', url: remote.url },
+      { namespace: 'other', url: other.url },
+    ]);
+    const modern = new Client({ name: 'm', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const legacy = new LegacyClient({ name: 'l', version: '1' });
+    try {
+      await modern.connect(new StreamableHTTPClientTransport(new URL(served.url)));
+      await legacy.connect(new LegacyHttpTransport(new URL(served.url)));
+      let changed: () => void = () => undefined;
+      legacy.setNotificationHandler(ResourceListChangedNotificationSchema, () => changed());
+      const uris = async () => (await legacy.listResources()).resources.map((resource) => resource.uri);
+      remote.resources.add(RemoteApplication);
+      remote.resources.add(RemoteShared);
+      remote.resources.add(RemoteLate);
+      // Listed again once per change the remote announced: until the last one is served.
+      while (!(await uris()).includes('remote://late')) await new Promise<void>((resolve) => (changed = resolve));
+      expect(await uris()).toEqual(['loans://policy', 'remote://hours', 'remote://late']);
+      for (const client of [modern, legacy]) {
+        expect((await client.readResource({ uri: 'loans://applications/42' })).contents).toMatchObject([{ text: 'local application 42' }]);
+        expect((await client.readResource({ uri: 'shared://one' })).contents).toMatchObject([{ text: "other mount's one" }]);
+        expect((await client.readResource({ uri: 'remote://hours' })).contents).toMatchObject([{ text: 'remote hours' }]);
+      }
+      expect(remoteReads).toBe(0);
+      expect(warnings).toEqual(
+        expect.arrayContaining([
+          expect.stringContaining(
+            "MCP server 'loans' (mounted as 'loans'): its resource 'loans://applications/42' serves a URI the resource template 'loans://applications/{id}' (LocalApplication) of this server already serves",
+          ),
+          expect.stringContaining(
+            "MCP server 'loans' (mounted as 'loans'): its resource 'shared://one' serves a URI the resource template 'shared://{name}' (mcp:other/shared://{name}) of the MCP server 'other' (mounted as 'other') already serves",
+          ),
+        ]),
+      );
+      expect(warnings.find((line) => line.includes("'loans://applications/42'"))).toContain('It is not served; its other members are.');
+    } finally {
+      spy.mockRestore();
+      await Promise.all([modern.close(), legacy.close()]);
+      await served.close();
+      await Promise.all([remote.close(), other.close()]);
+    }
+  });
+});

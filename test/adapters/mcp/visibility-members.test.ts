@@ -186,3 +186,156 @@ it('refuses a mounted resource whose URI another member serves, naming both', ()
     createMcpServer({ name: 'x', version: '1', tools: [], resources: [Hours], prompts: [], completions: [], mounts: [{ namespace: 'b', resources: [OtherHours] }] }),
   ).toThrow(/Resources Hours and OtherHours are both served as 'library:\/\/hours'.*or mount one under another namespace\./);
 });
+
+describe('resource updates reach only callers that may see the resource (subscriptions/listen and resources/subscribe)', () => {
+  @Resource('library://ledger', { name: 'ledger', adapters: { mcp: { scopes: ['ledger'] } } })
+  class Ledger {
+    call(): string {
+      return 'fines';
+    }
+  }
+  @Resource('library://ledger', { name: 'ledger_audit', adapters: { mcp: { scopes: ['audit'] } } })
+  class AuditLedger {
+    call(): string {
+      return 'fines';
+    }
+  }
+  const revoked = new Set<string>();
+  const scoped = {
+    verifyAccessToken: (token: string) =>
+      token in TEAMS
+        ? { token, clientId: token, scopes: token === 'staff' ? ['ledger'] : [], expiresAt: Math.floor(Date.now() / 1000) + 3600, extra: { team: TEAMS[token] } }
+        : undefined,
+  };
+  const ruled = () => ({
+    ...options(),
+    resources: [Hours, Ledger],
+    visible: (member: McpMember, request: McpRequestContext) => !revoked.has(member.name) && byTeam(member, request),
+  });
+  let server: McpHttpHandle;
+  beforeEach(async () => {
+    revoked.clear();
+    server = await serveHttp(ruled(), { port: 0, auth: scoped });
+  });
+  afterEach(async () => server.close());
+
+  async function listening(token: string, resourceSubscriptions: string[]) {
+    const client = new Client({ name: 'm', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    const updates: string[] = [];
+    let arrived: () => void = () => undefined;
+    client.setNotificationHandler('notifications/resources/updated', (notification) => void (updates.push(notification.params.uri), arrived()));
+    const subscription = await client.listen({ resourceSubscriptions, toolsListChanged: true });
+    /** Sends every update in order; resolves once the last (a URI the stream hears of) arrived. */
+    const after = (...uris: string[]) => {
+      const done = new Promise<void>((resolve) => (arrived = () => updates.at(-1) === uris.at(-1) && resolve()));
+      for (const uri of uris) server.resources.updated(uri);
+      return done;
+    };
+    return { client, subscription, updates, after };
+  }
+
+  const HIDDEN = ['library://catalog', 'library://loans/ada', 'library://ledger'];
+
+  it('2026-07-28: a listen naming a resource hidden by the rule or by scopes leaves it out, as an unknown URI, and hears nothing of it', async () => {
+    const reader = await listening('reader', [...HIDDEN, 'library://nowhere', 'library://hours']);
+    try {
+      expect(reader.subscription.honoredFilter).toEqual({ toolsListChanged: true, resourceSubscriptions: ['library://hours'] });
+      await reader.after(...HIDDEN, 'library://nowhere', 'library://hours');
+      expect(reader.updates).toEqual(['library://hours']);
+    } finally {
+      await reader.subscription.close();
+      await reader.client.close();
+    }
+  });
+
+  it('2026-07-28: an update is sent only while the caller may see the resource (asked again at delivery)', async () => {
+    const staff = await listening('staff', [...HIDDEN, 'library://hours']);
+    try {
+      expect(staff.subscription.honoredFilter).toEqual({ toolsListChanged: true, resourceSubscriptions: [...HIDDEN, 'library://hours'] });
+      await staff.after(...HIDDEN, 'library://hours');
+      expect(staff.updates).toEqual([...HIDDEN, 'library://hours']);
+      staff.updates.length = 0;
+      revoked.add('library://catalog'); // the rule now hides it
+      revoked.add('library://loans/{member}');
+      server.resources.add(AuditLedger, { replace: true }); // now needs a scope staff lacks
+      await staff.after(...HIDDEN, 'library://hours');
+      expect(staff.updates).toEqual(['library://hours']);
+    } finally {
+      await staff.subscription.close();
+      await staff.client.close();
+    }
+  });
+
+  it('2025-11-25: resources/subscribe refuses a hidden URI as an unknown one, and a resource hidden since is not announced', async () => {
+    const reader = await legacyClient(server.url, 'reader');
+    const staff = await legacyClient(server.url, 'staff');
+    try {
+      const { ResourceUpdatedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+      for (const uri of [...HIDDEN, 'library://nowhere']) {
+        await expect(reader.subscribeResource({ uri })).rejects.toMatchObject({ code: -32602, data: { uri } });
+      }
+      const updates: string[] = [];
+      let arrived: () => void = () => undefined;
+      staff.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void (updates.push(n.params.uri), arrived()));
+      for (const uri of [...HIDDEN, 'library://hours']) await staff.subscribeResource({ uri });
+      revoked.add('library://catalog');
+      server.resources.add(AuditLedger, { replace: true });
+      const done = new Promise<void>((resolve) => (arrived = () => updates.at(-1) === 'library://hours' && resolve()));
+      for (const uri of [...HIDDEN, 'library://hours']) server.resources.updated(uri);
+      await done;
+      expect(updates).toEqual(['library://loans/ada', 'library://hours']);
+    } finally {
+      await Promise.all([reader.close(), staff.close()]);
+    }
+  });
+
+  it('2026-07-28: a listen naming more than 1000 URIs is refused, saying the limit', async () => {
+    const uris = Array.from({ length: 1001 }, (_, i) => `library://loans/${i}`);
+    const answer = await raw(server.url, 'staff', 'subscriptions/listen', { notifications: { resourceSubscriptions: uris } });
+    expect(JSON.parse(answer.slice(4))).toEqual({
+      jsonrpc: '2.0',
+      id: 3,
+      error: { code: -32602, message: expect.stringContaining('names 1001 URIs; this server listens to at most 1000 per stream') },
+    });
+  });
+
+  it('2026-07-28: a listen naming a hidden resource answers byte for byte as one naming an unknown URI', async () => {
+    /** The stream's first events (the acknowledgement, then the first update it hears of), as sent. */
+    const stream = async (uri: string): Promise<string> => {
+      const response = await fetch(server.url, {
+        method: 'POST',
+        headers: { ...modernHeaders('subscriptions/listen'), authorization: 'Bearer reader' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 9,
+          method: 'subscriptions/listen',
+          params: { notifications: { resourceSubscriptions: [uri, 'library://hours'] }, _meta: META },
+        }),
+      });
+      const reader = response.body!.getReader();
+      let text = '';
+      const decoder = new TextDecoder();
+      const events = () => text.split('\n\n').filter((event) => event.includes('data:')).length;
+      while (events() < 1) text += decoder.decode((await reader.read()).value);
+      server.resources.updated(uri);
+      server.resources.updated('library://hours');
+      while (events() < 2) text += decoder.decode((await reader.read()).value);
+      await reader.cancel();
+      return `${response.status} ${text}`;
+    };
+    const hidden = [await stream('library://catalog'), await stream('library://ledger')];
+    server.resources.remove('library://catalog');
+    server.resources.remove('library://ledger');
+    const unknown = [await stream('library://catalog'), await stream('library://ledger')];
+    expect(hidden).toEqual(unknown);
+    expect(hidden[0]).toContain('"resourceSubscriptions":["library://hours"]');
+    expect(hidden[0]).toContain('"uri":"library://hours"');
+  });
+});
+
+async function legacyClient(url: string, token: string): Promise<LegacyClient> {
+  const legacy = new LegacyClient({ name: 'l', version: '1' });
+  await legacy.connect(new LegacyHttpTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  return legacy;
+}
