@@ -3,13 +3,12 @@
  * (its definition, its key and its list entry, built once), and the served set of each kind.
  */
 import {
-  UriTemplate,
   type Prompt as McpPrompt,
   type Resource as McpResource,
   type ResourceTemplateType as McpResourceTemplate,
 } from '@modelcontextprotocol/server';
 import { DeclarationError, MemberKind, ToolDefinition, ToolLike, Tools } from '../../index';
-import { describeValue } from '../../adapter-kit';
+import { describeValue, UriTemplate } from '../../adapter-kit';
 import { MCP_ADAPTER, McpConfig } from './config';
 import { bothOf, McpServedMembers } from './served-members';
 
@@ -21,7 +20,7 @@ export interface McpResourceEntry {
   readonly mimeType?: string;
   /** A fixed resource's list entry (undefined for a template). */
   readonly resource?: McpResource;
-  /** A template's list entry and the SDK's RFC 6570 matcher of it (undefined for a fixed resource). */
+  /** A template's list entry and its RFC 6570 template, read once (undefined for a fixed resource). */
   readonly template?: { readonly listed: McpResourceTemplate; readonly matcher: UriTemplate };
 }
 
