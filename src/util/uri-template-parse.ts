@@ -62,9 +62,7 @@ const PREFIX = /^:[1-9]\d{0,3}$/;
 
 /**
  * A template read into its parts, or a sentence saying what is wrong with it: an unclosed brace, an
- * empty expression, a name RFC 6570 does not allow, or a shape no URI can be matched against
- * unambiguously (two expressions without an operator or a literal between them; two exploded
- * variables in one unnamed expression).
+ * empty expression, a name RFC 6570 does not allow.
  */
 export function parseUriTemplate(template: string): readonly TemplatePart[] | string {
   const parts: TemplatePart[] = [];
@@ -81,13 +79,6 @@ export function parseUriTemplate(template: string): readonly TemplatePart[] | st
     const text = template.slice(open, end + 1);
     const expression = readExpression(text, open, kinds);
     if (typeof expression === 'string') return expression;
-    const previous = parts[parts.length - 1];
-    if (typeof previous === 'object' && expression.first === '') {
-      return (
-        `'${expression.text}' follows '${previous.text}' with nothing between them, so nothing tells where one value ends: ` +
-        `put a literal between them ('${previous.text}-${expression.text}') or give the second an operator ('${previous.text}{/${expression.vars[0].name}}')`
-      );
-    }
     parts.push(expression);
     i = end + 1;
   }
@@ -113,11 +104,30 @@ function readExpression(text: string, open: number, kinds: Map<string, boolean>)
     kinds.set(name, explode);
     vars.push(Object.freeze({ name, explode, ...(prefix ? { prefix: Number(prefix.slice(1)) } : {}) }));
   }
-  const rule = OPERATORS[operator];
-  if (!rule.named && vars.filter((v) => v.explode).length > 1) {
-    return `'${text}' explodes two variables in one expression, so nothing tells where one list ends: give each its own expression with a literal between them`;
+  return Object.freeze({ ...OPERATORS[operator], operator, vars: Object.freeze(vars), text });
+}
+
+/**
+ * Why no URI can be matched against these parts unambiguously, or undefined: an expression without
+ * an operator right after another (`{a}{b}`, `{+path}{var}`: nothing tells where one value ends), or
+ * two exploded variables in one unnamed expression (`{/a*,b*}`: nothing tells where one list ends).
+ * RFC 6570 expands both; a template a URI is matched against may not have them.
+ */
+export function matchProblem(parts: readonly TemplatePart[]): string | undefined {
+  for (let i = 0; i < parts.length; i++) {
+    const [previous, expression] = [parts[i - 1], parts[i]];
+    if (typeof expression === 'string') continue;
+    if (typeof previous === 'object' && expression.first === '') {
+      return (
+        `'${expression.text}' follows '${previous.text}' with nothing between them, so nothing in a URI tells where one value ends: ` +
+        `put a literal between them ('${previous.text}-${expression.text}') or give the second an operator ('${previous.text}{/${expression.vars[0].name}}')`
+      );
+    }
+    if (!expression.named && expression.vars.filter((v) => v.explode).length > 1) {
+      return `'${expression.text}' explodes two variables in one expression, so nothing in a URI tells where one list ends: give each its own expression with a literal between them`;
+    }
   }
-  return Object.freeze({ ...rule, operator, vars: Object.freeze(vars), text });
+  return undefined;
 }
 
 /** The variables of parsed parts, in order of first appearance (a repeated one once). */

@@ -6,7 +6,7 @@
  */
 import { expandParts, UriTemplateValue } from './uri-template-expand';
 import { compileMatcher, UriTemplateMatch } from './uri-template-match';
-import { parseUriTemplate, TemplatePart, UriTemplateVariable, variablesOf } from './uri-template-parse';
+import { matchProblem, parseUriTemplate, TemplatePart, UriTemplateVariable, variablesOf } from './uri-template-parse';
 
 export type { UriTemplateVariable } from './uri-template-parse';
 export type { UriTemplateScalar, UriTemplateValue } from './uri-template-expand';
@@ -16,26 +16,34 @@ export type { UriTemplateMatch } from './uri-template-match';
 export class UriTemplate {
   /** Its variables, in order of first appearance: a name each, and whether it is exploded (a list). */
   readonly variables: readonly UriTemplateVariable[];
+  /**
+   * Why URIs cannot be matched against it (`{a}{b}`: nothing tells where one value ends), or
+   * undefined when they can. Such a template still expands.
+   */
+  readonly unmatchable: string | undefined;
   private readonly parts: readonly TemplatePart[];
   private readonly matcher: (uri: string) => UriTemplateMatch | undefined;
 
-  /**
-   * Reads a template once; throws a TypeError saying where it breaks when it is not one RFC 6570
-   * allows, or one no URI can be matched against unambiguously (`{a}{b}`).
-   */
+  /** Reads a template once; throws a TypeError saying where it breaks when RFC 6570 does not allow it. */
   constructor(readonly template: string) {
     const parts = typeof template === 'string' ? parseUriTemplate(template) : 'it is not a string';
     if (typeof parts === 'string') throw new TypeError(`'${String(template)}' is not an RFC 6570 URI template: ${parts}.`);
     this.parts = parts;
     this.variables = variablesOf(parts);
+    this.unmatchable = matchProblem(parts);
     this.matcher = compileMatcher(parts);
     Object.freeze(this);
   }
 
-  /** The template, or a sentence saying what is wrong with it. */
-  static parse(template: string): UriTemplate | string {
+  /**
+   * A template URIs are matched against (a resource template), or a sentence saying what is wrong
+   * with it: where it breaks RFC 6570, or why no URI can be matched against it.
+   */
+  static forMatching(template: string): UriTemplate | string {
     const parts = parseUriTemplate(template);
-    return typeof parts === 'string' ? parts : new UriTemplate(template);
+    if (typeof parts === 'string') return `it is not an RFC 6570 URI template: ${parts}`;
+    const problem = matchProblem(parts);
+    return problem !== undefined ? `URIs cannot be matched against it: ${problem}` : new UriTemplate(template);
   }
 
   /**
@@ -52,22 +60,13 @@ export class UriTemplate {
    * inverse of `expand` for the values a template variable takes (a scalar; a list when exploded).
    */
   match(uri: string): UriTemplateMatch | undefined {
+    if (this.unmatchable !== undefined) throw new TypeError(`URIs cannot be matched against '${this.template}': ${this.unmatchable}.`);
     return typeof uri === 'string' ? this.matcher(uri) : undefined;
   }
 
   toString(): string {
     return this.template;
   }
-}
-
-/**
- * The variables of a template, in order of first appearance, or a sentence saying what is wrong
- * with it (an unclosed brace, an empty expression, a name RFC 6570 does not allow, a shape no URI
- * can be matched against).
- */
-export function uriTemplateVariables(template: string): readonly UriTemplateVariable[] | string {
-  const parts = parseUriTemplate(template);
-  return typeof parts === 'string' ? parts : variablesOf(parts);
 }
 
 /**

@@ -91,10 +91,10 @@ export async function remoteMembers(connection: McpServerConnection, namespace: 
     });
   }
   for (const listed of templates as Listed<'listResourceTemplates'>[]) {
-    const matcher = typeof listed.uriTemplate === 'string' ? UriTemplate.parse(listed.uriTemplate) : 'it is not a string';
+    const matcher = typeof listed.uriTemplate === 'string' ? UriTemplate.forMatching(listed.uriTemplate) : 'it is not a string';
     const problem =
       uriProblem(listed.uriTemplate) ??
-      (typeof matcher === 'string' ? `its URI template is not RFC 6570: ${matcher}` : nameProblem(listed.name));
+      (typeof matcher === 'string' ? matcher : nameProblem(listed.name));
     if (problem || typeof matcher === 'string') {
       out.failures.push(`resource template '${String(listed.uriTemplate)}': ${problem}`);
       continue;
