@@ -10,17 +10,23 @@ export type UriTemplateScalar = string | number | boolean;
 /** A variable's value: a scalar, a list, or (expansion only) a map of names to scalars; undefined or null is left out. */
 export type UriTemplateValue = UriTemplateScalar | readonly UriTemplateScalar[] | Readonly<Record<string, UriTemplateScalar>> | null | undefined;
 
-const UNRESERVED = /[A-Za-z0-9\-._~]/;
-const RESERVED = /[:/?#[\]@!$&'()*+,;=]/;
-const HEX = /[0-9A-Fa-f]/;
 const UTF8 = new TextEncoder();
+/** Per ASCII code: 1 unreserved, 2 reserved (gen-delims and sub-delims), 4 a hex digit. */
+const KIND = new Uint8Array(128);
+const mark = (chars: string, kind: number) => {
+  for (const char of chars) KIND[char.charCodeAt(0)] |= kind;
+};
+mark('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~', 1);
+mark(":/?#[]@!$&'()*+,;=", 2);
+mark('0123456789ABCDEFabcdef', 4);
+const is = (text: string, i: number, kind: number): boolean => {
+  const code = text.charCodeAt(i);
+  return code < 128 && (KIND[code] & kind) !== 0;
+};
 
-/** Whether `c` (one UTF-16 unit) is unreserved. */
-export const isUnreserved = (c: string): boolean => UNRESERVED.test(c);
-/** Whether `c` (one UTF-16 unit) is reserved (gen-delims and sub-delims). */
-export const isReserved = (c: string): boolean => RESERVED.test(c);
-/** Whether `text` has a `%XX` triplet at `i`. */
-export const isTriplet = (text: string, i: number): boolean => text[i] === '%' && HEX.test(text[i + 1] ?? '') && HEX.test(text[i + 2] ?? '');
+const isUnreserved = (text: string, i: number): boolean => is(text, i, 1);
+const isReserved = (text: string, i: number): boolean => is(text, i, 2);
+const isTriplet = (text: string, i: number): boolean => text[i] === '%' && is(text, i + 1, 4) && is(text, i + 2, 4);
 
 function encodeChar(char: string): string {
   // A lone surrogate has no UTF-8 form: TextEncoder writes it as U+FFFD.
@@ -31,14 +37,33 @@ function encodeChar(char: string): string {
 export function encodeValue(value: string, reserved: boolean): string {
   let out = '';
   for (let i = 0; i < value.length; ) {
-    const code = value.codePointAt(i)!;
-    const char = String.fromCodePoint(code);
-    if (isUnreserved(char) || (reserved && isReserved(char))) out += char;
+    const char = String.fromCodePoint(value.codePointAt(i)!);
+    if (isUnreserved(value, i) || (reserved && isReserved(value, i))) out += char;
     else if (reserved && isTriplet(value, i)) out += value.slice(i, i + 3);
     else out += encodeChar(char);
     i += reserved && isTriplet(value, i) ? 3 : char.length;
   }
   return out;
+}
+
+/**
+ * A matched value percent-decoded, or undefined when it holds a character its operator's expansion
+ * never writes (simple: only unreserved and `%XX`; `reserved`: reserved characters too; non-ASCII
+ * characters, as IRIs write them, either way) or a `%XX` that is broken or not UTF-8.
+ */
+export function decodeValue(text: string, reserved: boolean): string | undefined {
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '%') {
+      if (!isTriplet(text, i)) return undefined;
+      i += 2;
+    } else if (!isUnreserved(text, i) && !(reserved && isReserved(text, i)) && text.charCodeAt(i) < 0x80) return undefined;
+  }
+  if (!text.includes('%')) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined; // %XX that is not UTF-8
+  }
 }
 
 /** The first `length` characters (code points) of a value. */

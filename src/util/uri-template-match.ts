@@ -16,7 +16,7 @@
  *   `{x}` or `{+x}` needs at least one character; an exploded variable is always a list;
  * - `{var:3}` takes at most 3 characters, and a variable used twice must agree with itself.
  */
-import { isReserved, isTriplet, isUnreserved, prefixOf } from './uri-template-expand';
+import { decodeValue as decode, prefixOf } from './uri-template-expand';
 import type { Expression, TemplatePart, VarSpec } from './uri-template-parse';
 import { setOwn } from './own-property';
 
@@ -116,23 +116,6 @@ function indexOf(text: string, literal: string, table: readonly number[], from: 
     if (k === literal.length) return i - k + 1;
   }
   return -1;
-}
-
-/** A value percent-decoded, or undefined when it holds a character its operator does not allow or a broken `%XX`. */
-function decode(text: string, reserved: boolean): string | undefined {
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '%') {
-      if (!isTriplet(text, i)) return undefined;
-      i += 2;
-    } else if (!isUnreserved(c) && !(reserved && isReserved(c)) && c < '\u0080') return undefined;
-  }
-  if (!text.includes('%')) return text;
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return undefined; // %XX that is not UTF-8
-  }
 }
 
 /** Records a value, refusing one longer than its prefix or disagreeing with another use of the variable. */
