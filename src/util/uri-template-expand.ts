@@ -8,7 +8,8 @@ import type { Expression, TemplatePart } from './uri-template-parse';
 /** A scalar, as expansion writes it. */
 export type UriTemplateScalar = string | number | boolean;
 /** A variable's value: a scalar, a list, or (expansion only) a map of names to scalars; undefined or null is left out. */
-export type UriTemplateValue = UriTemplateScalar | readonly UriTemplateScalar[] | Readonly<Record<string, UriTemplateScalar>> | null | undefined;
+export type UriTemplateValue =
+  UriTemplateScalar | readonly UriTemplateScalar[] | Readonly<Record<string, UriTemplateScalar>> | null | undefined;
 
 const UTF8 = new TextEncoder();
 /** Per ASCII code: 1 unreserved, 2 reserved (gen-delims and sub-delims), 4 a hex digit. */
@@ -36,7 +37,7 @@ function encodeChar(char: string): string {
 /** A value encoded for one operator: unreserved characters kept; with `reserved`, reserved ones and `%XX` triplets too. */
 export function encodeValue(value: string, reserved: boolean): string {
   let out = '';
-  for (let i = 0; i < value.length; ) {
+  for (let i = 0; i < value.length;) {
     const char = String.fromCodePoint(value.codePointAt(i)!);
     if (isUnreserved(value, i) || (reserved && isReserved(value, i))) out += char;
     else if (reserved && isTriplet(value, i)) out += value.slice(i, i + 3);
@@ -89,7 +90,8 @@ function expandExpression(expression: Expression, values: Readonly<Record<string
       out.push(named ? pair(name, text) : encode(text));
       continue;
     }
-    if (prefix !== undefined) throw new TypeError(`'${expression.text}': '${name}' has a prefix (:${prefix}), so its value must be a string, number or boolean.`);
+    if (prefix !== undefined)
+      throw new TypeError(`'${expression.text}': '${name}' has a prefix (:${prefix}), so its value must be a string, number or boolean.`);
     const entries: [string | undefined, UriTemplateScalar][] = Array.isArray(value)
       ? (value as readonly UriTemplateScalar[]).map((item) => [undefined, item])
       : Object.entries(value as Record<string, UriTemplateScalar>);

@@ -87,7 +87,7 @@ export function compileMatcher(parts: readonly TemplatePart[]): (uri: string) =>
 
 function segment(expressions: readonly Expression[], literal: string): Segment {
   const groups: Group[] = [];
-  for (let i = 0; i < expressions.length; ) {
+  for (let i = 0; i < expressions.length;) {
     const expression = expressions[i];
     let j = i + 1;
     if (expression.named) while (j < expressions.length && expressions[j].named && expressions[j].sep === expression.sep) j++;
@@ -145,7 +145,8 @@ function unnamedGroup(expression: Expression): Group {
     firsts: first,
     read(text, found) {
       // Empty: every variable undefined (an exploded one an empty list); `{x}` and `{+x}` need a value.
-      if (text === '') return (first !== '' || vars.every((spec) => spec.explode)) && vars.every((spec) => !spec.explode || record(found, spec, []));
+      if (text === '')
+        return (first !== '' || vars.every((spec) => spec.explode)) && vars.every((spec) => !spec.explode || record(found, spec, []));
       if (!text.startsWith(first)) return false;
       const pieces = whole ? [text.slice(first.length)] : text.slice(first.length).split(sep);
       if (pieces.length > scalars && scalars === vars.length) return false;

@@ -92,9 +92,7 @@ export async function remoteMembers(connection: McpServerConnection, namespace: 
   }
   for (const listed of templates as Listed<'listResourceTemplates'>[]) {
     const matcher = typeof listed.uriTemplate === 'string' ? UriTemplate.forMatching(listed.uriTemplate) : 'it is not a string';
-    const problem =
-      uriProblem(listed.uriTemplate) ??
-      (typeof matcher === 'string' ? matcher : nameProblem(listed.name));
+    const problem = uriProblem(listed.uriTemplate) ?? (typeof matcher === 'string' ? matcher : nameProblem(listed.name));
     if (problem || typeof matcher === 'string') {
       out.failures.push(`resource template '${String(listed.uriTemplate)}': ${problem}`);
       continue;

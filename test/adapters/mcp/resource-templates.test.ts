@@ -74,7 +74,7 @@ async function clients(token = 'reader') {
 }
 
 type Reader = Awaited<ReturnType<typeof clients>>[number];
-const read = async (client: Reader, uri: string) => JSON.parse((await client.readResource({ uri })).contents[0].text as string);
+const read = async (client: Reader, uri: string) => JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text);
 
 async function refusal(request: Promise<unknown>): Promise<{ code: number; message: string; data?: unknown }> {
   try {
