@@ -41,3 +41,7 @@ export { checkKnownKeys, checkOptionsObject } from '../errors/known-keys';
 export type { KnownKeysStyle } from '../errors/known-keys';
 export { isLoopbackHost } from '../util/loopback';
 export { createDeprecator } from '../util/deprecation';
+
+// Resource templates (RFC 6570): read once, expanded, matched in linear time
+export { UriTemplate } from '../util/uri-template';
+export type { UriTemplateVariable, UriTemplateValue, UriTemplateScalar, UriTemplateMatch } from '../util/uri-template';

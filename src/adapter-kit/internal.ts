@@ -13,6 +13,6 @@ export type { ForeignToolSpec } from '../invocation/foreign-tool';
 export { DEFAULT_REQUEST_TIMEOUT_MS, isTimeoutMs, TIMEOUT_RULE } from '../util/limits';
 export { hasSensitive, redact, REDACTED } from '../invocation/redact';
 export { promptMessagesOf } from '../content/content';
-export { uriTemplateVariables } from '../util/uri-template';
+export { climbingVariable } from '../util/uri-template';
 export { checkMemberContract } from '../registry/tool-registry';
 export { TAG as TAG_PATTERN } from '../decorators/member';

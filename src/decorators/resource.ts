@@ -1,7 +1,7 @@
 import { declaredAt, Site, siteName } from '../metadata/site';
 import type { ResourceAnnotations, ResourceFacts } from '../metadata/definitions';
 import { describeValue, isPlainObject } from '../util/describe-value';
-import { uriTemplateVariables } from '../util/uri-template';
+import { matchProblem, parseUriTemplate, variablesOf } from '../util/uri-template-parse';
 import { DeclarationError } from '../errors/declaration-errors';
 import { MEMBER_OPTION_KEYS, MemberArgument, MemberDecorator, MemberOptions, memberDecorator, optionalText } from './member';
 
@@ -59,10 +59,15 @@ export function Resource(uri: string, ...args: ResourceArgument[]): MemberDecora
  */
 export function ResourceTemplate(uriTemplate: string, ...args: ResourceTemplateArgument[]): MemberDecorator {
   checkUri('ResourceTemplate', uriTemplate, 'URI template', 'loans://applications/{id}');
-  const variables = uriTemplateVariables(uriTemplate);
-  if (typeof variables === 'string') {
-    throw new DeclarationError(`@ResourceTemplate(${describeValue(uriTemplate)}): not an RFC 6570 URI template: ${variables}.`);
+  const parts = parseUriTemplate(uriTemplate);
+  if (typeof parts === 'string') {
+    throw new DeclarationError(`@ResourceTemplate(${describeValue(uriTemplate)}): not an RFC 6570 URI template: ${parts}.`);
   }
+  const unmatchable = matchProblem(parts);
+  if (unmatchable !== undefined) {
+    throw new DeclarationError(`@ResourceTemplate(${describeValue(uriTemplate)}): URIs cannot be matched against it: ${unmatchable}.`);
+  }
+  const variables = variablesOf(parts);
   if (variables.length === 0) {
     throw new DeclarationError(
       `@ResourceTemplate(${describeValue(uriTemplate)}) has no {variables}. A fixed URI is a resource: declare it with @Resource(${describeValue(uriTemplate)}).`,

@@ -39,6 +39,18 @@ describe('member declaration errors', () => {
       "@ResourceTemplate('loans://{loan-id}'): not an RFC 6570 URI template: 'loan-id' is not a variable name (letters, digits, _ and dots between them).",
     ],
     [
+      '@ResourceTemplate with two values nothing in a URI separates',
+      () => ResourceTemplate('repo://{+path}{var}'),
+      "@ResourceTemplate('repo://{+path}{var}'): URIs cannot be matched against it: '{var}' follows '{+path}' with nothing between them, " +
+        "so nothing in a URI tells where one value ends: put a literal between them ('{+path}-{var}') or give the second an operator ('{+path}{/var}').",
+    ],
+    [
+      '@ResourceTemplate with two lists in one unnamed expression',
+      () => ResourceTemplate('files://{/a*,b*}'),
+      "@ResourceTemplate('files://{/a*,b*}'): URIs cannot be matched against it: '{/a*,b*}' explodes two variables in one expression, " +
+        'so nothing in a URI tells where one list ends: give each its own expression with a literal between them.',
+    ],
+    [
       'a mimeType that is not a MIME type',
       () => { @Resource('loans://policy', { mimeType: 'markdown' }) class Policy { call() {} } return Policy; },
       "Policy: @Resource option 'mimeType' must be a MIME type such as 'text/markdown'; got 'markdown'.",

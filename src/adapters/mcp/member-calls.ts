@@ -1,7 +1,7 @@
 /**
  * The MCP requests that run a resource, template, prompt or completion, on both protocol
- * revisions: `resources/read` (a fixed URI, else the first template the SDK's RFC 6570 matcher
- * matches), `resources/subscribe`/`unsubscribe` (2025-11-25), `prompts/get` and
+ * revisions: `resources/read` (a fixed URI, else the first visible template whose RFC 6570 matcher,
+ * toolwright's own and linear in the URI, matches), `resources/subscribe`/`unsubscribe` (2025-11-25), `prompts/get` and
  * `completion/complete`. Each runs its member through the same preparation as tools/call
  * (member-run.ts) and the invoker pipeline. A member the request may not see answers exactly as
  * one that does not exist.
@@ -17,7 +17,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { Result, ToolDefinition } from '../../index';
-import { isPlainObject, uriTemplateVariables } from '../../adapter-kit/internal';
+import { climbingVariable, isPlainObject } from '../../adapter-kit/internal';
 import type { McpEra } from './call-context';
 import type { McpTracedMethod } from './call-request';
 import { completionKey, McpResourceEntry, memberName } from './member-entries';
@@ -69,9 +69,20 @@ export function uriOf(method: string, params: unknown): string {
   return uri;
 }
 
-/** The resource a URI names for this request (McpServedResources.find: local members first). */
-function findResource(setup: MemberCallSetup, uri: string, ctx: ServerContext) {
-  return setup.members.resources.find(uri, (served) => setup.allowed(served, ctx));
+/**
+ * The resource a URI names for this request (McpServedResources.find: local members first, the rule
+ * asked only about templates that match), its variables refused when one climbs out of its template.
+ */
+async function findResource(setup: MemberCallSetup, uri: string, ctx: ServerContext) {
+  const found = await setup.members.resources.find(uri, (served) => setup.allowed(served, ctx));
+  const climbing = found && climbingVariable(found.args);
+  if (found && climbing !== undefined) {
+    const message = "must not hold a '..' path segment (also not percent-encoded, %2e%2e): a URI may not climb out of its template";
+    throw invalid(`Invalid URI variables for ${memberName(found.served.entry.definition)}: ${climbing}: ${message}.`, {
+      fieldErrors: [{ field: climbing, message }],
+    });
+  }
+  return found;
 }
 
 /**
@@ -192,9 +203,7 @@ export function handleMemberCalls(setup: MemberCallSetup): void {
         const served = resources.get(ref.uri);
         if (!served?.entry.template || !(await allowed(served, ctx))) throw invalid(`Unknown resource template: ${ref.uri}`);
         of = served.entry.definition;
-        // A remote template (a mount's) has no declared facts: its variables are its listed template's.
-        const variables = of.resource?.variables ?? uriTemplateVariables(served.entry.template.listed.uriTemplate);
-        names = typeof variables === 'string' ? [] : variables.map((variable) => variable.name);
+        names = served.entry.template.matcher.variables.map((variable) => variable.name);
         what = `Resource template ${ref.uri}`;
       }
       if (!names.includes(argument.name)) {

@@ -3,13 +3,12 @@
  * (its definition, its key and its list entry, built once), and the served set of each kind.
  */
 import {
-  UriTemplate,
   type Prompt as McpPrompt,
   type Resource as McpResource,
   type ResourceTemplateType as McpResourceTemplate,
 } from '@modelcontextprotocol/server';
 import { DeclarationError, MemberKind, ToolDefinition, ToolLike, Tools } from '../../index';
-import { describeValue } from '../../adapter-kit';
+import { describeValue, UriTemplate, type UriTemplateMatch } from '../../adapter-kit';
 import { MCP_ADAPTER, McpConfig } from './config';
 import { bothOf, McpServedMembers, type ServedMember } from './served-members';
 
@@ -21,22 +20,22 @@ export interface McpResourceEntry {
   readonly mimeType?: string;
   /** A fixed resource's list entry (undefined for a template). */
   readonly resource?: McpResource;
-  /** A template's list entry and the SDK's RFC 6570 matcher of it (undefined for a fixed resource). */
+  /** A template's list entry and its RFC 6570 template, read once (undefined for a fixed resource). */
   readonly template?: { readonly listed: McpResourceTemplate; readonly matcher: UriTemplate };
 }
 
 /** What a URI names: the resource or template serving it, and the template's variables. */
 export interface FoundResource {
   readonly served: ServedMember<McpResourceEntry>;
-  readonly args: Record<string, unknown>;
+  readonly args: UriTemplateMatch;
 }
 
 /**
  * The variables of `uri` when `entry` is a template that matches it (undefined otherwise): the one
  * place a URI is matched against a template, for reads, subscriptions and clashes between members.
  */
-export function templateMatch(entry: McpResourceEntry, uri: string): Record<string, unknown> | undefined {
-  return (entry.template?.matcher.match(uri) ?? undefined) as Record<string, unknown> | undefined;
+export function templateMatch(entry: McpResourceEntry, uri: string): UriTemplateMatch | undefined {
+  return entry.template?.matcher.match(uri) ?? undefined;
 }
 
 /** A prompt as served: `prompts/list` lists `prompt`. */

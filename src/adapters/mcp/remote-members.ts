@@ -5,10 +5,9 @@
  * the mount's time limit), whose answer is the remote's own (RemoteAnswer). Resources keep their
  * URIs; prompts are served as `<namespace>_<name>`.
  */
-import { UriTemplate } from '@modelcontextprotocol/server';
 import { remoteMemberDefinition } from '../mcp-client/index';
 import type { McpServerConnection } from '../mcp-client/index';
-import { uriTemplateVariables } from '../../adapter-kit/internal';
+import { UriTemplate } from '../../adapter-kit';
 import type { McpCompletionEntry, McpPromptEntry, McpResourceEntry } from './member-entries';
 import { MCP_TOOL_NAME, MOUNT_SEPARATOR } from './mounts';
 import { RemoteAnswer } from './remote-answer';
@@ -92,15 +91,12 @@ export async function remoteMembers(connection: McpServerConnection, namespace: 
     });
   }
   for (const listed of templates as Listed<'listResourceTemplates'>[]) {
-    const variables = typeof listed.uriTemplate === 'string' ? uriTemplateVariables(listed.uriTemplate) : 'it is not a string';
-    const problem =
-      uriProblem(listed.uriTemplate) ??
-      (typeof variables === 'string' ? `its URI template is not RFC 6570: ${variables}` : nameProblem(listed.name));
-    if (problem || typeof variables === 'string') {
+    const matcher = typeof listed.uriTemplate === 'string' ? UriTemplate.forMatching(listed.uriTemplate) : 'it is not a string';
+    const problem = uriProblem(listed.uriTemplate) ?? (typeof matcher === 'string' ? matcher : nameProblem(listed.name));
+    if (problem || typeof matcher === 'string') {
       out.failures.push(`resource template '${String(listed.uriTemplate)}': ${problem}`);
       continue;
     }
-    const matcher = new UriTemplate(listed.uriTemplate);
     const definition = member(
       `The resource template '${listed.uriTemplate}'`,
       listed.uriTemplate,
@@ -119,7 +115,7 @@ export async function remoteMembers(connection: McpServerConnection, namespace: 
     });
     completionsOf(
       definition,
-      variables.map((variable) => variable.name),
+      matcher.variables.map((variable) => variable.name),
       { type: 'ref/resource', uri: listed.uriTemplate },
     );
   }
