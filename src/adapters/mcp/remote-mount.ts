@@ -20,7 +20,13 @@ import { invokeFor, mapResult, McpToolEntry } from './wrap';
 type RemoteTool = Awaited<ReturnType<McpServerConnection['listTools']>>[number];
 
 /** A remote tool as the served entry: the listing copied (never shared with the SDK's objects), calls through the invoker. */
-function remoteEntry(connection: McpServerConnection, tool: RemoteTool, name: string, timeoutMs: number, held: HeldRemoteCalls): McpToolEntry {
+function remoteEntry(
+  connection: McpServerConnection,
+  tool: RemoteTool,
+  name: string,
+  timeoutMs: number,
+  held: HeldRemoteCalls,
+): McpToolEntry {
   const definition = remoteToolDefinition(connection, tool, { name, value: 'result', timeoutMs, sender: held.sender });
   const listed = structuredClone({
     name,
