@@ -99,3 +99,34 @@ export function modernHeaders(method: string, name?: string): Record<string, str
     ...(name !== undefined ? { 'mcp-name': name } : {}),
   };
 }
+
+/** The `_meta` envelope of a raw 2026-07-28 request from a client that declares form elicitation. */
+export const MODERN_ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+};
+
+/** A raw 2026-07-28 tools/call answer: its result (input-required or final) or its error. */
+export interface ModernAnswer {
+  result?: { resultType?: string; requestState?: string; inputRequests?: Record<string, unknown>; content?: Array<{ text?: string }>; isError?: boolean };
+  error?: { code: number; message: string; data?: unknown };
+}
+
+let rawId = 0;
+/**
+ * One raw 2026-07-28 tools/call round over HTTP (`params`: name, arguments, and requestState and
+ * inputResponses on later rounds), with a bearer `token` when given: for tests that send a round
+ * where the SDK Client would not (a replay, another replica, a forged state).
+ */
+export async function postModernCall(url: string, params: Record<string, unknown>, token?: string): Promise<ModernAnswer> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { ...modernHeaders('tools/call', String(params.name)), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ jsonrpc: '2.0', id: ++rawId, method: 'tools/call', params: { ...params, _meta: MODERN_ENVELOPE } }),
+  });
+  const body = await response.text();
+  // One JSON answer, or one SSE event carrying it.
+  const json = body.startsWith('{') ? body : body.split('\n').find((line) => line.startsWith('data: '))!.slice(6);
+  return JSON.parse(json) as ModernAnswer;
+}

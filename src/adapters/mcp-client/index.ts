@@ -13,7 +13,7 @@ export type { AdmittedMcpServer, McpClientOptions } from './admission';
 export { connectMcpServer } from './connection';
 export type { McpCallOptions, McpListKind, McpNegotiatedProtocol, McpServerConnection } from './connection';
 export { remoteMemberDefinition, remoteToolDefinition, remoteToolProblem } from './remote-tool';
-export type { RemoteMemberSpec, RemoteToolOptions } from './remote-tool';
+export type { RemoteMemberSpec, RemoteToolCall, RemoteToolOptions } from './remote-tool';
 export type { McpInputHandlers } from './input-requests';
 export { loadMcpConfig } from './server-config';
 export type { McpCommandConfig, McpProtocol, McpServerConfig, McpUrlConfig } from './server-config';

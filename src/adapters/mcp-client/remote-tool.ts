@@ -8,6 +8,7 @@ import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/clie
 import { fail, ToolContext, ToolDefinition, ToolFailure } from '../../index';
 import { foreignTool, isPlainObject } from '../../adapter-kit/internal';
 import type { McpServerConnection } from './connection';
+import type { McpInputHandlers } from './input-requests';
 
 /** The 2026-07-28 error for an input request the call's declared capabilities do not cover. */
 const MISSING_CLIENT_CAPABILITY = -32021;
@@ -74,6 +75,28 @@ export interface RemoteToolOptions {
   value?: 'value' | 'result';
   /** The longest a call may take, in milliseconds; then it is cancelled and fails. Default none (the invoker's own limit). */
   timeoutMs?: number;
+  /**
+   * @internal How a call reaches the server (default: sent at once with the call's signal and its
+   * context's handlers). `toolwright/mcp` keeps a call that asks mid-call open across its client's
+   * 2026-07-28 input-required rounds.
+   */
+  sender?: (call: RemoteToolCall) => Promise<CallToolResult>;
+}
+
+/** @internal One call of a remote tool, as `RemoteToolOptions.sender` gets it. */
+export interface RemoteToolCall {
+  /** Sends the call to the server, cancelled by `signal`; its requests for the user or the model go to `input`. */
+  send(signal: AbortSignal, input: McpInputHandlers): Promise<CallToolResult>;
+  /** The handlers of this call's tool context, those it supports. */
+  readonly input: McpInputHandlers;
+  /** This call's signal: the caller's cancellation and the time limit. */
+  readonly signal: AbortSignal;
+  /** Safe to send twice: the tool says it is read-only or idempotent. */
+  readonly retryable: boolean;
+  /** How messages name it: `The tool 'charge' on MCP server 'payments'`. */
+  readonly what: string;
+  /** Fails the call as one that did not answer within `timeoutMs`. */
+  late(): never;
 }
 
 /** What a remote member's definition is made of (`remoteMemberDefinition`). */
@@ -91,6 +114,11 @@ export interface RemoteMemberSpec {
   timeoutMs?: number;
   /** Sends the request with the checked input; what it returns is the call's value. */
   send(input: Readonly<Record<string, unknown>>, signal: AbortSignal, context: ToolContext): Promise<unknown>;
+}
+
+/** Fails a call that did not answer within its time limit. */
+function late(what: string, alias: string, timeoutMs: number | undefined): never {
+  fail(`${what} on MCP server '${alias}' did not answer within ${timeoutMs} ms.`, { standalone: true });
 }
 
 /**
@@ -113,7 +141,7 @@ export function remoteMemberDefinition(connection: McpServerConnection, spec: Re
         return await spec.send(input, signal, context);
       } catch (error) {
         if (context.signal.aborted) throw error; // the invoker reports the cancellation or its time limit
-        if (signal.aborted) fail(`${what} on MCP server '${alias}' did not answer within ${timeoutMs} ms.`, { standalone: true });
+        if (signal.aborted) late(what, alias, timeoutMs);
         if (isFailure(error)) throw error;
         const code = (error as { code?: unknown }).code;
         const message = (error as Error).message;
@@ -140,23 +168,35 @@ export function remoteMemberDefinition(connection: McpServerConnection, spec: Re
  * that cannot be reached says so. Make it once per listed tool and keep it.
  */
 export function remoteToolDefinition(connection: McpServerConnection, tool: McpTool, options: RemoteToolOptions): ToolDefinition {
-  const { name, value = 'value', timeoutMs } = options;
+  const { name, value = 'value', timeoutMs, sender } = options;
   const retryable = tool.annotations?.readOnlyHint === true || tool.annotations?.idempotentHint === true;
+  const what = `The tool '${tool.name}'`;
   return remoteMemberDefinition(connection, {
     name,
     id: `mcp:${connection.alias}/${tool.name}`,
     description: tool.description ?? tool.annotations?.title ?? tool.title,
     hints: hintsOf(tool.annotations),
-    what: `The tool '${tool.name}'`,
+    what,
     timeoutMs,
     async send(input, signal, context) {
       // The server's requests for the user or the model go to this call's own context handlers.
-      const ask = {
+      const ask: McpInputHandlers = {
         ...(context.supports('elicit') ? { elicit: context.elicit.bind(context) } : {}),
         ...(context.supports('sample') ? { sample: context.sample.bind(context) } : {}),
       };
       // The definition as listed: the SDK mirrors the arguments it designates (x-mcp-header) into headers.
-      const result = await connection.callTool(tool.name, input, { signal, retryable, input: ask, tool });
+      const send = (callSignal: AbortSignal, handlers: McpInputHandlers) =>
+        connection.callTool(tool.name, input, { signal: callSignal, retryable, input: handlers, tool });
+      const result = sender
+        ? await sender({
+            send,
+            input: ask,
+            signal,
+            retryable,
+            what: `${what} on MCP server '${connection.alias}'`,
+            late: () => late(what, connection.alias, timeoutMs),
+          })
+        : await send(signal, ask);
       if (result.isError) fail(texts(result).join('\n') || 'The remote tool failed without saying why.', { standalone: true });
       return value === 'result' ? result : valueOf(result);
     },

@@ -6,6 +6,7 @@
 import type { AuthInfo, RequestId, ServerContext } from '@modelcontextprotocol/server';
 import type { CallTrace, SpanAttributes } from '../../index';
 import { McpRequestContext, McpRequestHeaders } from './request-context';
+import type { CallRounds } from './rounds';
 
 /** The request of one tools/call, from the SDK's handler context. */
 export class RequestContext extends McpRequestContext {
@@ -15,6 +16,8 @@ export class RequestContext extends McpRequestContext {
   readonly signal: AbortSignal;
   readonly meta?: Readonly<Record<string, unknown>>;
   readonly protocolVersion?: string;
+  /** 2026-07-28: the rounds of the call this request runs (a remote call held open across them reads them, held-calls.ts). */
+  rounds?: CallRounds;
   private headerRecord?: McpRequestHeaders;
 
   constructor(

@@ -61,6 +61,7 @@ export async function prepareRun(
   if (era === 'modern') {
     const onRefused = (reason: string) => server.onerror?.(new Error(`requestState refused for ${key}: ${reason}`));
     ({ rounds, signal } = CallRounds.open(deps.seal, ctx, binding, request.signal, onRefused));
+    request.rounds = rounds;
   }
   const container = deps.root.createChildContainer();
   // An abstract class is a fine token at run time; tsyringe's types only admit concrete ones.

@@ -51,8 +51,16 @@ export interface McpRemoteMount {
   scopes?: readonly string[];
   /** Tags its members carry, for the server's `visible` rule (a remote server declares none). */
   tags?: readonly string[];
-  /** The longest one call may take, in milliseconds (default 60,000); then it is cancelled and answers an error. */
+  /**
+   * The longest one call may take, in milliseconds (default 60,000), its questions' answers included
+   * (also across a 2026-07-28 client's input-required rounds); then it is cancelled and answers an error.
+   */
   timeoutMs?: number;
+  /**
+   * How many of its tool calls may wait at once, held open, for a 2026-07-28 client's answer to the
+   * remote's question (default 100); one more is cancelled and answers an error.
+   */
+  maxHeldCalls?: number;
 }
 
 /** One entry of an MCP server's `mounts`: local members under a namespace, or an admitted remote MCP server. */
@@ -61,9 +69,13 @@ export type McpMount = McpLocalMount | McpRemoteMount;
 /** The default time limit of a remote mount's calls. */
 export const DEFAULT_REMOTE_TIMEOUT_MS = 60_000;
 
+/** The default number of a remote mount's calls held open for the next round at once. */
+export const DEFAULT_MAX_HELD_CALLS = 100;
+const MAX_HELD_CALLS = 10_000;
+
 const LOCAL_KEYS = ['namespace', 'tools', 'resources', 'prompts', 'completions', 'registry'];
 const LOCAL_LISTS = ['tools', 'resources', 'prompts', 'completions'] as const;
-const REMOTE_KEYS = ['namespace', 'server', 'scopes', 'tags', 'timeoutMs'];
+const REMOTE_KEYS = ['namespace', 'server', 'scopes', 'tags', 'timeoutMs', 'maxHeldCalls'];
 
 export function isRemoteMount(mount: McpMount): mount is McpRemoteMount {
   return 'server' in mount;
@@ -121,6 +133,10 @@ export function checkMounts(mounts: unknown): McpMount[] {
       const ms = m.timeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS;
       if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 1) {
         throw new DeclarationError(`${where}.timeoutMs must be a whole number of milliseconds of at least 1; got ${describeValue(ms)}.`);
+      }
+      const held = m.maxHeldCalls ?? DEFAULT_MAX_HELD_CALLS;
+      if (typeof held !== 'number' || !Number.isInteger(held) || held < 1 || held > MAX_HELD_CALLS) {
+        throw new DeclarationError(`${where}.maxHeldCalls must be a whole number from 1 to ${MAX_HELD_CALLS}; got ${describeValue(held)}.`);
       }
       return mount as McpRemoteMount;
     }

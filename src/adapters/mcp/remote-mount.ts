@@ -10,7 +10,8 @@ import type { CallToolResult, Tool as ServedMcpTool } from '@modelcontextprotoco
 import { connectMcpServer, remoteToolDefinition, remoteToolProblem } from '../mcp-client/index';
 import type { McpServerConnection } from '../mcp-client/index';
 import { DeclarationError, MemberKind, SetupError } from '../../index';
-import { DEFAULT_REMOTE_TIMEOUT_MS, MCP_TOOL_NAME, McpRemoteMount, MOUNT_SEPARATOR } from './mounts';
+import { HeldRemoteCalls } from './held-calls';
+import { DEFAULT_MAX_HELD_CALLS, DEFAULT_REMOTE_TIMEOUT_MS, MCP_TOOL_NAME, McpRemoteMount, MOUNT_SEPARATOR } from './mounts';
 import type { McpResourceEntry } from './member-entries';
 import type { MountSets } from './mounts';
 import { remoteMembers } from './remote-members';
@@ -19,8 +20,14 @@ import { invokeFor, mapResult, McpToolEntry } from './wrap';
 type RemoteTool = Awaited<ReturnType<McpServerConnection['listTools']>>[number];
 
 /** A remote tool as the served entry: the listing copied (never shared with the SDK's objects), calls through the invoker. */
-function remoteEntry(connection: McpServerConnection, tool: RemoteTool, name: string, timeoutMs: number): McpToolEntry {
-  const definition = remoteToolDefinition(connection, tool, { name, value: 'result', timeoutMs });
+function remoteEntry(
+  connection: McpServerConnection,
+  tool: RemoteTool,
+  name: string,
+  timeoutMs: number,
+  held: HeldRemoteCalls,
+): McpToolEntry {
+  const definition = remoteToolDefinition(connection, tool, { name, value: 'result', timeoutMs, sender: held.sender });
   const listed = structuredClone({
     name,
     ...(tool.title !== undefined ? { title: tool.title } : {}),
@@ -49,12 +56,15 @@ export class RemoteMount {
   private relisting: Promise<void> = Promise.resolve();
   /** Settles (never rejects) once the server is connected and its tools served, or it failed. */
   private readonly started: Promise<void>;
+  /** Its calls that asked mid-call, held open for a 2026-07-28 client's next round. */
+  private readonly held: HeldRemoteCalls;
 
   constructor(
     private readonly mount: McpRemoteMount,
     private readonly sets: MountSets,
     private readonly report: (error: Error) => void,
   ) {
+    this.held = new HeldRemoteCalls(mount.maxHeldCalls ?? DEFAULT_MAX_HELD_CALLS, this.timeoutMs);
     this.started = this.start();
   }
 
@@ -98,7 +108,7 @@ export class RemoteMount {
         ? remoteToolProblem(tool)
         : `it would be served as '${name}', which is not an MCP tool name (1 to 128 letters, digits, '_', '-' and '.')`;
       if (problem) failures.push(`tool '${tool.name}': ${problem}`);
-      else entries.push(remoteEntry(connection, tool, name, this.timeoutMs));
+      else entries.push(remoteEntry(connection, tool, name, this.timeoutMs, this.held));
     }
     if (failures.length > 0) {
       throw new SetupError(`${this.where}: ${failures.length} of its members cannot be served, so none are: ${failures.join('; ')}.`);
@@ -151,6 +161,7 @@ export class RemoteMount {
   /** Ends the connection (a command server's process exits). */
   async close(): Promise<void> {
     this.closed = true;
+    this.held.close();
     await this.relisting;
     await this.connection?.close().catch(() => undefined);
   }

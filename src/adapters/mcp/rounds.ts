@@ -56,6 +56,12 @@ export class CallRounds {
   /** A capability the run needed and the request did not declare (the tool was told it cannot ask). */
   missing?: 'elicitation' | 'sampling';
   private made?: InputSuspension;
+  /** The id of a remote call held open for this call's next round (held-calls.ts), from its state or from this run. */
+  private held?: string;
+  /** Ends this run as a held remote call no round will reach (the round did not end input-required after all). */
+  private release?: () => void;
+  /** The tool error this suspended run ends with instead of asking (a remote call that could not be held). */
+  private refused?: string;
   /** What the run is stopped with: made only when a run does stop (an Error captures a stack, a call pays nothing for it). */
   get suspension(): InputSuspension {
     return (this.made ??= new InputSuspension());
@@ -65,9 +71,29 @@ export class CallRounds {
     taken: number,
     answers: Recorded[],
     private readonly abort: AbortController,
+    held: string | undefined,
   ) {
     this.taken = taken;
     this.answers = answers;
+    this.held = held;
+  }
+
+  /** The remote call the last round held open for this one (once: who takes it owns it). */
+  takeHeld(): string | undefined {
+    const id = this.held;
+    this.held = undefined;
+    return id;
+  }
+
+  /** A remote call held open under `id` for the next round; `release` ends it when that round will not come. */
+  hold(id: string, release: () => void): void {
+    this.held = id;
+    this.release = release;
+  }
+
+  /** Ends this suspended run with a tool error instead of asking (`text` is what the model reads). */
+  refuse(text: string): void {
+    this.refused = text;
   }
 
   /**
@@ -85,7 +111,7 @@ export class CallRounds {
     if (pending && responses && Object.prototype.hasOwnProperty.call(responses, pending.k)) {
       answers.push({ q: pending.q, r: checkResponse(pending, responses[pending.k]) });
     }
-    return new CallRounds(taken, answers, abort);
+    return new CallRounds(taken, answers, abort, typeof state?.h === 'string' ? state.h : undefined);
   }
 
   /**
@@ -151,7 +177,19 @@ export class CallRounds {
     singleProcess: boolean,
     fault: (error: Error) => CallToolResult,
   ): CallToolResult | InputRequiredResult {
+    const answered = this.answerOf(seal, binding, singleProcess, fault);
+    if (!('resultType' in answered)) this.release?.();
+    return answered;
+  }
+
+  private answerOf(
+    seal: RequestStateSeal,
+    binding: StateBinding,
+    singleProcess: boolean,
+    fault: (error: Error) => CallToolResult,
+  ): CallToolResult | InputRequiredResult {
     const failed = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text }] });
+    if (this.refused !== undefined) return failed(this.refused);
     if (this.taken >= seal.maxRounds) {
       return failed(
         `${binding.tool} asked for input more than ${seal.maxRounds} times in one call (the server's requestState.maxRounds), so the call was stopped; nothing after the last ask ran.`,
@@ -170,7 +208,8 @@ export class CallRounds {
   /** The input-required answer for the ask this run stopped at, sealed for this call; undefined if too large. */
   private inputRequired(seal: RequestStateSeal, binding: StateBinding): InputRequiredResult | undefined {
     const { pending, request } = this.stopped!;
-    const state = seal.seal({ e: Date.now() + seal.ttlMs, n: this.taken + 1, a: this.answers, p: pending }, binding);
+    const held = this.held === undefined ? {} : { h: this.held };
+    const state = seal.seal({ e: Date.now() + seal.ttlMs, n: this.taken + 1, a: this.answers, p: pending, ...held }, binding);
     return state === undefined ? undefined : inputRequired({ inputRequests: { [pending.k]: request }, requestState: state });
   }
 }

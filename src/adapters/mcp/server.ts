@@ -305,9 +305,12 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
     const prepared = await prepareRun(runDeps, server, era, ctx, entry.definition, name, args);
     if ('fault' in prepared) return serverFault(entry.definition, prepared.fault);
     const { request, rounds, signal, binding, container: child, ambientContext, context, approve } = prepared;
+    /** What a run that stopped at an ask answers: input-required (or the tool error that ends it instead). */
+    const stopped = () => rounds!.answer(seal, binding, singleProcess, (error) => serverFault(entry.definition, error)) as CallToolResult;
     if (asTask) {
       // Admitted here, through the pipeline (checks, middleware, approval), and run on a worker with the
       // approved input; the request's own container and signal do not travel (cancel with tasks/cancel).
+      // On 2026-07-28 an approval is asked in an input-required round before any task exists.
       const job = await withMcpRequest(request, () =>
         enqueueTaskCall(
           invoker,
@@ -318,14 +321,16 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
             ambientContext,
             container: child,
             request,
-            signal: request.signal,
+            signal,
             transport: 'mcp',
             approve,
             callId: String(request.requestId),
           },
           owner(ctx),
+          () => rounds?.suspended === true,
         ),
       );
+      if (!job) return stopped();
       return era === 'modern' ? createdTaskResult(job, store!) : createdTask(job, store!);
     }
     const trace = new McpCallTrace(request, entry.tool.name, 'tools/call');
@@ -343,9 +348,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
       }),
     );
     // A run that reached an unanswered ask ends as input-required, whatever the tool did with the suspension.
-    if (rounds?.suspended) {
-      return rounds.answer(seal, binding, singleProcess, (error) => serverFault(entry.definition, error)) as CallToolResult;
-    }
+    if (rounds?.suspended) return stopped();
     // One that failed for want of a capability the request did not declare: -32021 (a tool that went on without it keeps its result).
     if (rounds?.missing && result.isError === true) throw rounds.missingCapability();
     return result;

@@ -263,7 +263,8 @@ export async function enqueueTaskCall(
   args: unknown,
   call: CallOptions & { ambientContext: AmbientSource },
   owner: string,
-): Promise<McpTaskJob> {
+  suspended: () => boolean = () => false,
+): Promise<McpTaskJob | undefined> {
   const taskId = newTaskId(owner);
   let job: McpTaskJob | undefined;
   const answer = await invoker.admit(tool, args, call, async ({ wire, approved }) => {
@@ -271,6 +272,8 @@ export async function enqueueTaskCall(
     // Enqueued: the middleware sees the call admitted (the audit record of a task is its admission).
     return job.id === undefined ? job.result() : Result.success(tool, undefined);
   });
+  // The admission stopped to ask the client (2026-07-28 approval round): no task yet, nothing enqueued.
+  if (suspended() && job === undefined) return undefined;
   const enqueued = job as McpTaskJob | undefined;
   if (enqueued?.id !== undefined) {
     await keptTaskId(enqueued, taskId);

@@ -12,7 +12,7 @@ import { createDecipheriv, createHash, hkdfSync } from 'node:crypto';
 import { configure, DeclarationError, SetupError } from 'toolwright';
 import { createMcpServer, McpHttpHandle, McpServerOptions, serveHttp } from 'toolwright/mcp';
 import { roundTools } from '../../fixtures/mcp-rounds/tools';
-import { modernHeaders } from '../../helpers/mcp';
+import { MODERN_ENVELOPE as ENVELOPE, modernHeaders, postModernCall, type ModernAnswer as Answer } from '../../helpers/mcp';
 
 const K1 = 'first-key-of-the-request-state-test-0123456789';
 const K2 = 'second-key-of-the-request-state-test-987654321';
@@ -21,29 +21,7 @@ const auth = {
   verifyAccessToken: (token: string) =>
     TOKENS.includes(token) ? { token, clientId: token, scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600 } : undefined,
 };
-const ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1.0.0' },
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-};
-
-interface Answer {
-  result?: { resultType?: string; requestState?: string; inputRequests?: Record<string, unknown>; content?: Array<{ text?: string }>; isError?: boolean };
-  error?: { code: number; message: string; data?: unknown };
-}
-
-let id = 0;
-async function post(url: string, params: Record<string, unknown>, token?: string): Promise<Answer> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { ...modernHeaders('tools/call', String(params.name)), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { ...params, _meta: ENVELOPE } }),
-  });
-  const body = await response.text();
-  // One JSON answer, or one SSE event carrying it.
-  const json = body.startsWith('{') ? body : body.split('\n').find((line) => line.startsWith('data: '))!.slice(6);
-  return JSON.parse(json) as Answer;
-}
+const post = postModernCall;
 
 const greet = { name: 'greet', arguments: { greeting: 'hello' } };
 const accepted = (name: string) => ({ 'ask-1': { action: 'accept', content: { name } } });

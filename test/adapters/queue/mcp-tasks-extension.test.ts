@@ -11,7 +11,7 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { configure, Expects, Exposes, Integer, Tool, ToolContext } from 'toolwright';
-import { McpHttpHandle, McpTaskQueue, serveHttp } from 'toolwright/mcp';
+import { McpHttpHandle, McpServerOptions, McpTaskQueue, serveHttp } from 'toolwright/mcp';
 import { createToolQueue, startToolWorker, ToolQueue, ToolWorker } from 'toolwright/queue';
 import { modernHeaders } from '../../helpers/mcp';
 import { startRedis, TestRedis } from '../../helpers/redis';
@@ -56,6 +56,15 @@ class Greet {
   }
 }
 
+@Tool({ adapters: { mcp: { taskSupport: 'optional' } }, approval: 'required' })
+@Expects({ account: String })
+class CloseAccount {
+  call({ account }: { account: string }) {
+    started.push(account);
+    return `closed ${account}`;
+  }
+}
+
 const TOOLS = [SlowCompute, OnlyAsTask, FailingJob, Greet];
 const TOKENS = ['alice', 'bob'];
 const auth = {
@@ -73,10 +82,10 @@ const queues: ToolQueue[] = [];
 const servers: McpHttpHandle[] = [];
 const open: Array<{ close(): Promise<void> }> = [];
 
-async function server(): Promise<McpHttpHandle> {
+async function server(options: Partial<McpServerOptions> = {}): Promise<McpHttpHandle> {
   const queue = createToolQueue({ connection: redis.connection, name: 'tasks-ext' });
   queues.push(queue);
-  const handle = await serveHttp({ name: 'jobs', version: '1.0.0', tools: TOOLS, tasks: { queue, pollIntervalMs: 20 } }, { port: 0, auth });
+  const handle = await serveHttp({ name: 'jobs', version: '1.0.0', tools: TOOLS, tasks: { queue, pollIntervalMs: 20 }, ...options }, { port: 0, auth });
   servers.push(handle);
   return handle;
 }
@@ -110,7 +119,7 @@ async function raw(
   handle: McpHttpHandle,
   method: string,
   params: Record<string, unknown>,
-  { token = 'alice', extension = true, headers = {} as Record<string, string> } = {},
+  { token = 'alice', extension = true, elicitation = false, headers = {} as Record<string, string> } = {},
 ): Promise<{ status: number; result?: Answer; error?: { code: number; message: string; data?: any } }> {
   const name = method === 'tools/call' ? params.name : typeof params.taskId === 'string' ? params.taskId : undefined;
   const response = await fetch(handle.url, {
@@ -125,7 +134,10 @@ async function raw(
         _meta: {
           'io.modelcontextprotocol/protocolVersion': '2026-07-28',
           'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1.0.0' },
-          'io.modelcontextprotocol/clientCapabilities': extension ? { extensions: { [TASKS]: {} } } : {},
+          'io.modelcontextprotocol/clientCapabilities': {
+            ...(extension ? { extensions: { [TASKS]: {} } } : {}),
+            ...(elicitation ? { elicitation: { form: {} } } : {}),
+          },
         },
       },
     }),
@@ -169,7 +181,7 @@ async function refusal(promise: Promise<unknown>): Promise<{ code: number; messa
 beforeAll(async () => {
   redis = await startRedis();
   configure({ onException: () => undefined });
-  worker = startToolWorker({ connection: redis.connection, name: 'tasks-ext', tools: TOOLS, concurrency: 4 });
+  worker = startToolWorker({ connection: redis.connection, name: 'tasks-ext', tools: [...TOOLS, CloseAccount], concurrency: 4 });
   await worker.ready();
 });
 afterAll(async () => {
@@ -371,5 +383,44 @@ describe('MCP tasks on 2026-07-28: the io.modelcontextprotocol/tasks extension o
       failing_job: 'optional',
       greet: undefined,
     });
+  });
+
+  it('an approval-required task tool, from a client declaring tasks and elicitation: approval asked as an input-required round before the task is made; nothing reported to onException', async () => {
+    const reports: unknown[] = [];
+    const handle = await server({
+      tools: [...TOOLS, CloseAccount],
+      invoker: { onException: (error) => void reports.push(error) },
+      requestState: { keys: ['tasks-extension-test-key-0123456789abcdef'] },
+    });
+    const client = await modern(handle);
+    const round = (args: object, more: object = {}) => raw(handle, 'tools/call', { name: 'close_account', arguments: args, ...more }, { elicitation: true });
+    const asked = await round({ account: 'acc-9' });
+    expect(asked.result).toMatchObject({ resultType: 'input_required', requestState: expect.stringMatching(/^tw1\./) });
+    expect(JSON.stringify(asked.result!.inputRequests['ask-1'])).toMatch(/close_account.*acc-9.*approve/);
+    const created = await round({ account: 'acc-9' }, { requestState: asked.result!.requestState, inputResponses: { 'ask-1': { action: 'accept', content: { approve: true } } } });
+    expect(created.result).toMatchObject({ resultType: 'task', status: 'working' });
+    expect(await settled(client, created.result!.taskId)).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'closed acc-9' }] } });
+    // Declined: a task whose result is the refusal; the tool never runs.
+    const again = await round({ account: 'acc-10' });
+    const declined = await round({ account: 'acc-10' }, { requestState: again.result!.requestState, inputResponses: { 'ask-1': { action: 'decline' } } });
+    expect(await settled(client, declined.result!.taskId)).toMatchObject({
+      status: 'completed',
+      result: { isError: true, content: [{ type: 'text', text: expect.stringContaining('was not approved: the user declined') }] },
+    });
+    // The SDK 2.x Client declaring both answers the approval round with its own handler (declined here; its codec then refuses the CreateTaskResult, as above).
+    const sdk = new Client(
+      { name: 'tasks-ask', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { extensions: { [TASKS]: {} }, elicitation: { form: {} } } },
+    );
+    const questions: string[] = [];
+    sdk.setRequestHandler('elicitation/create', async (request) => {
+      questions.push(String(request.params.message));
+      return { action: 'decline' };
+    });
+    await sdk.connect(new StreamableHTTPClientTransport(new URL(handle.url), { requestInit: { headers: { Authorization: 'Bearer alice' } } }));
+    open.push(sdk);
+    await sdk.callTool({ name: 'close_account', arguments: { account: 'acc-11' } }).catch(() => undefined);
+    expect(questions).toEqual([expect.stringContaining('close_account')]);
+    expect(reports).toEqual([]);
   });
 });
