@@ -165,3 +165,76 @@ describe('inline tools', () => {
     expect(calls).toEqual([1]);
   });
 });
+
+// Issue 36, finding 1: the question is the call, whoever asks it.
+describe('the approval question', () => {
+  class Nested {
+    @Field() street!: string;
+    @Field({ sensitive: true }) code!: string;
+  }
+  class WireInput {
+    @Field() memo!: string;
+    @Field() to!: string;
+    @Field() cents!: number;
+    @Field({ type: () => Nested, optional: true }) address?: Nested;
+    @Field({ type: () => [String], optional: true }) tags?: string[];
+  }
+  const wired: WireInput[] = [];
+  @Tool({ name: 'wire', approval: 'required' })
+  @Expects(WireInput)
+  class Wire {
+    call(input: WireInput) {
+      wired.push(input);
+    }
+  }
+  beforeEach(() => (wired.length = 0));
+
+  it('shows every argument in declaration order; nested values in full; long texts shortened in their middle; sensitive ones redacted', async () => {
+    const questions: string[] = [];
+    const memo = `${'é'.repeat(99)}😀${'-'.repeat(500)}😀${'z'.repeat(39)}`;
+    const result = await invoke(
+      Wire,
+      { tags: ['a', 'b\u202Ec'], address: { code: '1234', street: 'Main St' }, cents: 5, to: 'bob', memo },
+      { approve: (call: ToolCall) => (questions.push(call.approvalQuestion().text), true) },
+    );
+    expect(result.ok).toBe(true);
+    expect(questions).toEqual([
+      'Allow the tool wire to run with these arguments?\n' +
+        `memo: "${'é'.repeat(99)}😀" … [500 of 640 characters not shown] … "😀${'z'.repeat(39)}"\n` +
+        'to: "bob"\n' +
+        'cents: 5\n' +
+        'address: { street: "Main St", code: "[redacted]" }\n' +
+        // Invisible and direction-changing characters are shown as escapes: nothing reorders the question.
+        'tags: ["a", "b\\u202ec"]',
+    ]);
+    expect(wired[0].memo).toBe(memo);
+  });
+
+  it('a call whose arguments cannot be shown is refused before the approver is asked, with a reason and what to do', async () => {
+    let asked = 0;
+    const tags = Array.from({ length: 1_000 }, (_, index) => `tag-${index}`);
+    const result = await invoke(Wire, { memo: 'm', to: 'bob', cents: 5, tags }, { approve: () => (asked++, true) });
+    expect(result.exception).toBeInstanceOf(ToolApprovalError);
+    expect((result.exception as ToolApprovalError).reason).toBe('unshowable');
+    expect(result.error).toMatch(/^wire needs a person's approval, and its arguments cannot be shown to them in one question/);
+    expect(asked).toBe(0);
+    expect(wired).toEqual([]);
+  });
+
+  it('what runs is checked against what was asked: arguments changed while the person decides do not run', async () => {
+    const result = await invoke(
+      Wire,
+      { memo: 'm', to: 'bob', cents: 5 },
+      {
+        approve: (call: ToolCall) => {
+          call.approvalQuestion();
+          (call.input as { to: string }).to = 'mallory';
+          return true;
+        },
+      },
+    );
+    expect((result.exception as ToolApprovalError).reason).toBe('changed');
+    expect(result.error).toBe('The arguments of the call to wire changed after its approval was asked, so it did not run. Ask for approval again.');
+    expect(wired).toEqual([]);
+  });
+});
