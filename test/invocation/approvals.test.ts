@@ -3,7 +3,7 @@
  * never runs the tool.
  */
 import 'reflect-metadata';
-import { configure, Expects, Field, invoke, Invoker, SemanticHints, Tool, ToolApprovalError, ToolCall, ToolCancelledError } from 'toolwright';
+import { APPROVAL_QUESTION_LIMITS, configure, Expects, Field, invoke, Invoker, SemanticHints, Tool, ToolApprovalError, ToolCall, ToolCancelledError } from 'toolwright';
 
 class PayoutInput {
   @Field() amount!: number;
@@ -219,6 +219,34 @@ describe('the approval question', () => {
     expect(result.error).toMatch(/^wire needs a person's approval, and its arguments cannot be shown to them in one question/);
     expect(asked).toBe(0);
     expect(wired).toEqual([]);
+  });
+
+  it('a value nested deeper than the limit is refused, not asked', async () => {
+    class Link {
+      @Field() value!: number;
+      @Field({ type: () => Link, optional: true }) next?: Link;
+    }
+    class ChainInput {
+      @Field({ type: () => Link }) head!: Link;
+    }
+    @Tool({ name: 'chain', approval: 'required' })
+    @Expects(ChainInput)
+    class Chain {
+      call() {
+        ran.push(0);
+      }
+    }
+    const chain = (length: number): Link => (length === 1 ? { value: length } : { value: length, next: chain(length - 1) });
+    let asked = 0;
+    const approve = () => (asked++, true);
+    expect((await invoke(Chain, { head: chain(APPROVAL_QUESTION_LIMITS.maxDepth) }, { approve })).ok).toBe(true);
+    const deep = await invoke(Chain, { head: chain(APPROVAL_QUESTION_LIMITS.maxDepth + 1) }, { approve });
+    expect(deep.error).toBe(
+      "chain needs a person's approval, and its arguments cannot be shown to them in one question: a value in them is nested more than 16 levels deep, so nobody was asked and it did not run. " +
+        'Call it with fewer or shorter arguments, or split the work into several calls.',
+    );
+    expect(asked).toBe(1);
+    expect(ran).toEqual([0]);
   });
 
   it('what runs is checked against what was asked: arguments changed while the person decides do not run', async () => {
