@@ -407,7 +407,7 @@ export class Invoker {
     const rule = approvalRule(definition, this.destructiveApproval());
     if (rule === undefined) return undefined;
     // Whatever fails here (a container, invalid arguments) fails again when the call runs, and is reported there.
-    const prepared = await Promise.resolve(this.prepare(definition, args, call, false)).catch(() => undefined);
+    const prepared = await (async () => this.prepare(definition, args, call, false))().catch(() => undefined);
     if (prepared === undefined || prepared instanceof Result) return undefined;
     let needed = true;
     try {
