@@ -125,6 +125,8 @@ export type { Middleware, ToolCall, AmbientValues, TransportName } from './invoc
 export { concurrencyLimit, rateLimit, audit } from './invocation/middleware';
 export type { ConcurrencyLimitOptions, RateLimitOptions, AuditRecord, AuditOptions } from './invocation/middleware';
 export type { Approver, ApprovalDecision } from './invocation/approval';
+export { APPROVAL_QUESTION_LIMITS } from './invocation/approval-question';
+export type { ApprovalQuestion } from './invocation/approval-question';
 export { Tracing } from './invocation/tracing';
 export type { TracingSpan, CallTrace, SpanAttributes, SpanAttributeValue } from './invocation/tracing';
 export { ToolApprovalError, ToolRateLimitError, ToolBusyError } from './errors/errors';

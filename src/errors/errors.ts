@@ -142,8 +142,12 @@ export class ToolApprovalError extends ToolwrightError {
   override readonly code = 'TOOL_APPROVAL';
   constructor(
     message: string,
-    /** `denied`: the approver said no; `unavailable`: there was no way to ask. */
-    readonly reason: 'denied' | 'unavailable',
+    /**
+     * `denied`: the approver said no; `unavailable`: there was no way to ask; `unshowable`: the
+     * arguments cannot be shown in one question (APPROVAL_QUESTION_LIMITS), so nobody was asked;
+     * `changed`: the arguments changed after the question was asked.
+     */
+    readonly reason: 'denied' | 'unavailable' | 'unshowable' | 'changed',
   ) {
     super(message);
   }

@@ -45,6 +45,13 @@ export function deniedError(tool: ToolDefinition, reason: string | undefined): T
   return new ToolApprovalError(`The call to ${tool.toolName()} was not approved${reason ? `: ${reason}` : ''}. It did not run.`, 'denied');
 }
 
+export function changedError(tool: ToolDefinition): ToolApprovalError {
+  return new ToolApprovalError(
+    `The arguments of the call to ${tool.toolName()} changed after its approval was asked, so it did not run. Ask for approval again.`,
+    'changed',
+  );
+}
+
 /**
  * Why a call that needs approval could not ask, in words for whoever made it: the developer
  * calling invoke() is told the option to pass; an MCP client, that it cannot be asked; any other

@@ -27,7 +27,8 @@ import type { ToolDefinition } from '../registry/tool-definition';
 import { describeValue, isPlainObject } from '../util/describe-value';
 import { DEFAULT_MAX_INPUT_DEPTH, formatCount, isTimeoutMs, MAX_INPUT_DEPTH, TIMEOUT_RULE } from '../util/limits';
 import { AmbientSource, currentAmbient, readAmbient } from './ambient';
-import { approvalRule, Approver, awaitDecision, deniedError, needsApproval, readDecision, unavailableError } from './approval';
+import { approvalRule, Approver, awaitDecision, changedError, deniedError, needsApproval, readDecision, unavailableError } from './approval';
+import { ApprovalQuestion, argumentsDigest, questionOf, showArguments } from './approval-question';
 import { NEVER_ABORTED, settle } from './deadline';
 import { InputProblems } from './input-problems';
 import { inputShapeFine, inputShapeProblem } from './input-shape';
@@ -39,7 +40,7 @@ import type { ToolResolver } from './resolver';
 import { checkOutput } from './rendering';
 import { foreignCallee, foreignInput } from './foreign-tool';
 import { failureMessage, Result, SettledResult } from './result';
-import { checkMiddleware, Middleware, PipelineCall, runPipeline } from './pipeline';
+import { checkMiddleware, Middleware, PipelineCall, redactedInput, runPipeline } from './pipeline';
 import { TransportName, transportOf } from './transport';
 import { hasSensitive, redact } from './redact';
 import { deliberateFailure, isAbortError, isInstance } from './thrown';
@@ -374,6 +375,13 @@ export class Invoker {
     if (needed) {
       const refuse = (error: ToolApprovalError) => Result.failure(tool, failureMessage(tool, error.message, true), error);
       if (typeof options.approve !== 'function') return refuse(unavailableError(tool, call.transport));
+      // The question every way in asks: arguments that cannot be shown in it are refused, never asked.
+      let asked: ApprovalQuestion;
+      try {
+        asked = call.approvalQuestion();
+      } catch (error) {
+        return isInstance(error, ToolApprovalError) ? refuse(error as ToolApprovalError) : this.exception(tool, error, args);
+      }
       let decision: { approved: boolean; reason?: string };
       try {
         decision = readDecision(await awaitDecision(options.approve(call), call.signal));
@@ -382,8 +390,39 @@ export class Invoker {
         return this.exception(tool, error, args);
       }
       if (!decision.approved) return refuse(deniedError(tool, decision.reason));
+      // What runs is what was shown: the arguments are compared with those the question was shown from.
+      if (argumentsDigest(tool, call.input) !== asked.digest) return refuse(changedError(tool));
     }
     return toTool(needed);
+  }
+
+  /**
+   * @internal The question a person is asked before this call runs, for a transport that holds the
+   * call while it asks (the Toolbox's `approval_required` records): undefined when the call needs no
+   * approval, or its arguments fail their checks (such a call never runs); the refusal when its
+   * arguments cannot be shown. `name`: the tool's name as the person knows it.
+   */
+  async approvalQuestion(tool: ToolLike, args: unknown, call: CallOptions, name?: string): Promise<ApprovalQuestion | Result<never> | undefined> {
+    const definition = Tools.resolve(tool);
+    const rule = approvalRule(definition, this.destructiveApproval());
+    if (rule === undefined) return undefined;
+    // Whatever fails here (a container, invalid arguments) fails again when the call runs, and is reported there.
+    const prepared = await (async () => this.prepare(definition, args, call, false))().catch(() => undefined);
+    if (prepared === undefined || prepared instanceof Result) return undefined;
+    let needed = true;
+    try {
+      needed = needsApproval(rule, prepared.input);
+    } catch {
+      // A rule that throws asks; the call itself reports it.
+    }
+    if (!needed) return undefined;
+    const shown = showArguments(definition, redactedInput(definition, prepared.input), prepared.input);
+    try {
+      return questionOf(name ?? definition.toolName(), shown);
+    } catch (error) {
+      const refusal = error as ToolApprovalError;
+      return Result.failure(definition, failureMessage(definition, refusal.message, true), refusal);
+    }
   }
 
   /** Steps 1–5: from untrusted arguments to the validated input, or the Result that refuses them. */

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { ToolDefinition } from '../registry/tool-definition';
 import { describeValue } from '../util/describe-value';
 import { AmbientSource, readAmbient } from './ambient';
+import { ApprovalQuestion, questionOf, ShownArguments, showArguments } from './approval-question';
 import { FailOptions, ToolFailure } from './failure';
 import { foreignRedactedInput } from './foreign-tool';
 import { redact } from './redact';
@@ -35,6 +36,13 @@ export interface ToolCall {
    * out (they are the caller's identity, not what was asked).
    */
   redactedInput(): Readonly<Record<string, unknown>>;
+  /**
+   * What a person is asked before this call runs, the same question on every way in: every argument
+   * (as `redactedInput()` shows it), a long text shortened in its middle with its length. `name` is
+   * the tool's name as the person knows it (default: its tool name). Throws a `ToolApprovalError`
+   * (`reason: 'unshowable'`) when the arguments cannot be shown within `APPROVAL_QUESTION_LIMITS`.
+   */
+  approvalQuestion(name?: string): ApprovalQuestion;
   /** The call's trusted ambient values, by ambient key (any key, not only the tool's own). */
   readonly ambient: AmbientValues;
   /** The caller's signal (a never-aborted one when the caller passed none). */
@@ -62,6 +70,7 @@ export type Middleware = (call: ToolCall, next: () => Promise<Result>) => Promis
 /** @internal */
 export class PipelineCall implements ToolCall {
   private ownId: string | undefined;
+  private shown: ShownArguments | undefined;
 
   constructor(
     readonly tool: ToolDefinition,
@@ -85,12 +94,12 @@ export class PipelineCall implements ToolCall {
   }
 
   redactedInput(): Readonly<Record<string, unknown>> {
-    const foreign = foreignRedactedInput(this.tool, this.input);
-    if (foreign) return foreign;
-    const contract = this.tool.inputContract;
-    const copy = redact(contract, this.input) as Record<string, unknown>;
-    for (const field of contract.ambientFields) delete copy[field.name];
-    return copy;
+    return redactedInput(this.tool, this.input);
+  }
+
+  approvalQuestion(name: string = this.tool.toolName()): ApprovalQuestion {
+    // Shown once per call: the invoker checks it can be shown, then the approver asks it.
+    return questionOf(name, (this.shown ??= showArguments(this.tool, this.redactedInput(), this.input)));
   }
 
   fail(reason: string, options: FailOptions & { cause?: unknown } = {}): Result<never> {
@@ -98,6 +107,16 @@ export class PipelineCall implements ToolCall {
     const standalone = options.standalone === true;
     return Result.failure(this.tool, failureMessage(this.tool, reason, standalone), options.cause ?? new ToolFailure(reason, standalone));
   }
+}
+
+/** The input a person or a log may see: `sensitive` fields as `[redacted]`, ambient fields left out. */
+export function redactedInput(tool: ToolDefinition, input: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const foreign = foreignRedactedInput(tool, input);
+  if (foreign) return foreign;
+  const contract = tool.inputContract;
+  const copy = redact(contract, input) as Record<string, unknown>;
+  for (const field of contract.ambientFields) delete copy[field.name];
+  return copy;
 }
 
 /** A middleware's name for messages: its function name, else its position. */

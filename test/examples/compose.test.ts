@@ -48,7 +48,7 @@ it("the warehouse's destructive restock runs only once the person approves", asy
   await ops.connect(new LegacyHttpTransport(new URL(gateway.url), bearer('ops-token')));
   try {
     expect(text(await ops.callTool({ name: 'inventory_restock', arguments: { item: 'gadget', count: 5 } }))).toBe('ordered 5 gadget');
-    expect(asked).toEqual(['Allow the tool inventory_restock to run with {"item":"gadget","count":5}?']);
+    expect(asked).toEqual(['Allow the tool inventory_restock to run with these arguments?\nitem: "gadget"\ncount: 5']);
     expect(JSON.parse(text(await ops.callTool({ name: 'inventory_stock', arguments: { item: 'gadget' } })))).toEqual({ item: 'gadget', count: 5 });
   } finally {
     await ops.close();

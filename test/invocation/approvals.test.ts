@@ -3,7 +3,7 @@
  * never runs the tool.
  */
 import 'reflect-metadata';
-import { configure, Expects, Field, invoke, Invoker, SemanticHints, Tool, ToolApprovalError, ToolCall, ToolCancelledError } from 'toolwright';
+import { APPROVAL_QUESTION_LIMITS, configure, Expects, Field, invoke, Invoker, SemanticHints, Tool, ToolApprovalError, ToolCall, ToolCancelledError } from 'toolwright';
 
 class PayoutInput {
   @Field() amount!: number;
@@ -163,5 +163,106 @@ describe('inline tools', () => {
     expect((await invoke(inline)).ok).toBe(false);
     expect((await invoke(inline, {}, { approve: () => true })).ok).toBe(true);
     expect(calls).toEqual([1]);
+  });
+});
+
+// Issue 36, finding 1: the question is the call, whoever asks it.
+describe('the approval question', () => {
+  class Nested {
+    @Field() street!: string;
+    @Field({ sensitive: true }) code!: string;
+  }
+  class WireInput {
+    @Field() memo!: string;
+    @Field() to!: string;
+    @Field() cents!: number;
+    @Field({ type: () => Nested, optional: true }) address?: Nested;
+    @Field({ type: () => [String], optional: true }) tags?: string[];
+  }
+  const wired: WireInput[] = [];
+  @Tool({ name: 'wire', approval: 'required' })
+  @Expects(WireInput)
+  class Wire {
+    call(input: WireInput) {
+      wired.push(input);
+    }
+  }
+  beforeEach(() => (wired.length = 0));
+
+  it('shows every argument in declaration order; nested values in full; long texts shortened in their middle; sensitive ones redacted', async () => {
+    const questions: string[] = [];
+    const memo = `${'é'.repeat(99)}😀${'-'.repeat(500)}😀${'z'.repeat(39)}`;
+    const result = await invoke(
+      Wire,
+      { tags: ['a', 'b\u202Ec'], address: { code: '1234', street: 'Main St' }, cents: 5, to: 'bob', memo },
+      { approve: (call: ToolCall) => (questions.push(call.approvalQuestion().text), true) },
+    );
+    expect(result.ok).toBe(true);
+    expect(questions).toEqual([
+      'Allow the tool wire to run with these arguments?\n' +
+        `memo: "${'é'.repeat(99)}😀" … [500 of 640 characters not shown] … "😀${'z'.repeat(39)}"\n` +
+        'to: "bob"\n' +
+        'cents: 5\n' +
+        'address: { street: "Main St", code: "[redacted]" }\n' +
+        // Invisible and direction-changing characters are shown as escapes: nothing reorders the question.
+        'tags: ["a", "b\\u202ec"]',
+    ]);
+    expect(wired[0].memo).toBe(memo);
+  });
+
+  it('a call whose arguments cannot be shown is refused before the approver is asked, with a reason and what to do', async () => {
+    let asked = 0;
+    const tags = Array.from({ length: 1_000 }, (_, index) => `tag-${index}`);
+    const result = await invoke(Wire, { memo: 'm', to: 'bob', cents: 5, tags }, { approve: () => (asked++, true) });
+    expect(result.exception).toBeInstanceOf(ToolApprovalError);
+    expect((result.exception as ToolApprovalError).reason).toBe('unshowable');
+    expect(result.error).toMatch(/^wire needs a person's approval, and its arguments cannot be shown to them in one question/);
+    expect(asked).toBe(0);
+    expect(wired).toEqual([]);
+  });
+
+  it('a value nested deeper than the limit is refused, not asked', async () => {
+    class Link {
+      @Field() value!: number;
+      @Field({ type: () => Link, optional: true }) next?: Link;
+    }
+    class ChainInput {
+      @Field({ type: () => Link }) head!: Link;
+    }
+    @Tool({ name: 'chain', approval: 'required' })
+    @Expects(ChainInput)
+    class Chain {
+      call() {
+        ran.push(0);
+      }
+    }
+    const chain = (length: number): Link => (length === 1 ? { value: length } : { value: length, next: chain(length - 1) });
+    let asked = 0;
+    const approve = () => (asked++, true);
+    expect((await invoke(Chain, { head: chain(APPROVAL_QUESTION_LIMITS.maxDepth) }, { approve })).ok).toBe(true);
+    const deep = await invoke(Chain, { head: chain(APPROVAL_QUESTION_LIMITS.maxDepth + 1) }, { approve });
+    expect(deep.error).toBe(
+      "chain needs a person's approval, and its arguments cannot be shown to them in one question: a value in them is nested more than 16 levels deep, so nobody was asked and it did not run. " +
+        'Call it with fewer or shorter arguments, or split the work into several calls.',
+    );
+    expect(asked).toBe(1);
+    expect(ran).toEqual([0]);
+  });
+
+  it('what runs is checked against what was asked: arguments changed while the person decides do not run', async () => {
+    const result = await invoke(
+      Wire,
+      { memo: 'm', to: 'bob', cents: 5 },
+      {
+        approve: (call: ToolCall) => {
+          call.approvalQuestion();
+          (call.input as { to: string }).to = 'mallory';
+          return true;
+        },
+      },
+    );
+    expect((result.exception as ToolApprovalError).reason).toBe('changed');
+    expect(result.error).toBe('The arguments of the call to wire changed after its approval was asked, so it did not run. Ask for approval again.');
+    expect(wired).toEqual([]);
   });
 });

@@ -52,20 +52,21 @@ const card = (pan: string) => ({ holder: 'Ada', pan });
 const redactedCard = { holder: 'Ada', pan: '[redacted]' };
 
 /** Each nesting form: the arguments (one secret inside) and what every sink must show instead. */
-const FORMS: ReadonlyArray<[form: string, secret: string, args: Record<string, unknown>, shown: Record<string, unknown>]> = [
-  ['nested class', 'PAN-NESTED', { card: card('PAN-NESTED') }, { card: redactedCard }],
-  ['array of class', 'PAN-ARRAY', { cards: [card('ok'), card('PAN-ARRAY')] }, { cards: [redactedCard, redactedCard] }],
-  ['array of arrays', 'PAN-GRID', { grid: [[card('PAN-GRID')]] }, { grid: [[redactedCard]] }],
-  ['union member (class)', 'PAN-UNION', { method: card('PAN-UNION') }, { method: redactedCard }],
-  ['union member (other class)', 'IBAN-UNION', { method: { bank: 'B', iban: 'IBAN-UNION' } }, { method: { bank: 'B', iban: '[redacted]' } }],
+const FORMS: ReadonlyArray<[form: string, secret: string, args: Record<string, unknown>, shown: Record<string, unknown>, line: string]> = [
+  ['nested class', 'PAN-NESTED', { card: card('PAN-NESTED') }, { card: redactedCard }, 'card: { holder: "Ada", pan: "[redacted]" }'],
+  ['array of class', 'PAN-ARRAY', { cards: [card('ok'), card('PAN-ARRAY')] }, { cards: [redactedCard, redactedCard] }, 'cards: [{ holder: "Ada", pan: "[redacted]" }, { holder: "Ada", pan: "[redacted]" }]'],
+  ['array of arrays', 'PAN-GRID', { grid: [[card('PAN-GRID')]] }, { grid: [[redactedCard]] }, 'grid: [[{ holder: "Ada", pan: "[redacted]" }]]'],
+  ['union member (class)', 'PAN-UNION', { method: card('PAN-UNION') }, { method: redactedCard }, 'method: { holder: "Ada", pan: "[redacted]" }'],
+  ['union member (other class)', 'IBAN-UNION', { method: { bank: 'B', iban: 'IBAN-UNION' } }, { method: { bank: 'B', iban: '[redacted]' } }, 'method: { bank: "B", iban: "[redacted]" }'],
   [
     'class nested in a union member',
     'PAN-IN-WALLET',
     { source: { provider: 'W', card: card('PAN-IN-WALLET') } },
     { source: { provider: 'W', card: redactedCard } },
+    'source: { provider: "W", card: { holder: "Ada", pan: "[redacted]" } }',
   ],
-  ['array union member', 'PAN-UNION-ARRAY', { cardsOrNote: [card('PAN-UNION-ARRAY')] }, { cardsOrNote: [redactedCard] }],
-  ['optional + nullable', 'PAN-BACKUP', { backup: card('PAN-BACKUP') }, { backup: redactedCard }],
+  ['array union member', 'PAN-UNION-ARRAY', { cardsOrNote: [card('PAN-UNION-ARRAY')] }, { cardsOrNote: [redactedCard] }, 'cardsOrNote: [{ holder: "Ada", pan: "[redacted]" }]'],
+  ['optional + nullable', 'PAN-BACKUP', { backup: card('PAN-BACKUP') }, { backup: redactedCard }, 'backup: { holder: "Ada", pan: "[redacted]" }'],
 ];
 
 const exporter = new InMemorySpanExporter();
@@ -78,7 +79,7 @@ afterAll(() => {
   context.disable();
 });
 
-describe.each(FORMS)('a sensitive field (%s)', (_form, secret, args, shown) => {
+describe.each(FORMS)('a sensitive field (%s)', (_form, secret, args, shown, line) => {
   it('is redacted in the approval question, the audit record, the onException arguments and the span', async () => {
     exporter.reset();
     const records: AuditRecord[] = [];
@@ -122,7 +123,7 @@ describe.each(FORMS)('a sensitive field (%s)', (_form, secret, args, shown) => {
     } finally {
       await client.close();
     }
-    expect(asked).toEqual([`Allow the tool pay to run with ${JSON.stringify(shown)}?`]);
+    expect(asked).toEqual([`Allow the tool pay to run with these arguments?\n${line}`]);
     expect(asked[0]).not.toContain(secret);
   });
 });

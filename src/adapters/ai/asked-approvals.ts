@@ -6,6 +6,7 @@
  * forgotten once `MAX_ASKED` newer ones wait. A call asked in another process (or forgotten) is not
  * known here; the SDK's `experimental_toolApprovalSecret` binds those.
  */
+import { canonicalJson } from '../../adapter-kit/internal';
 import type { ToolCallRecord } from '../openai/index';
 
 const MAX_ASKED = 1_000;
@@ -13,19 +14,6 @@ const MAX_ASKED = 1_000;
 /** What the model reads when the input changed after its approval was asked. */
 export const CHANGED_AFTER_APPROVAL =
   'The arguments of this call changed after its approval was requested, so it did not run. Ask for approval again.';
-
-/** JSON with every object's keys in order, so equal inputs give equal text; undefined when it cannot be written. */
-function canonicalJson(value: unknown): string | undefined {
-  try {
-    return JSON.stringify(value, (_key, item: unknown) =>
-      typeof item === 'object' && item !== null && !Array.isArray(item)
-        ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-        : item,
-    );
-  } catch {
-    return undefined;
-  }
-}
 
 export class AskedApprovals {
   /** The input shown for each call, as canonical JSON (tool-call input is JSON: the SDK parsed it). */

@@ -1,28 +1,34 @@
 /**
  * Approvals over MCP: a tool that needs a person's approval asks through an elicitation (a form
- * with one "approve" checkbox) when the client supports form elicitation. Otherwise the call is
- * refused, unless the server chose to rely on the client's own confirmation UI.
+ * showing the call's arguments, with one "approve" checkbox) when the client supports form
+ * elicitation. Otherwise the call is refused, unless the server chose to rely on the client's own
+ * confirmation UI.
  */
 import { SdkError, SdkErrorCode, type ClientCapabilities, type ElicitResult, type Server } from '@modelcontextprotocol/server';
-import type { ApprovalDecision, Approver, ElicitSchema } from '../../index';
+import type { ApprovalDecision, ApprovalQuestion, Approver, ElicitField, ElicitSchema } from '../../index';
 
-/** Longest input shown in the confirmation text; the rest is cut with "…". */
-const MAX_SHOWN = 2_000;
-
-/** The text a person reads before approving: the tool, and its input with sensitive fields redacted. */
-function question(tool: string, input: Readonly<Record<string, unknown>>): string {
-  let shown = JSON.stringify(input);
-  if (shown.length > MAX_SHOWN) shown = `${shown.slice(0, MAX_SHOWN)}…`;
-  return `Allow the tool ${tool} to run with ${shown}?`;
-}
-
-/** The form that asks a person to approve one call: the question, and one "approve" checkbox. */
-export function approvalForm(name: string, input: Readonly<Record<string, unknown>>): { message: string; schema: ElicitSchema } {
+/**
+ * The form that asks a person to approve one call: the question (every argument, shown by the core's
+ * one question builder), and the form shows the arguments too: one single-choice field per argument
+ * (`argument1`, `argument2`, … titled with its name; its only choice and default is the value as
+ * shown), then the "approve" checkbox. MCP forms hold primitive fields only, and a single-choice field
+ * with one choice is the nearest to read-only they offer. The fields are named by position, so no
+ * argument (one called `approve` included) can stand in for the checkbox, and nothing but `approve` is
+ * ever read back: an answer cannot change what runs.
+ */
+export function approvalForm(name: string, question: ApprovalQuestion): { message: string; schema: ElicitSchema } {
+  const shown = question.arguments.map(({ name: title, shown: value }, index): [string, ElicitField] => [
+    `argument${index + 1}`,
+    { type: 'string', title, enum: [value], default: value },
+  ]);
   return {
-    message: question(name, input),
+    message: question.text,
     schema: {
       type: 'object',
-      properties: { approve: { type: 'boolean', title: 'Approve', description: `Run ${name} now`, default: false } },
+      properties: {
+        ...Object.fromEntries(shown),
+        approve: { type: 'boolean', title: 'Approve', description: `Run ${name} now with the arguments above`, default: false },
+      },
       required: ['approve'],
     },
   };
@@ -61,7 +67,7 @@ export function mcpApprover(
   if (!canElicitForm(server.getClientCapabilities())) return trusted ? () => true : undefined;
   return async (call) => {
     let answer: ElicitResult;
-    const { message, schema } = approvalForm(name, call.redactedInput());
+    const { message, schema } = approvalForm(name, call.approvalQuestion(name));
     try {
       answer = await server.elicitInput(
         { mode: 'form', message, requestedSchema: schema as never },

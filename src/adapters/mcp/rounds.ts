@@ -44,7 +44,12 @@ interface Pending {
   t: AskKind;
 }
 
-const digestOf = (request: InputRequest) => createHash('sha256').update(JSON.stringify(request)).digest('base64url').slice(0, 22);
+/** The digest of an ask: of its request, and of what else its answer is bound to (an approval: the digest of the call's arguments). */
+const digestOf = (request: InputRequest, bound: string | undefined) => {
+  const hash = createHash('sha256').update(JSON.stringify(request));
+  if (bound !== undefined) hash.update(`\0${bound}`);
+  return hash.digest('base64url').slice(0, 22);
+};
 
 /** The answers of one call so far, and the ask this run stopped at (if it did). */
 export class CallRounds {
@@ -139,10 +144,10 @@ export class CallRounds {
   }
 
   /** The k-th ask of this run: its recorded answer, or the suspension. */
-  ask(kind: AskKind, request: InputRequest, fits: (answer: unknown) => boolean = () => true): unknown {
+  ask(kind: AskKind, request: InputRequest, fits: (answer: unknown) => boolean = () => true, bound?: string): unknown {
     if (this.stopped) throw this.suspension;
     const index = this.asked++;
-    const q = digestOf(request);
+    const q = digestOf(request, bound);
     const recorded = this.answers[index];
     // An answer that does not fit what was asked (a form filled wrongly) is asked again, as a differing one.
     if (recorded !== undefined && recorded.q === q && fits(recorded.r)) return recorded.r;
@@ -285,10 +290,11 @@ export function roundHandlers(
   approve: Approver | undefined;
 } {
   const canElicit = canElicitForm(capabilities);
-  const elicit = async (message: string, schema: ElicitSchema): Promise<ElicitResult> => {
+  const ask = async (message: string, schema: ElicitSchema, bound?: string): Promise<ElicitResult> => {
     const request = inputRequired.elicit({ mode: 'form', message, requestedSchema: schema as never });
-    return rounds.ask('elicit', request, (answer) => fitsForm(answer as ElicitResult, schema)) as ElicitResult;
+    return rounds.ask('elicit', request, (answer) => fitsForm(answer as ElicitResult, schema), bound) as ElicitResult;
   };
+  const elicit = (message: string, schema: ElicitSchema) => ask(message, schema);
   return {
     ...(canElicit ? { elicit } : {}),
     ...(capabilities?.sampling
@@ -296,8 +302,10 @@ export function roundHandlers(
       : {}),
     approve: canElicit
       ? async (call) => {
-          const { message, schema } = approvalForm(toolName, call.redactedInput());
-          return decisionOf(await elicit(message, schema));
+          // The recorded answer is bound to the exact arguments (sensitive ones included), not only to the question shown.
+          const question = call.approvalQuestion(toolName);
+          const { message, schema } = approvalForm(toolName, question);
+          return decisionOf(await ask(message, schema, question.digest));
         }
       : trusted
         ? () => true

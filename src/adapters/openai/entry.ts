@@ -5,6 +5,7 @@
  */
 import {
   AmbientSource,
+  ApprovalQuestion,
   CallContext,
   Approver,
   CallOptions,
@@ -83,8 +84,11 @@ export interface ToolboxEntry {
   describe(strict: boolean): FunctionDescription;
   /** Runs a call with arguments already parsed from JSON. Never throws for the model's input. */
   call(args: unknown, options: EntryCallOptions): Promise<EntryOutcome>;
-  /** Does this call need a person's approval before it runs? (Local tools that declare approval.) */
-  needsApproval?(args: unknown, options: EntryCallOptions): Promise<boolean>;
+  /**
+   * The question a person is asked before this call runs: undefined when it needs no approval, the
+   * failed outcome when its arguments cannot be shown in one question (it is refused, never asked).
+   */
+  approvalQuestion?(args: unknown, options: EntryCallOptions): Promise<ApprovalQuestion | EntryOutcome | undefined>;
   /** Releases what the entry holds (connections); local entries hold nothing. */
   close?(): Promise<void>;
 }
@@ -137,8 +141,9 @@ export function localEntry(tool: ToolLike, where: string): ToolboxEntry {
       // The entry's call options are the invoker's call options, plus the invoker itself.
       return outcomeOf(await invoker.invoke(definition, args, call));
     },
-    needsApproval(args, { invoker, ambientContext, container, resolver, nullMeansAbsent }) {
-      return invoker.approvalNeeded(definition, args, { ambientContext, container, resolver, nullMeansAbsent });
+    async approvalQuestion(args, { invoker, ambientContext, container, resolver, nullMeansAbsent }) {
+      const asked = await invoker.approvalQuestion(definition, args, { ambientContext, container, resolver, nullMeansAbsent }, name);
+      return asked instanceof Result ? outcomeOf(asked) : asked;
     },
   });
 }

@@ -1,12 +1,13 @@
 /**
  * Calls of a toolbox waiting for a person's approval. What the person is shown is what runs: the
  * arguments are copied and deeply frozen when the approval is requested, the record that shows them
- * is frozen, and approve() runs that private copy. Each record is answered once, and only a record
+ * (and the question every way in asks about them) is frozen, and approve() runs that private copy,
+ * only if its arguments are still those the question was shown from. Each record is answered once, and only a record
  * this toolbox made (a copy or a hand-made record is refused).
  */
 import { describeValue } from '../../adapter-kit';
 import { deepFreeze } from '../../adapter-kit/internal';
-import { DeclarationError } from '../../index';
+import { ApprovalQuestion, DeclarationError } from '../../index';
 import { EntryOutcome, INVALID_ARGUMENTS, ToolboxCallOptions } from './entry';
 import type { ToolCallMatch, ToolCallRecord } from './tool-calls';
 
@@ -19,6 +20,8 @@ export interface PendingApproval {
   readonly match: ToolCallMatch;
   readonly options: ToolboxCallOptions;
   readonly transport: string;
+  /** The digest of the arguments the question was shown from (`ApprovalQuestion.digest`). */
+  readonly digest: string;
 }
 
 /** @internal The Toolbox's calls waiting for approval, each with the frozen arguments it showed. */
@@ -29,7 +32,13 @@ export class PendingApprovals {
    * The frozen `approval_required` record of a call, remembered with a frozen copy of its
    * arguments; or, for arguments that cannot be copied, the failed outcome to record instead.
    */
-  hold(match: ToolCallMatch, options: ToolboxCallOptions, transport: string, durationMs: number): ToolCallRecord | EntryOutcome {
+  hold(
+    match: ToolCallMatch,
+    options: ToolboxCallOptions,
+    transport: string,
+    durationMs: number,
+    question: ApprovalQuestion,
+  ): ToolCallRecord | EntryOutcome {
     let shown: unknown;
     try {
       shown = deepFreeze(structuredClone(match.arguments));
@@ -48,8 +57,9 @@ export class PendingApprovals {
       arguments: shown,
       result: undefined,
       output: APPROVAL_REQUIRED,
+      question: question.text,
     });
-    this.pending.set(record, { match: Object.freeze({ ...match, arguments: shown }), options, transport });
+    this.pending.set(record, { match: Object.freeze({ ...match, arguments: shown }), options, transport, digest: question.digest });
     return record;
   }
 

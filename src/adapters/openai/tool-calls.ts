@@ -83,6 +83,12 @@ export interface ToolCallRecord<A extends FunctionApi = FunctionApi> {
    * exposes nothing), the user-facing error on failure, "Invalid tool arguments: …" for bad input.
    */
   readonly output: string;
+  /**
+   * On an `approval_required` record: the question to show the person, the one every way in asks (an
+   * MCP client reads the same): every argument the call will run with, sensitive values redacted, a
+   * long text shortened in its middle with its length.
+   */
+  readonly question?: string;
   /** The rendered JSON value `output` is the text of (successful calls of tools that expose a value). */
   readonly data?: unknown;
   /**

@@ -2,7 +2,7 @@
  * A per-conversation tool registry: the functions one conversation offers, their provider schemas,
  * and the way from a model's tool calls to invocations and back to messages.
  */
-import { ApprovalDecision, Invoker, ToolDefinition, ToolLike, Tools } from '../../index';
+import { ApprovalDecision, Approver, Invoker, ToolDefinition, ToolLike, Tools } from '../../index';
 import { defaultInvoker, describeValue } from '../../adapter-kit';
 import { joinWords } from '../../adapter-kit/internal';
 import { EntryCallOptions, EntryOutcome, localEntry, ToolboxCallOptions, ToolboxEntry } from './entry';
@@ -191,8 +191,13 @@ export class Toolbox {
 
   private answer(record: ToolCallRecord, decision: ApprovalDecision, where: string): Promise<ToolCallRecord> {
     const pending = this.pending.take(record, where);
-    // Through the invoker again: the arguments are checked anew, and middleware sees the answer.
-    return this.run(pending.match, { ...pending.options, approve: () => decision }, pending.transport);
+    // Through the invoker again: the arguments are checked anew, and middleware sees the answer. An
+    // approval holds only for the arguments the question was shown from.
+    const approve: Approver = (call) =>
+      decision === true && call.approvalQuestion().digest !== pending.digest
+        ? { approved: false, reason: 'its arguments are not those the question showed' }
+        : decision;
+    return this.run(pending.match, { ...pending.options, approve }, pending.transport);
   }
 
   /** @internal Runs a call for another adapter built on this toolbox (the AI SDK's), under its transport name. */
@@ -204,8 +209,10 @@ export class Toolbox {
   async needsApproval(call: ToolCallInput, options: ToolboxCallOptions = {}): Promise<boolean> {
     const match = this.matchRead(this.read(call, 'Toolbox.invoke'));
     const entry = this.entries.get(match.name);
-    if (match.error !== undefined || !entry?.needsApproval) return false;
-    return entry.needsApproval(match.arguments, this.entryOptions(entry, match, options, 'ai'));
+    if (match.error !== undefined || !entry?.approvalQuestion) return false;
+    // Arguments that cannot be shown need no question: the call is refused when it runs, never asked.
+    const asked = await entry.approvalQuestion(match.arguments, this.entryOptions(entry, match, options, 'ai'));
+    return asked !== undefined && !('status' in asked);
   }
 
   /**
@@ -371,13 +378,16 @@ export class Toolbox {
       outcome = { status: 'failed', output: match.error ?? `Unknown tool ${quoteName(match.name)}.` };
     } else {
       const entryOptions = this.entryOptions(entry, match, options, transport);
-      if (options.approve === undefined && entry.needsApproval && (await entry.needsApproval(match.arguments, entryOptions))) {
-        // Nothing runs yet: the application asks a person, then answers with approve() or deny().
-        const held = this.pending.hold(match, options, transport, performance.now() - started);
+      const asked = options.approve === undefined ? await entry.approvalQuestion?.(match.arguments, entryOptions) : undefined;
+      if (asked === undefined) outcome = await entry.call(match.arguments, entryOptions);
+      // Arguments that cannot be shown: refused, nobody is asked.
+      else if ('status' in asked) outcome = asked;
+      else {
+        // Nothing runs yet: the application asks a person the question, then answers with approve() or deny().
+        const held = this.pending.hold(match, options, transport, performance.now() - started, asked);
         if ('id' in held) return held;
-        return this.record(match, held, started);
+        outcome = held;
       }
-      outcome = await entry.call(match.arguments, entryOptions);
     }
     return this.record(match, outcome, started);
   }

@@ -8,6 +8,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { audit, AuditRecord, Expects, Field, Invoker, Tool } from 'toolwright';
 import { toAiSdkTools } from 'toolwright/ai';
 import { Toolbox } from 'toolwright/openai';
+import { paid, Pay } from '../../fixtures/mcp-rounds/tools';
 
 class DeleteInput {
   @Field() path!: string;
@@ -140,5 +141,27 @@ describe('AI SDK approvals run the input that was shown', () => {
     await expect(tool.execute({ path: '/etc/1' }, options('c1'))).resolves.toBeDefined();
     await tool.execute({ path: '/etc/forgotten' }, options('c0'));
     expect(deleted).toEqual(['/etc/1', '/etc/forgotten']);
+  });
+});
+
+// Issue 36, finding 1, in the AI SDK: a call whose arguments cannot be shown in the question is never put to a person.
+describe('AI SDK approvals of arguments that cannot be shown', () => {
+  beforeEach(() => (paid.length = 0));
+
+  it('asks for no approval, and the call is refused when it runs, saying why', async () => {
+    const tool = toAiSdkTools([Pay]).pay as unknown as {
+      needsApproval(input: unknown, options: object): Promise<boolean>;
+      execute(input: unknown, options: object): Promise<unknown>;
+    };
+    const options = (toolCallId: string) => ({ toolCallId, messages: [] });
+    // A long memo is shortened, not refused: it is asked.
+    expect(await tool.needsApproval({ memo: 'invoice-'.repeat(300), to: 'mallory-offshore', cents: 99999900 }, options('c-long'))).toBe(true);
+    const notes = Array.from({ length: 400 }, (_, index) => `note ${index} `.padEnd(30, '.'));
+    const huge = { memo: 'rent', to: 'alice', cents: 500, notes };
+    expect(await tool.needsApproval(huge, options('c-huge'))).toBe(false);
+    await expect(tool.execute(huge, options('c-huge'))).rejects.toThrow(
+      "pay needs a person's approval, and its arguments cannot be shown to them in one question",
+    );
+    expect(paid).toEqual([]);
   });
 });

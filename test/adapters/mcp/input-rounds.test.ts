@@ -9,7 +9,7 @@ import 'reflect-metadata';
 import * as path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { McpHttpHandle, serveHttp } from 'toolwright/mcp';
-import { roundTools, runs, topic, wiped } from '../../fixtures/mcp-rounds/tools';
+import { paid, roundTools, runs, topic, wiped } from '../../fixtures/mcp-rounds/tools';
 import { connectStdioFixture, v2Client } from '../../helpers/mcp';
 
 const KEY = 'rounds-test-key-0123456789abcdef-0123456789';
@@ -63,6 +63,7 @@ afterAll(async () => {
 beforeEach(() => {
   for (const key of Object.keys(runs)) delete runs[key];
   wiped.length = 0;
+  paid.length = 0;
 });
 
 async function connect(handlers: Handlers, mode: 'pin' | 'legacy' = 'pin') {
@@ -109,9 +110,30 @@ describe('2026-07-28 input-required rounds over HTTP', () => {
     const result = await modern.callTool({ name: 'wipe', arguments: { table: 'users', password: 'hunter2' } });
     expect(result.isError).toBeFalsy();
     expect(text(result)).toBe('wiped users');
-    expect(asked.map((params) => params.message)).toEqual(['Allow the tool wipe to run with {"table":"users","password":"[redacted]"}?']);
+    expect(asked.map((params) => params.message)).toEqual(['Allow the tool wipe to run with these arguments?\ntable: "users"\npassword: "[redacted]"']);
     expect(runs.wipe).toBe(1);
     expect(wiped).toEqual(['users']);
+  });
+
+  it('approval of a call with a long first argument: the round asks with every argument shown, the long one shortened in its middle', async () => {
+    const { client: modern, asked } = await connect({ elicit: () => ({ action: 'accept', content: { approve: true } }) });
+    const memo = 'invoice-'.repeat(300);
+    const result = await modern.callTool({ name: 'pay', arguments: { memo, to: 'mallory-offshore', cents: 99999900 } });
+    expect(text(result)).toBe('paid 99999900 to mallory-offshore');
+    const shortened = `"${'invoice-'.repeat(12)}invo" … [2,260 of 2,400 characters not shown] … "${'invoice-'.repeat(5)}"`;
+    expect(asked.map((params) => params.message)).toEqual([
+      `Allow the tool pay to run with these arguments?\nmemo: ${shortened}\nto: "mallory-offshore"\ncents: 99999900`,
+    ]);
+    expect(asked[0].requestedSchema).toMatchObject({
+      properties: {
+        argument1: { title: 'memo', enum: [shortened] },
+        argument2: { title: 'to', enum: ['"mallory-offshore"'] },
+        argument3: { title: 'cents', enum: ['99999900'] },
+        approve: { type: 'boolean' },
+      },
+      required: ['approve'],
+    });
+    expect(paid).toEqual([{ memo, to: 'mallory-offshore', cents: 99999900 }]);
   });
 
   it.each([

@@ -11,7 +11,7 @@ import 'reflect-metadata';
 import { createDecipheriv, createHash, hkdfSync } from 'node:crypto';
 import { configure, DeclarationError, SetupError } from 'toolwright';
 import { createMcpServer, McpHttpHandle, McpServerOptions, serveHttp } from 'toolwright/mcp';
-import { roundTools } from '../../fixtures/mcp-rounds/tools';
+import { paid, roundTools } from '../../fixtures/mcp-rounds/tools';
 import { MODERN_ENVELOPE as ENVELOPE, modernHeaders, postModernCall, type ModernAnswer as Answer } from '../../helpers/mcp';
 
 const K1 = 'first-key-of-the-request-state-test-0123456789';
@@ -78,6 +78,41 @@ describe('a sealed requestState', () => {
     }
     // The genuine one still works afterwards.
     expect((await post(url, { ...greet, requestState: state, inputResponses: accepted('Ada') }, 'alice')).result?.content?.[0].text).toBe('hello Ada');
+  });
+
+  // Issue 36, finding 1: what a person approves is what runs, across rounds.
+  describe('an approval carried across rounds', () => {
+    // Two memos that differ only in their middle: both are shown as the same shortened text.
+    const memoA = `${'a'.repeat(150)}${'x'.repeat(100)}${'z'.repeat(50)}`;
+    const memoB = `${'a'.repeat(150)}${'y'.repeat(100)}${'z'.repeat(50)}`;
+    const payA = { name: 'pay', arguments: { memo: memoA, to: 'alice', cents: 500 } };
+    const payB = { name: 'pay', arguments: { memo: memoB, to: 'alice', cents: 500 } };
+    const approve = (content: Record<string, unknown> = { approve: true }) => ({ 'ask-1': { action: 'accept', content } });
+    beforeEach(() => (paid.length = 0));
+
+    it('a recorded approval for one call never runs another whose arguments are shown the same', async () => {
+      const first = await post(url, payA, 'alice');
+      const second = await post(url, payB, 'alice');
+      const [askA, askB] = [first, second].map((answer) => answer.result!.inputRequests!['ask-1'] as { params: { message: string } });
+      expect(askA.params.message).toBe(askB.params.message); // the same question, shortened alike
+      const replayed = await post(url, { ...payB, requestState: first.result!.requestState, inputResponses: approve() }, 'alice');
+      expect(replayed.error).toEqual(REFUSED);
+      expect(paid).toEqual([]);
+      const done = await post(url, { ...payA, requestState: first.result!.requestState, inputResponses: approve() }, 'alice');
+      expect(done.result?.content?.[0].text).toBe('paid 500 to alice');
+      expect(paid).toEqual([{ memo: memoA, to: 'alice', cents: 500 }]);
+    });
+
+    it('the values shown in the form are never read back: an answer that changes them changes nothing that runs', async () => {
+      const first = await post(url, payA, 'alice');
+      const done = await post(
+        url,
+        { ...payA, requestState: first.result!.requestState, inputResponses: approve({ approve: true, argument2: 'mallory', argument3: '99999900' }) },
+        'alice',
+      );
+      expect(done.result?.content?.[0].text).toBe('paid 500 to alice');
+      expect(paid).toEqual([{ memo: memoA, to: 'alice', cents: 500 }]);
+    });
   });
 
   it('is refused when larger than 64 KiB, before it is decoded', async () => {

@@ -5,6 +5,7 @@
 import 'reflect-metadata';
 import { audit, AuditRecord, Expects, Field, Invoker, Tool } from 'toolwright';
 import { toMessages, Toolbox } from 'toolwright/openai';
+import { paid as paidFixture, Pay as PayFixture } from '../../fixtures/mcp-rounds/tools';
 
 class RefundInput {
   @Field() orderId!: string;
@@ -167,7 +168,43 @@ describe('what approve() runs', () => {
     const toolbox = new Toolbox([Pay]);
     const record = await toolbox.invoke({ name: 'pay', arguments: { cents: 1, to: 'x', memo: { note: () => 'code' } } });
     expect(record.status).toBe('failed');
-    expect(record.output).toMatch(/^Invalid tool arguments: they cannot be copied to be shown for approval \(.+\)\.$/);
+    // Checked before anyone is asked: arguments that fail their checks are never shown for approval.
+    expect(record.output).toBe('Invalid tool arguments: memo.note must be a string');
     expect(paid).toEqual([]);
+  });
+});
+
+// Issue 36, finding 1: the question a person reads is the one every way in asks, with every argument.
+describe('the question of a call waiting for approval', () => {
+  beforeEach(() => (paidFixture.length = 0));
+  const memo = 'invoice-'.repeat(300);
+  const payCall = (id: string, args: Record<string, unknown>) => ({ id, name: 'pay', arguments: JSON.stringify(args) });
+
+  it('the record carries the question MCP asks: every argument, a long one shortened in its middle with its length', async () => {
+    const toolbox = new Toolbox([PayFixture]);
+    const pending = await toolbox.invoke(payCall('t1', { memo, to: 'mallory-offshore', cents: 99999900 }));
+    expect(pending.status).toBe('approval_required');
+    expect(pending.question).toBe(
+      'Allow the tool pay to run with these arguments?\n' +
+        `memo: "${'invoice-'.repeat(12)}invo" … [2,260 of 2,400 characters not shown] … "${'invoice-'.repeat(5)}"\n` +
+        'to: "mallory-offshore"\ncents: 99999900',
+    );
+    expect(await toolbox.approve(pending)).toMatchObject({ status: 'completed' });
+    expect(paidFixture.map((payment) => payment.to)).toEqual(['mallory-offshore']);
+  });
+
+  it('arguments that cannot be shown within the limit give a failed record at once, never one waiting for approval', async () => {
+    const toolbox = new Toolbox([PayFixture]);
+    const notes = Array.from({ length: 400 }, (_, index) => `note ${index} `.padEnd(30, '.'));
+    const record = await toolbox.invoke(payCall('t2', { memo: 'rent', to: 'alice', cents: 500, notes }));
+    expect(record).toMatchObject({ status: 'failed' });
+    expect(record.question).toBeUndefined();
+    expect(record.output).toMatch(/^pay needs a person's approval, and its arguments cannot be shown to them in one question: .* so nobody was asked and it did not run\./);
+    // An approve option answering at once is refused the same way, before it is asked.
+    let asked = 0;
+    const direct = await toolbox.invoke(payCall('t3', { memo: 'rent', to: 'alice', cents: 500, notes }), { approve: () => (asked++, true) });
+    expect(direct).toMatchObject({ status: 'failed', output: record.output });
+    expect(asked).toBe(0);
+    expect(paidFixture).toEqual([]);
   });
 });

@@ -141,13 +141,13 @@ describe('a task call passes the pipeline before it is enqueued', () => {
     const declining = await connect({ action: 'decline' });
     const declined = await asTask(declining.client, 'delete_account', { account: 'a2' });
     expect(declined).toMatchObject({ isError: true, content: [{ type: 'text', text: 'The call to delete_account was not approved: the user declined. It did not run.' }] });
-    expect(declining.questions).toEqual(['Allow the tool delete_account to run with {"account":"a2"}?']);
+    expect(declining.questions).toEqual(['Allow the tool delete_account to run with these arguments?\naccount: "a2"']);
 
     const approving = await connect(APPROVE);
     const approved = await asTask(approving.client, 'delete_account', { account: 'a3' });
     expect(approved.isError).toBeFalsy();
     expect(approved.content).toEqual([{ type: 'text', text: 'deleted a3' }]);
-    expect(approving.questions).toEqual(['Allow the tool delete_account to run with {"account":"a3"}?']);
+    expect(approving.questions).toEqual(['Allow the tool delete_account to run with these arguments?\naccount: "a3"']);
     expect(ran).toEqual(['delete a3']);
   });
 

@@ -57,8 +57,9 @@ export function remoteEntry(alias: string, tool: McpTool, name: string, connecti
     async call(args, { invoker, ...call }) {
       return remoteOutcome(await invoker.invoke(definition, args, call));
     },
-    needsApproval(args, { invoker, ambientContext, container }) {
-      return invoker.approvalNeeded(definition, args, { ambientContext, container });
+    async approvalQuestion(args, { invoker, ambientContext, container }) {
+      const asked = await invoker.approvalQuestion(definition, args, { ambientContext, container }, name);
+      return asked instanceof Result ? remoteOutcome(asked) : asked;
     },
   });
 }
