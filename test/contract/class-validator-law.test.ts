@@ -172,6 +172,36 @@ describe('numbers are finite, and wire text is read as Number() reads a decimal'
     expect((await invoke(AmountsTool, { count: '9007199254740993', ratio: 1 })).ok).toBe(false);
     expect((await invoke(AmountsTool, { count: '1.5', ratio: 1 })).ok).toBe(false);
   });
+
+  // The boundary is 2^53 itself: every integer up to it is exact, the first one past it is not.
+  it.each([
+    ['9007199254740991', 9007199254740991],
+    ['9007199254740992', 9007199254740992],
+    ['-9007199254740992', -9007199254740992],
+    ['+9007199254740992', 9007199254740992],
+    ['9.007199254740992e15', 9007199254740992],
+    ['90071992547409920e-1', 9007199254740992],
+    ['9007199254740992.000', 9007199254740992],
+    ['0.0e999999', 0],
+  ])('coerces %p to the integer it is exactly', async (text, count) => {
+    expect((await invoke(AmountsTool, { count: text, ratio: 1 })).value).toEqual({ count, ratio: 1 });
+  });
+
+  it.each([
+    '9007199254740993',
+    '-9007199254740993',
+    '9007199254740994',
+    '9.007199254740993e15',
+    '9007199254740992.5',
+    '1.0000000000000001',
+    '1e-400',
+    '1e16',
+    '1e999999999999',
+  ])('refuses %p for an integer: past 2^53, or not exactly an integer', async (text) => {
+    const result = await invoke(AmountsTool, { count: text, ratio: 1 });
+    expect(result.ok).toBe(false);
+    expect(result.fieldErrors?.map((e) => e.field)).toEqual(['count']);
+  });
 });
 
 describe('@IsDate never hands a tool an Invalid Date', () => {
