@@ -5,6 +5,7 @@
  */
 import 'reflect-metadata';
 import {
+  ArrayUnique,
   IsDate,
   IsEmail,
   IsInt,
@@ -135,6 +136,41 @@ describe('a custom constraint under a built-in name is not the built-in', () => 
     expect(schemaOf(Ticket).properties).toEqual({ id: { type: 'string', minLength: 1 } });
     expect((await invoke(TicketTool, { id: 'T-42' })).ok).toBe(true);
     expect((await invoke(TicketTool, { id: '123e4567-e89b-12d3-a456-426614174000' })).ok).toBe(false);
+  });
+});
+
+describe('@ArrayUnique(identifier): the identifier runs, on nested classes and on strings', () => {
+  class Tag {
+    @IsString() name!: string;
+  }
+  class Tagged {
+    @ArrayUnique((tag: Tag) => tag.name) @ValidateNested({ each: true }) @Type(() => Tag) tags!: Tag[];
+    // Answers like @ArrayUnique() on [1, 1] and ['a']: only ['a', 'A'] tells them apart.
+    @ArrayUnique((label: unknown) => String(label).toLowerCase()) @IsString({ each: true }) labels!: string[];
+  }
+
+  it('refuses what the identifier calls duplicates, with the warning that JSON Schema cannot say it', async () => {
+    const warnings: string[] = [];
+    const spy = jest.spyOn(process, 'emitWarning').mockImplementation(((message: string) => warnings.push(message)) as never);
+    const TaggedTool = echo(Tagged);
+    const schema = schemaOf(Tagged);
+    spy.mockRestore();
+    expect(warnings).toEqual([
+      'toolwright: Tagged.tags uses @ArrayUnique, which JSON Schema cannot express. It is checked at run time only.',
+      'toolwright: Tagged.labels uses @ArrayUnique, which JSON Schema cannot express. It is checked at run time only.',
+    ]);
+    // uniqueItems compares values: it would refuse nothing the identifier refuses, and shows nothing.
+    expect(JSON.stringify(schema)).not.toContain('uniqueItems');
+    const distinct = { tags: [{ name: 'a' }, { name: 'b' }], labels: ['a', 'b'] };
+    expect((await invoke(TaggedTool, distinct)).ok).toBe(true);
+    const duplicateTags = await invoke(TaggedTool, { ...distinct, tags: [{ name: 'a' }, { name: 'a' }] });
+    expect(duplicateTags.fieldErrors).toEqual([
+      { field: 'tags', keyword: 'arrayUnique', params: {}, message: "All tags's elements must be unique" },
+    ]);
+    const duplicateLabels = await invoke(TaggedTool, { ...distinct, labels: ['a', 'A'] });
+    expect(duplicateLabels.fieldErrors).toEqual([
+      { field: 'labels', keyword: 'arrayUnique', params: {}, message: "All labels's elements must be unique" },
+    ]);
   });
 });
 

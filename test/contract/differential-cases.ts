@@ -15,7 +15,7 @@ export interface Case {
   readonly design: Function;
   readonly decorators: readonly PropertyDecorator[];
   /** Values of this kind are generated for it (besides the shared hand-picked ones). */
-  readonly kind: 'string' | 'number' | 'boolean' | 'date' | 'array' | 'object';
+  readonly kind: 'string' | 'number' | 'boolean' | 'date' | 'array' | 'object' | 'tags';
 }
 
 enum Colour {
@@ -43,6 +43,11 @@ class EmailLookAlike implements cv.ValidatorConstraintInterface {
   validate(value: unknown) {
     return typeof value === 'string' && value.endsWith('@corp.example');
   }
+}
+
+/** A nested class whose items `@ArrayUnique` compares by an identifier. */
+class Tag {
+  @cv.IsString() name!: string;
 }
 
 const startsWithHttp = (_: object, value: unknown) => typeof value === 'string' && value.startsWith('http');
@@ -164,6 +169,14 @@ export const CASES: readonly Case[] = [
   strings('@ArrayNotEmpty()', cv.ArrayNotEmpty()),
   strings('@ArrayUnique()', cv.ArrayUnique()),
   strings('@ArrayUnique(identifier)', cv.ArrayUnique((item: string) => item.toLowerCase())),
+  // An identifier that answers class-validator's probes as @ArrayUnique() does ([1, 1], ['a']), not ['a', 'A'].
+  strings('@ArrayUnique(String(item).toLowerCase())', cv.ArrayUnique((item: unknown) => String(item).toLowerCase())),
+  {
+    label: '@ArrayUnique(tag => tag.name) @ValidateNested({ each }) @Type(() => Tag)',
+    design: Array,
+    decorators: [cv.ArrayUnique((tag: Tag) => tag.name), cv.ValidateNested({ each: true }), Type(() => Tag)],
+    kind: 'tags',
+  },
   { label: '@IsInt({ each }) @ArrayUnique()', design: Array, decorators: [cv.IsInt({ each: true }), cv.ArrayUnique()], kind: 'array' },
   {
     label: '@IsObject({ each }) @Type(() => Object) @ArrayUnique()',
@@ -373,7 +386,11 @@ export const HAND_PICKED: readonly unknown[] = [
   [1, '1'],
   [{ a: 1 }, { a: 1 }],
   [{ a: 1 }, { a: 2 }],
+  [{ name: 'a' }, { name: 'a' }],
+  [{ name: 'a' }, { name: 'b' }],
+  [{ name: 'a' }, { name: 'A' }],
   ['a@example.com', 'javascript:alert(1)'],
+  ['a@example.com', 'b@example.org'],
   ['https://example.com', 'https://example.org'],
   {},
   { a: 1 },
@@ -415,6 +432,7 @@ export function generated(kind: Case['kind'], seed: number, count: number): unkn
     boolean: fc.oneof(fc.boolean(), fc.string({ maxLength: 5 }), fc.integer({ min: -1, max: 2 })),
     date: fc.oneof(text, fc.date().map((d) => (Number.isNaN(d.getTime()) ? d : d.toISOString().replace('Z', '+00:00')))),
     array: fc.array(fc.oneof(fc.string({ maxLength: 3 }), fc.integer({ min: 0, max: 3 }), text), { maxLength: 4 }),
+    tags: fc.array(fc.oneof(fc.record({ name: fc.constantFrom('a', 'b', 'A', 'ab') }), fc.string({ maxLength: 2 }), fc.constant(null)), { maxLength: 4 }),
     object: fc.dictionary(fc.string({ maxLength: 3 }), fc.oneof(fc.integer(), fc.constant(null)), { maxKeys: 3, noNullPrototype: true }),
   }[kind];
   return fc.sample(arbitrary, { seed, numRuns: count });

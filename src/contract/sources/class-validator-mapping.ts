@@ -67,6 +67,12 @@ export interface BuiltInMapping {
    * there are some (`format`, `minLength`), so a FieldError reads the same whoever found the problem.
    */
   readonly problem?: (constraints: Constraints) => Problem;
+  /**
+   * What a use means when its closure holds more than its constraints show, given the use's own
+   * check; undefined when it holds nothing more. `@ArrayUnique(identifier)` keeps the identifier
+   * in its closure: probed with values alone, it can answer as `@ArrayUnique()` does.
+   */
+  readonly closure?: (check: (value: unknown) => unknown) => Effects | undefined;
 }
 
 const format = (name: string) => (): Problem => ({ keyword: 'format', params: { format: name } });
@@ -146,6 +152,30 @@ function inList(values: unknown, nonEmpty: boolean): Effects {
 }
 
 /**
+ * `@ArrayUnique(identifier)`: the identifier is not among the constraints. class-validator's
+ * `arrayUnique` maps the array through it when there is one (and only then), so a probe array that
+ * records a call of its own `map` tells; two distinct objects are unique by reference without one.
+ * With an identifier, class-validator alone compares (JSON Schema's uniqueItems compares values).
+ */
+function identifierOf(check: (value: unknown) => unknown): Effects | undefined {
+  let mapped = false;
+  const probe: object[] = [{}, {}];
+  Object.defineProperty(probe, 'map', {
+    value(this: object[], ...args: Parameters<object[]['map']>) {
+      mapped = true;
+      return Array.prototype.map.apply(this, args);
+    },
+  });
+  let answer: unknown;
+  try {
+    answer = check(probe);
+  } catch {
+    answer = undefined;
+  }
+  return mapped || answer !== true ? fixed([type('array')], 'residual') : undefined;
+}
+
+/**
  * class-validator's built-in decorators with a JSON Schema form, by registered name. A name not
  * here (`isCreditCard`, a custom constraint) runs in class-validator only.
  */
@@ -209,10 +239,8 @@ export const BUILT_IN_MAPPINGS: Readonly<Record<string, BuiltInMapping>> = Objec
   [cv.ARRAY_NOT_EMPTY]: { reference: spread(cv.arrayNotEmpty), map: () => fixed([type('array'), kw('minItems', 1)]) },
   [cv.ARRAY_UNIQUE]: {
     reference: spread(cv.arrayUnique),
-    map: (c) =>
-      typeof c[0] === 'function'
-        ? fixed([type('array')], 'residual')
-        : fixed([type('array'), { kind: 'keyword', keyword: 'uniqueItems', value: true, scalarItemsOnly: true }]),
+    map: () => fixed([type('array'), { kind: 'keyword', keyword: 'uniqueItems', value: true, scalarItemsOnly: true }]),
+    closure: identifierOf,
   },
   [cv.IS_OBJECT]: { reference: spread(cv.isObject), map: () => fixed([type('record')]) },
   [cv.IS_NOT_EMPTY_OBJECT]: {

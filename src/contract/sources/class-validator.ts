@@ -9,7 +9,7 @@ import { isOptionalMetadata, ValidationMetadata } from '../../interop/class-vali
 import type { MessageFn } from '../field-model';
 import { BUILT_IN_MAPPINGS } from './class-validator-mapping';
 import type { BuiltInMapping, Effect, Effects, Problem } from './class-validator-mapping';
-import { builtInOf } from './class-validator-identity';
+import { builtInOf, builtInUseOf } from './class-validator-identity';
 import { shorten } from '../../util/limits';
 
 export type { ValidationMetadata };
@@ -120,8 +120,10 @@ function effectsOf(metadata: ValidationMetadata): Effects & { readonly builtIn?:
       return RESIDUAL;
   }
   // A custom constraint registered under a built-in's name is not the built-in: class-validator runs it.
-  const mapping = builtInOf(metadata);
-  return mapping ? { ...mapping.map(metadata.constraints ?? []), builtIn: mapping } : RESIDUAL;
+  const use = builtInUseOf(metadata);
+  if (!use) return RESIDUAL;
+  // A use whose closure holds more than its constraints (an @ArrayUnique identifier) has no reference check.
+  return use.hidden ?? { ...use.mapping.map(metadata.constraints ?? []), builtIn: use.mapping };
 }
 
 const NO_PARAMS: Readonly<Record<string, unknown>> = Object.freeze({});
