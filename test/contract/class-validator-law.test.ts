@@ -13,6 +13,7 @@ import {
   IsString,
   IsUrl,
   IsUUID,
+  Matches,
   registerDecorator,
   Validate,
   ValidateIf,
@@ -36,6 +37,17 @@ function echo(Dto: new () => object): Function {
     }
   }
   return Echo;
+}
+
+/** A DTO's schema, derived for the first time, and the warnings deriving it gave. */
+function schemaAndWarnings(Dto: Function): [ReturnType<typeof schemaOf>, string[]] {
+  const warnings: string[] = [];
+  const spy = jest.spyOn(process, 'emitWarning').mockImplementation(((message: string) => warnings.push(message)) as never);
+  try {
+    return [schemaOf(Dto), warnings];
+  } finally {
+    spy.mockRestore();
+  }
 }
 
 describe('@IsUrl and @IsEmail options are enforced (SSRF)', () => {
@@ -150,11 +162,8 @@ describe('@ArrayUnique(identifier): the identifier runs, on nested classes and o
   }
 
   it('refuses what the identifier calls duplicates, with the warning that JSON Schema cannot say it', async () => {
-    const warnings: string[] = [];
-    const spy = jest.spyOn(process, 'emitWarning').mockImplementation(((message: string) => warnings.push(message)) as never);
     const TaggedTool = echo(Tagged);
-    const schema = schemaOf(Tagged);
-    spy.mockRestore();
+    const [schema, warnings] = schemaAndWarnings(Tagged);
     expect(warnings).toEqual([
       'toolwright: Tagged.tags uses @ArrayUnique, which JSON Schema cannot express. It is checked at run time only.',
       'toolwright: Tagged.labels uses @ArrayUnique, which JSON Schema cannot express. It is checked at run time only.',
@@ -171,6 +180,41 @@ describe('@ArrayUnique(identifier): the identifier runs, on nested classes and o
     expect(duplicateLabels.fieldErrors).toEqual([
       { field: 'labels', keyword: 'arrayUnique', params: {}, message: "All labels's elements must be unique" },
     ]);
+  });
+});
+
+describe('@Matches without the u flag means what JavaScript means by it', () => {
+  class Codes {
+    // Without the flag: "a", then "u" twice; with it (JSON Schema's reading): "a", then U+0002.
+    @Matches(new RegExp('^a\\u{2}$')) code!: string;
+    // Without the flag: the text "p{L}", then more "}"; with it: letters.
+    @Matches(new RegExp('^\\p{L}+$')) word!: string;
+    // Two UTF-16 units: one emoji without the flag, two characters with it.
+    @Matches(/^..$/) pair!: string;
+  }
+
+  it('shows the pattern of the same meaning, or none (warned), and accepts exactly what class-validator accepts', async () => {
+    const CodesTool = echo(Codes);
+    const [schema, warnings] = schemaAndWarnings(Codes);
+    expect(schema.properties).toEqual({
+      code: { type: 'string', minLength: 1, pattern: '^au{2}$' },
+      word: { type: 'string', minLength: 1, pattern: '^p\\{L\\}+$' },
+      pair: { type: 'string', minLength: 1 },
+    });
+    expect(warnings).toEqual([
+      'toolwright: Codes.pair uses @Matches, which JSON Schema cannot express. It is checked at run time only. ' +
+        'Its pattern, written without the u flag, means something else to JSON Schema (which reads patterns with it); write it with the u flag to show it.',
+    ]);
+    const ok = { code: 'auu', word: 'p{L}}', pair: '😀' };
+    expect((await invoke(CodesTool, ok)).value).toEqual(ok);
+    for (const [field, value] of [
+      ['code', 'a\u0002'],
+      ['word', 'abc'],
+      ['pair', 'a😀'],
+    ]) {
+      const refused = await invoke(CodesTool, { ...ok, [field]: value });
+      expect(refused.fieldErrors?.map((e) => [e.field, e.keyword])).toEqual([[field, 'pattern']]);
+    }
   });
 });
 

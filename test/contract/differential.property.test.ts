@@ -49,7 +49,6 @@ interface Trial {
 const DECIMAL = /^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$/;
 const NON_FINITE = /^\s*[-+]?(?:Infinity|NaN)\s*$/;
 const VARIATION_SELECTOR = /[\uFE0E\uFE0F]/;
-const ASTRAL = /[\u{10000}-\u{10FFFF}]/u;
 const TRUE_WORDS = new Set(['1', 'true', 't', 'yes', 'y', 'on']);
 const FALSE_WORDS = new Set(['0', 'false', 'f', 'no', 'n', 'off']);
 
@@ -138,11 +137,6 @@ const ALLOWED: ReadonlyArray<{ readonly name: string; readonly reason: string; r
     name: 'variation selectors',
     reason: 'a maximum length counts every code point, as JSON Schema does; class-validator does not count U+FE0E/U+FE0F, so a megabyte of them passes @MaxLength(3)',
     applies: (t) => (has(t.case, 'maxLength') || has(t.case, 'isLength')) && strings(t.value).some((s) => VARIATION_SELECTOR.test(s)),
-  },
-  {
-    name: 'pattern without u',
-    reason: 'the pattern shown is read with Unicode semantics by JSON Schema validators; without the u flag class-validator reads it in UTF-16 units (add the u flag)',
-    applies: (t) => has(t.case, 'matches') && strings(t.value).some((s) => ASTRAL.test(s)),
   },
   {
     name: 'unpaired surrogate',

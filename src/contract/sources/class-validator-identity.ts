@@ -107,7 +107,12 @@ function exactText(value: unknown, depth = 0): string | undefined {
   return undefined;
 }
 
-function referenceAnswers(name: string, mapping: BuiltInMapping, constraints: readonly unknown[], probes: readonly unknown[]): readonly boolean[] {
+function referenceAnswers(
+  name: string,
+  mapping: BuiltInMapping,
+  constraints: readonly unknown[],
+  probes: readonly unknown[],
+): readonly boolean[] {
   const text = exactText(constraints);
   const key = text === undefined ? undefined : `${name}\u0000${probes.length}\u0000${text}`;
   const known = key === undefined ? undefined : references.get(key);
@@ -151,7 +156,8 @@ function useOf(metadata: ValidationMetadata, mapping: BuiltInMapping): BuiltInUs
       // that needs its container's dependencies throws here, and is no built-in.
       const instance = new (cls as new () => ConstraintInstance)();
       const constraints: readonly unknown[] = metadata.constraints ?? [];
-      const answer = (value: unknown) => instance.validate(value, { value, constraints, targetName: '', object: {}, property: metadata.propertyName });
+      const answer = (value: unknown) =>
+        instance.validate(value, { value, constraints, targetName: '', object: {}, property: metadata.propertyName });
       // A closure holding what the probes cannot see decides first: its answers on them mean nothing.
       const hidden = mapping.closure?.(answer);
       if (hidden) {

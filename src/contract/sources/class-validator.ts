@@ -87,6 +87,8 @@ export interface MappedValidator {
   readonly residual: boolean;
   /** It has no JSON Schema form at all (`residual`): reported with a warning. */
   readonly unschemable: boolean;
+  /** Why the schema cannot show it, and what to do (for the warning). */
+  readonly note?: string;
   /** Applies to each element of an array value. */
   readonly each: boolean;
   readonly message: MessageFn;
@@ -144,7 +146,7 @@ export function residualProblem(metadata: ValidationMetadata): Problem {
 
 /** Maps one class-validator decorator to its meaning for the field model. */
 export function mapValidator(metadata: ValidationMetadata, owner: Function): MappedValidator {
-  const { effects, runtime, builtIn } = effectsOf(metadata);
+  const { effects, runtime, builtIn, note } = effectsOf(metadata);
   const constraints: readonly unknown[] = metadata.constraints ?? [];
   return {
     check: builtIn && ((value) => builtIn.reference(value, constraints)),
@@ -152,6 +154,7 @@ export function mapValidator(metadata: ValidationMetadata, owner: Function): Map
     effects,
     residual: runtime !== 'exact',
     unschemable: runtime === 'residual',
+    note,
     each: metadata.each === true,
     message: classValidatorMessage(metadata, owner),
   };
