@@ -67,7 +67,8 @@ class FieldBuilder extends FieldTypeResolver {
           `toolwright: ${this.where} uses ${labels.join(', ')}, which JSON Schema cannot express. ` +
           (conditional
             ? 'Its constraints are checked at run time only, and the schema shows it as optional.'
-            : 'It is checked at run time only.'),
+            : 'It is checked at run time only.') +
+          [...new Set(unschemable.map((v) => (v.note ? ` ${v.note}` : '')))].join(''),
       });
     }
     let metadata: Readonly<Record<string, unknown>> = NO_METADATA;

@@ -21,17 +21,38 @@ const FALSE_WORDS = new Set(['0', 'false', 'f', 'no', 'n', 'off']);
 
 const identity = (value: unknown) => value;
 
+const DECIMAL_PARTS = /^\s*[-+]?(\d*)(?:\.(\d*))?(?:[eE]([-+]?\d+))?\s*$/;
+const TWO_TO_53 = 2n ** 53n;
+
+/**
+ * Whether decimal text (`NUMBER`) is an integer of at most 2^53 in magnitude: exactly the integers
+ * `Number()` reads without rounding. `'9007199254740992'` and `'9.007199254740992e15'` are;
+ * `'9007199254740993'` (past 2^53) and `'1.0000000000000001'` (not an integer, though `Number()`
+ * makes it 1) are not.
+ */
+function isExactIntegerText(text: string): boolean {
+  const [, whole, fraction = '', exponent = '0'] = DECIMAL_PARTS.exec(text)!;
+  const digits = whole + fraction;
+  let first = 0;
+  while (first < digits.length && digits[first] === '0') first++;
+  if (first === digits.length) return true; // zero, however written
+  let end = digits.length;
+  while (digits[end - 1] === '0') end--;
+  // value = digits[first, end) × 10^scale
+  const scale = Number(exponent) - fraction.length + (digits.length - end);
+  if (scale < 0) return false; // a fraction is left
+  if (end - first + scale > 16) return false; // 2^53 has 16 digits
+  return BigInt(digits.slice(first, end)) * 10n ** BigInt(scale) <= TWO_TO_53;
+}
+
 /**
  * A decimal number written as text, as `Number()` reads it (`'4.0'`, `'1e3'`, `' 42'`: what a
- * NestJS ValidationPipe's implicit conversion makes of them). An integer past 2^53 stays text and is
- * refused: `'9007199254740993'` would silently become another number.
+ * NestJS ValidationPipe's implicit conversion makes of them), when it is exactly an integer of at
+ * most 2^53 in magnitude. Other text stays text and is refused: `'9007199254740993'` would silently
+ * become another number, and `'1.0000000000000001'` the integer 1.
  */
 function coerceInteger(value: unknown): unknown {
-  if (typeof value === 'string' && NUMBER.test(value)) {
-    const number = Number(value);
-    return Number.isInteger(number) && !Number.isSafeInteger(number) ? value : number;
-  }
-  return value;
+  return typeof value === 'string' && NUMBER.test(value) && isExactIntegerText(value) ? Number(value) : value;
 }
 
 function coerceNumber(value: unknown): unknown {

@@ -5,6 +5,7 @@
  */
 import 'reflect-metadata';
 import {
+  ArrayUnique,
   IsDate,
   IsEmail,
   IsInt,
@@ -12,6 +13,7 @@ import {
   IsString,
   IsUrl,
   IsUUID,
+  Matches,
   registerDecorator,
   Validate,
   ValidateIf,
@@ -35,6 +37,17 @@ function echo(Dto: new () => object): Function {
     }
   }
   return Echo;
+}
+
+/** A DTO's schema, derived for the first time, and the warnings deriving it gave. */
+function schemaAndWarnings(Dto: Function): [ReturnType<typeof schemaOf>, string[]] {
+  const warnings: string[] = [];
+  const spy = jest.spyOn(process, 'emitWarning').mockImplementation(((message: string) => warnings.push(message)) as never);
+  try {
+    return [schemaOf(Dto), warnings];
+  } finally {
+    spy.mockRestore();
+  }
 }
 
 describe('@IsUrl and @IsEmail options are enforced (SSRF)', () => {
@@ -138,6 +151,73 @@ describe('a custom constraint under a built-in name is not the built-in', () => 
   });
 });
 
+describe('@ArrayUnique(identifier): the identifier runs, on nested classes and on strings', () => {
+  class Tag {
+    @IsString() name!: string;
+  }
+  class Tagged {
+    @ArrayUnique((tag: Tag) => tag.name) @ValidateNested({ each: true }) @Type(() => Tag) tags!: Tag[];
+    // Answers like @ArrayUnique() on [1, 1] and ['a']: only ['a', 'A'] tells them apart.
+    @ArrayUnique((label: unknown) => String(label).toLowerCase()) @IsString({ each: true }) labels!: string[];
+  }
+
+  it('refuses what the identifier calls duplicates, with the warning that JSON Schema cannot say it', async () => {
+    const TaggedTool = echo(Tagged);
+    const [schema, warnings] = schemaAndWarnings(Tagged);
+    expect(warnings).toEqual([
+      'toolwright: Tagged.tags uses @ArrayUnique, which JSON Schema cannot express. It is checked at run time only.',
+      'toolwright: Tagged.labels uses @ArrayUnique, which JSON Schema cannot express. It is checked at run time only.',
+    ]);
+    // uniqueItems compares values: it would refuse nothing the identifier refuses, and shows nothing.
+    expect(JSON.stringify(schema)).not.toContain('uniqueItems');
+    const distinct = { tags: [{ name: 'a' }, { name: 'b' }], labels: ['a', 'b'] };
+    expect((await invoke(TaggedTool, distinct)).ok).toBe(true);
+    const duplicateTags = await invoke(TaggedTool, { ...distinct, tags: [{ name: 'a' }, { name: 'a' }] });
+    expect(duplicateTags.fieldErrors).toEqual([
+      { field: 'tags', keyword: 'arrayUnique', params: {}, message: "All tags's elements must be unique" },
+    ]);
+    const duplicateLabels = await invoke(TaggedTool, { ...distinct, labels: ['a', 'A'] });
+    expect(duplicateLabels.fieldErrors).toEqual([
+      { field: 'labels', keyword: 'arrayUnique', params: {}, message: "All labels's elements must be unique" },
+    ]);
+  });
+});
+
+describe('@Matches without the u flag means what JavaScript means by it', () => {
+  class Codes {
+    // Without the flag: "a", then "u" twice; with it (JSON Schema's reading): "a", then U+0002.
+    @Matches(new RegExp('^a\\u{2}$')) code!: string;
+    // Without the flag: the text "p{L}", then more "}"; with it: letters.
+    @Matches(new RegExp('^\\p{L}+$')) word!: string;
+    // Two UTF-16 units: one emoji without the flag, two characters with it.
+    @Matches(/^..$/) pair!: string;
+  }
+
+  it('shows the pattern of the same meaning, or none (warned), and accepts exactly what class-validator accepts', async () => {
+    const CodesTool = echo(Codes);
+    const [schema, warnings] = schemaAndWarnings(Codes);
+    expect(schema.properties).toEqual({
+      code: { type: 'string', minLength: 1, pattern: '^au{2}$' },
+      word: { type: 'string', minLength: 1, pattern: '^p\\{L\\}+$' },
+      pair: { type: 'string', minLength: 1 },
+    });
+    expect(warnings).toEqual([
+      'toolwright: Codes.pair uses @Matches, which JSON Schema cannot express. It is checked at run time only. ' +
+        'Its pattern, written without the u flag, means something else to JSON Schema (which reads patterns with it); write it with the u flag to show it.',
+    ]);
+    const ok = { code: 'auu', word: 'p{L}}', pair: '😀' };
+    expect((await invoke(CodesTool, ok)).value).toEqual(ok);
+    for (const [field, value] of [
+      ['code', 'a\u0002'],
+      ['word', 'abc'],
+      ['pair', 'a😀'],
+    ]) {
+      const refused = await invoke(CodesTool, { ...ok, [field]: value });
+      expect(refused.fieldErrors?.map((e) => [e.field, e.keyword])).toEqual([[field, 'pattern']]);
+    }
+  });
+});
+
 describe('@IsUUID', () => {
   class Ref {
     @IsUUID() id!: string;
@@ -171,6 +251,36 @@ describe('numbers are finite, and wire text is read as Number() reads a decimal'
     expect((await invoke(AmountsTool, { count: ' 42', ratio: 1 })).value).toEqual({ count: 42, ratio: 1 });
     expect((await invoke(AmountsTool, { count: '9007199254740993', ratio: 1 })).ok).toBe(false);
     expect((await invoke(AmountsTool, { count: '1.5', ratio: 1 })).ok).toBe(false);
+  });
+
+  // The boundary is 2^53 itself: every integer up to it is exact, the first one past it is not.
+  it.each([
+    ['9007199254740991', 9007199254740991],
+    ['9007199254740992', 9007199254740992],
+    ['-9007199254740992', -9007199254740992],
+    ['+9007199254740992', 9007199254740992],
+    ['9.007199254740992e15', 9007199254740992],
+    ['90071992547409920e-1', 9007199254740992],
+    ['9007199254740992.000', 9007199254740992],
+    ['0.0e999999', 0],
+  ])('coerces %p to the integer it is exactly', async (text, count) => {
+    expect((await invoke(AmountsTool, { count: text, ratio: 1 })).value).toEqual({ count, ratio: 1 });
+  });
+
+  it.each([
+    '9007199254740993',
+    '-9007199254740993',
+    '9007199254740994',
+    '9.007199254740993e15',
+    '9007199254740992.5',
+    '1.0000000000000001',
+    '1e-400',
+    '1e16',
+    '1e999999999999',
+  ])('refuses %p for an integer: past 2^53, or not exactly an integer', async (text) => {
+    const result = await invoke(AmountsTool, { count: text, ratio: 1 });
+    expect(result.ok).toBe(false);
+    expect(result.fieldErrors?.map((e) => e.field)).toEqual(['count']);
   });
 });
 

@@ -15,7 +15,7 @@ export interface Case {
   readonly design: Function;
   readonly decorators: readonly PropertyDecorator[];
   /** Values of this kind are generated for it (besides the shared hand-picked ones). */
-  readonly kind: 'string' | 'number' | 'boolean' | 'date' | 'array' | 'object';
+  readonly kind: 'string' | 'number' | 'boolean' | 'date' | 'array' | 'object' | 'tags';
 }
 
 enum Colour {
@@ -43,6 +43,11 @@ class EmailLookAlike implements cv.ValidatorConstraintInterface {
   validate(value: unknown) {
     return typeof value === 'string' && value.endsWith('@corp.example');
   }
+}
+
+/** A nested class whose items `@ArrayUnique` compares by an identifier. */
+class Tag {
+  @cv.IsString() name!: string;
 }
 
 const startsWithHttp = (_: object, value: unknown) => typeof value === 'string' && value.startsWith('http');
@@ -118,6 +123,10 @@ export const CASES: readonly Case[] = [
   s("@Matches('^abc$', 'i')", cv.Matches('^abc$', 'i')),
   s('@Matches(/^\\p{L}+$/u)', cv.Matches(/^\p{L}+$/u)),
   s('@Matches(/^[^x]{2}$/)', cv.Matches(/^[^x]{2}$/)),
+  // Without the u flag, \u{2} is "u" twice, \p{L} the text "p{L}", \a "a", \- "-" and [\w-] a class with "-".
+  s("@Matches(new RegExp('^a\\u{2}$'))", cv.Matches(new RegExp('^a\\u{2}$'))),
+  s("@Matches(new RegExp('^\\p{L}+$'))", cv.Matches(new RegExp('^\\p{L}+$'))),
+  s("@Matches(new RegExp('^\\a\\-[\\w-]$'))", cv.Matches(new RegExp('^\\a\\-[\\w-]$'))),
   s('@IsString() @MinLength(2) @MaxLength(5)', cv.IsString(), cv.MinLength(2), cv.MaxLength(5)),
   s('@IsOptional() @IsUrl()', cv.IsOptional(), cv.IsUrl()),
   s('@IsOptional() @IsEmail()', cv.IsOptional(), cv.IsEmail()),
@@ -164,6 +173,14 @@ export const CASES: readonly Case[] = [
   strings('@ArrayNotEmpty()', cv.ArrayNotEmpty()),
   strings('@ArrayUnique()', cv.ArrayUnique()),
   strings('@ArrayUnique(identifier)', cv.ArrayUnique((item: string) => item.toLowerCase())),
+  // An identifier that answers class-validator's probes as @ArrayUnique() does ([1, 1], ['a']), not ['a', 'A'].
+  strings('@ArrayUnique(String(item).toLowerCase())', cv.ArrayUnique((item: unknown) => String(item).toLowerCase())),
+  {
+    label: '@ArrayUnique(tag => tag.name) @ValidateNested({ each }) @Type(() => Tag)',
+    design: Array,
+    decorators: [cv.ArrayUnique((tag: Tag) => tag.name), cv.ValidateNested({ each: true }), Type(() => Tag)],
+    kind: 'tags',
+  },
   { label: '@IsInt({ each }) @ArrayUnique()', design: Array, decorators: [cv.IsInt({ each: true }), cv.ArrayUnique()], kind: 'array' },
   {
     label: '@IsObject({ each }) @Type(() => Object) @ArrayUnique()',
@@ -200,6 +217,13 @@ export const HAND_PICKED: readonly unknown[] = [
   'a.c',
   'abcdef',
   'ok',
+  'auu',
+  'a\u0002',
+  'p{L}',
+  'p{L}}',
+  'a-b',
+  'a--',
+  'a-\u0002',
   'red',
   'Red',
   // numbers as text
@@ -219,7 +243,17 @@ export const HAND_PICKED: readonly unknown[] = [
   '0x10',
   '0b11',
   '1_000',
+  '9007199254740991',
+  '9007199254740992',
   '9007199254740993',
+  '-9007199254740992',
+  '-9007199254740993',
+  '9.007199254740992e15',
+  '9.007199254740993e15',
+  '90071992547409920e-1',
+  '9007199254740992.5',
+  '1.0000000000000001',
+  '1e-400',
   'NaN',
   'Infinity',
   '-Infinity',
@@ -337,6 +371,8 @@ export const HAND_PICKED: readonly unknown[] = [
   0.1 + 0.2,
   1e21,
   1e300,
+  2 ** 53,
+  -(2 ** 53),
   2 ** 53 + 2,
   -1e-7,
   Number.MAX_VALUE,
@@ -361,7 +397,11 @@ export const HAND_PICKED: readonly unknown[] = [
   [1, '1'],
   [{ a: 1 }, { a: 1 }],
   [{ a: 1 }, { a: 2 }],
+  [{ name: 'a' }, { name: 'a' }],
+  [{ name: 'a' }, { name: 'b' }],
+  [{ name: 'a' }, { name: 'A' }],
   ['a@example.com', 'javascript:alert(1)'],
+  ['a@example.com', 'b@example.org'],
   ['https://example.com', 'https://example.org'],
   {},
   { a: 1 },
@@ -403,6 +443,7 @@ export function generated(kind: Case['kind'], seed: number, count: number): unkn
     boolean: fc.oneof(fc.boolean(), fc.string({ maxLength: 5 }), fc.integer({ min: -1, max: 2 })),
     date: fc.oneof(text, fc.date().map((d) => (Number.isNaN(d.getTime()) ? d : d.toISOString().replace('Z', '+00:00')))),
     array: fc.array(fc.oneof(fc.string({ maxLength: 3 }), fc.integer({ min: 0, max: 3 }), text), { maxLength: 4 }),
+    tags: fc.array(fc.oneof(fc.record({ name: fc.constantFrom('a', 'b', 'A', 'ab') }), fc.string({ maxLength: 2 }), fc.constant(null)), { maxLength: 4 }),
     object: fc.dictionary(fc.string({ maxLength: 3 }), fc.oneof(fc.integer(), fc.constant(null)), { maxKeys: 3, noNullPrototype: true }),
   }[kind];
   return fc.sample(arbitrary, { seed, numRuns: count });

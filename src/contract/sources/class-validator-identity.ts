@@ -8,7 +8,7 @@
  */
 import { getMetadataStorage } from 'class-validator';
 import type { ValidationMetadata } from '../../interop/class-validator';
-import { BUILT_IN_MAPPINGS, BuiltInMapping } from './class-validator-mapping';
+import { BUILT_IN_MAPPINGS, BuiltInMapping, Effects } from './class-validator-mapping';
 
 interface ConstraintInstance {
   validate(value: unknown, args: unknown): unknown;
@@ -78,7 +78,8 @@ const RECHECK_PROBES: readonly unknown[] = [
   42,
 ];
 
-const verdicts = new WeakMap<Function, boolean>();
+/** Per constraint class: the built-in use it is, or null for none. */
+const verdicts = new WeakMap<Function, BuiltInUse | null>();
 /** class-validator's own answers on the probes, per built-in and constraints (JSON): computed once. */
 const references = new Map<string, readonly boolean[]>();
 
@@ -106,7 +107,12 @@ function exactText(value: unknown, depth = 0): string | undefined {
   return undefined;
 }
 
-function referenceAnswers(name: string, mapping: BuiltInMapping, constraints: readonly unknown[], probes: readonly unknown[]): readonly boolean[] {
+function referenceAnswers(
+  name: string,
+  mapping: BuiltInMapping,
+  constraints: readonly unknown[],
+  probes: readonly unknown[],
+): readonly boolean[] {
   const text = exactText(constraints);
   const key = text === undefined ? undefined : `${name}\u0000${probes.length}\u0000${text}`;
   const known = key === undefined ? undefined : references.get(key);
@@ -116,21 +122,32 @@ function referenceAnswers(name: string, mapping: BuiltInMapping, constraints: re
   return answers;
 }
 
-/** The built-in a constraint is (by name, then by behaviour), or undefined for any other constraint. */
-export function builtInOf(metadata: ValidationMetadata): BuiltInMapping | undefined {
-  const name = metadata.name;
-  if (!name || !Object.prototype.hasOwnProperty.call(BUILT_IN_MAPPINGS, name)) return undefined;
-  const mapping = BUILT_IN_MAPPINGS[name];
-  return behavesAsBuiltIn(metadata, mapping) ? mapping : undefined;
+/** A constraint that is a built-in: its mapping, and what its closure holds beyond its constraints. */
+export interface BuiltInUse {
+  readonly mapping: BuiltInMapping;
+  /** The use's meaning when its closure holds more than its constraints show (`@ArrayUnique(identifier)`). */
+  readonly hidden?: Effects;
 }
 
-/** Whether the metadata's constraint behaves as class-validator's built-in `mapping` does. */
-function behavesAsBuiltIn(metadata: ValidationMetadata, mapping: BuiltInMapping): boolean {
+/** The built-in a constraint is (by name, then by behaviour), or undefined for any other constraint. */
+export function builtInOf(metadata: ValidationMetadata): BuiltInMapping | undefined {
+  return builtInUseOf(metadata)?.mapping;
+}
+
+/** The built-in a constraint is, with what its closure hides, or undefined for any other constraint. */
+export function builtInUseOf(metadata: ValidationMetadata): BuiltInUse | undefined {
+  const name = metadata.name;
+  if (!name || !Object.prototype.hasOwnProperty.call(BUILT_IN_MAPPINGS, name)) return undefined;
+  return useOf(metadata, BUILT_IN_MAPPINGS[name]);
+}
+
+/** Whether the metadata's constraint behaves as class-validator's built-in `mapping` does, and what it hides. */
+function useOf(metadata: ValidationMetadata, mapping: BuiltInMapping): BuiltInUse | undefined {
   const cls = metadata.constraintCls;
-  if (typeof cls !== 'function') return false;
+  if (typeof cls !== 'function') return undefined;
   const known = verdicts.get(cls);
-  if (known !== undefined) return known;
-  let verdict = false;
+  if (known !== undefined) return known ?? undefined;
+  let verdict: BuiltInUse | null = null;
   const registered = getMetadataStorage().getTargetValidatorConstraints(cls);
   if (registered.length === 1 && !registered[0].async) {
     try {
@@ -139,18 +156,23 @@ function behavesAsBuiltIn(metadata: ValidationMetadata, mapping: BuiltInMapping)
       // that needs its container's dependencies throws here, and is no built-in.
       const instance = new (cls as new () => ConstraintInstance)();
       const constraints: readonly unknown[] = metadata.constraints ?? [];
-      const { runtime, effects } = mapping.map(constraints);
-      const typeOnly = runtime === 'recheck' && effects.every((effect) => effect.kind === 'type' && effect.format === undefined);
-      const probes = typeOnly ? RECHECK_PROBES : PROBES;
-      const expected = referenceAnswers(metadata.name!, mapping, constraints, probes);
-      verdict = probes.every((value, index) => {
-        const answer = instance.validate(value, { value, constraints, targetName: '', object: {}, property: metadata.propertyName });
-        return answer === expected[index];
-      });
+      const answer = (value: unknown) =>
+        instance.validate(value, { value, constraints, targetName: '', object: {}, property: metadata.propertyName });
+      // A closure holding what the probes cannot see decides first: its answers on them mean nothing.
+      const hidden = mapping.closure?.(answer);
+      if (hidden) {
+        verdict = { mapping, hidden };
+      } else {
+        const { runtime, effects } = mapping.map(constraints);
+        const typeOnly = runtime === 'recheck' && effects.every((effect) => effect.kind === 'type' && effect.format === undefined);
+        const probes = typeOnly ? RECHECK_PROBES : PROBES;
+        const expected = referenceAnswers(metadata.name!, mapping, constraints, probes);
+        if (probes.every((value, index) => answer(value) === expected[index])) verdict = { mapping };
+      }
     } catch {
-      verdict = false;
+      verdict = null;
     }
   }
   verdicts.set(cls, verdict);
-  return verdict;
+  return verdict ?? undefined;
 }

@@ -15,6 +15,7 @@
  */
 import * as cv from 'class-validator';
 import type { FieldFormat } from '../../metadata/vocabulary';
+import { unicodePattern } from './pattern-without-u';
 
 /** What one class-validator decorator means for the field model. */
 export type Effect =
@@ -48,6 +49,8 @@ export type Runtime = 'exact' | 'recheck' | 'residual';
 export interface Effects {
   readonly effects: readonly Effect[];
   readonly runtime: Runtime;
+  /** Why the schema cannot show it and what to do, for the warning (`residual` only). */
+  readonly note?: string;
 }
 
 type Constraints = readonly unknown[];
@@ -67,10 +70,18 @@ export interface BuiltInMapping {
    * there are some (`format`, `minLength`), so a FieldError reads the same whoever found the problem.
    */
   readonly problem?: (constraints: Constraints) => Problem;
+  /**
+   * What a use means when its closure holds more than its constraints show, given the use's own
+   * check; undefined when it holds nothing more. `@ArrayUnique(identifier)` keeps the identifier
+   * in its closure: probed with values alone, it can answer as `@ArrayUnique()` does.
+   */
+  readonly closure?: (check: (value: unknown) => unknown) => Effects | undefined;
 }
 
 const format = (name: string) => (): Problem => ({ keyword: 'format', params: { format: name } });
-const limit = (keyword: string, index: number) => (c: Constraints): Problem => ({ keyword, params: { limit: c[index] } });
+const limit =
+  (keyword: string, index: number) =>
+  (c: Constraints): Problem => ({ keyword, params: { limit: c[index] } });
 
 function enumValues(value: unknown): (string | number | boolean)[] | undefined {
   if (!Array.isArray(value)) return undefined;
@@ -78,11 +89,9 @@ function enumValues(value: unknown): (string | number | boolean)[] | undefined {
 }
 
 /**
- * A `@Matches` pattern's JSON Schema form, and whether it is exact. JSON Schema patterns are read
- * with Unicode semantics (ajv compiles them with the `u` flag); class-validator compiles a pattern
- * as given. With the `u` flag the two agree; without it they can differ on characters outside the
- * Basic Multilingual Plane, so class-validator re-checks (and docs/guide/contracts.md lists the difference).
- * Flags other than `g` and `u`, and `modifiers`, other than `u`, have no JSON Schema form.
+ * A `@Matches` pattern's source and flags, when JSON Schema can read it: flags other than `g` and
+ * `u` (and `modifiers` on a RegExp) have no JSON Schema form, and a string class-validator cannot
+ * compile has none either.
  */
 function patternOf(pattern: unknown, modifiers: unknown): { source: string; unicode: boolean } | undefined {
   let source: string;
@@ -99,7 +108,7 @@ function patternOf(pattern: unknown, modifiers: unknown): { source: string; unic
   }
   if (flags.replace(/[gu]/g, '')) return undefined;
   try {
-    new RegExp(source, 'u');
+    new RegExp(source, flags);
   } catch {
     return undefined;
   }
@@ -114,6 +123,10 @@ const STRING = fixed([type('string')]);
 /** A string whose exact rule (URL, e-mail, ISO 8601 date) JSON Schema's formats do not match: class-validator checks it. */
 const STRING_RECHECKED = fixed([type('string')], 'recheck');
 const NO_SCHEMA = fixed([], 'residual');
+const WITHOUT_U: Effects = {
+  ...NO_SCHEMA,
+  note: 'Its pattern, written without the u flag, means something else to JSON Schema (which reads patterns with it); write it with the u flag to show it.',
+};
 
 /** `fn(value, ...constraints)`: how class-validator's exported checks take a decorator's constraints. */
 function spread(fn: (value: never, ...rest: never[]) => boolean): BuiltInMapping['reference'] {
@@ -134,15 +147,49 @@ function divisibleBy(divisor: unknown): Effects {
   return NO_SCHEMA;
 }
 
+/**
+ * JSON Schema reads a pattern with the `u` flag (ajv compiles it so); class-validator runs it as
+ * written. With the flag the two agree. Without it, the pattern shown is the one of the same
+ * meaning with the flag (`^a\u{2}$` is `^au{2}$`: ./pattern-without-u.ts), and class-validator
+ * checks it too; where no pattern means the same (`.`, `[^x]`: they read a character outside the
+ * Basic Multilingual Plane as two), class-validator alone decides, and the warning says to add the flag.
+ */
 function matching(pattern: unknown, modifiers: unknown): Effects {
   const found = patternOf(pattern, modifiers);
   if (!found) return NO_SCHEMA;
-  return fixed([type('string'), kw('pattern', found.source)], found.unicode ? 'exact' : 'recheck');
+  if (found.unicode) return fixed([type('string'), kw('pattern', found.source)]);
+  const translated = unicodePattern(found.source);
+  if (translated === undefined) return WITHOUT_U;
+  return fixed([type('string'), kw('pattern', translated)], 'recheck');
 }
 
 function inList(values: unknown, nonEmpty: boolean): Effects {
   const list = enumValues(values);
   return list && (!nonEmpty || list.length > 0) ? fixed([{ kind: 'enum', values: list }]) : NO_SCHEMA;
+}
+
+/**
+ * `@ArrayUnique(identifier)`: the identifier is not among the constraints. class-validator's
+ * `arrayUnique` maps the array through it when there is one (and only then), so a probe array that
+ * records a call of its own `map` tells; two distinct objects are unique by reference without one.
+ * With an identifier, class-validator alone compares (JSON Schema's uniqueItems compares values).
+ */
+function identifierOf(check: (value: unknown) => unknown): Effects | undefined {
+  let mapped = false;
+  const probe: object[] = [{}, {}];
+  Object.defineProperty(probe, 'map', {
+    value(this: object[], ...args: Parameters<object[]['map']>) {
+      mapped = true;
+      return Array.prototype.map.apply(this, args);
+    },
+  });
+  let answer: unknown;
+  try {
+    answer = check(probe);
+  } catch {
+    answer = undefined;
+  }
+  return mapped || answer !== true ? fixed([type('array')], 'residual') : undefined;
 }
 
 /**
@@ -209,17 +256,18 @@ export const BUILT_IN_MAPPINGS: Readonly<Record<string, BuiltInMapping>> = Objec
   [cv.ARRAY_NOT_EMPTY]: { reference: spread(cv.arrayNotEmpty), map: () => fixed([type('array'), kw('minItems', 1)]) },
   [cv.ARRAY_UNIQUE]: {
     reference: spread(cv.arrayUnique),
-    map: (c) =>
-      typeof c[0] === 'function'
-        ? fixed([type('array')], 'residual')
-        : fixed([type('array'), { kind: 'keyword', keyword: 'uniqueItems', value: true, scalarItemsOnly: true }]),
+    map: () => fixed([type('array'), { kind: 'keyword', keyword: 'uniqueItems', value: true, scalarItemsOnly: true }]),
+    closure: identifierOf,
   },
   [cv.IS_OBJECT]: { reference: spread(cv.isObject), map: () => fixed([type('record')]) },
   [cv.IS_NOT_EMPTY_OBJECT]: {
     reference: spread(cv.isNotEmptyObject),
     // { nullable: false } does not count keys whose value is null: at least one key is all the schema can say.
     map: (c) =>
-      fixed([type('record'), kw('minProperties', 1)], (c[0] as { nullable?: boolean } | undefined)?.nullable === false ? 'recheck' : 'exact'),
+      fixed(
+        [type('record'), kw('minProperties', 1)],
+        (c[0] as { nullable?: boolean } | undefined)?.nullable === false ? 'recheck' : 'exact',
+      ),
     problem: () => ({ keyword: 'minProperties', params: { limit: 1 } }),
   },
 });

@@ -9,7 +9,7 @@ import { isOptionalMetadata, ValidationMetadata } from '../../interop/class-vali
 import type { MessageFn } from '../field-model';
 import { BUILT_IN_MAPPINGS } from './class-validator-mapping';
 import type { BuiltInMapping, Effect, Effects, Problem } from './class-validator-mapping';
-import { builtInOf } from './class-validator-identity';
+import { builtInOf, builtInUseOf } from './class-validator-identity';
 import { shorten } from '../../util/limits';
 
 export type { ValidationMetadata };
@@ -87,6 +87,8 @@ export interface MappedValidator {
   readonly residual: boolean;
   /** It has no JSON Schema form at all (`residual`): reported with a warning. */
   readonly unschemable: boolean;
+  /** Why the schema cannot show it, and what to do (for the warning). */
+  readonly note?: string;
   /** Applies to each element of an array value. */
   readonly each: boolean;
   readonly message: MessageFn;
@@ -120,8 +122,10 @@ function effectsOf(metadata: ValidationMetadata): Effects & { readonly builtIn?:
       return RESIDUAL;
   }
   // A custom constraint registered under a built-in's name is not the built-in: class-validator runs it.
-  const mapping = builtInOf(metadata);
-  return mapping ? { ...mapping.map(metadata.constraints ?? []), builtIn: mapping } : RESIDUAL;
+  const use = builtInUseOf(metadata);
+  if (!use) return RESIDUAL;
+  // A use whose closure holds more than its constraints (an @ArrayUnique identifier) has no reference check.
+  return use.hidden ?? { ...use.mapping.map(metadata.constraints ?? []), builtIn: use.mapping };
 }
 
 const NO_PARAMS: Readonly<Record<string, unknown>> = Object.freeze({});
@@ -142,7 +146,7 @@ export function residualProblem(metadata: ValidationMetadata): Problem {
 
 /** Maps one class-validator decorator to its meaning for the field model. */
 export function mapValidator(metadata: ValidationMetadata, owner: Function): MappedValidator {
-  const { effects, runtime, builtIn } = effectsOf(metadata);
+  const { effects, runtime, builtIn, note } = effectsOf(metadata);
   const constraints: readonly unknown[] = metadata.constraints ?? [];
   return {
     check: builtIn && ((value) => builtIn.reference(value, constraints)),
@@ -150,6 +154,7 @@ export function mapValidator(metadata: ValidationMetadata, owner: Function): Map
     effects,
     residual: runtime !== 'exact',
     unschemable: runtime === 'residual',
+    note,
     each: metadata.each === true,
     message: classValidatorMessage(metadata, owner),
   };
