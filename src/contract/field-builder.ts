@@ -23,7 +23,7 @@ import {
   TypeNode,
 } from './field-model';
 import { messages } from './messages';
-import { FieldTypeResolver, NO_OPTIONS, Source, sourceLabel } from './resolve-type';
+import { FieldTypeResolver, NO_OPTIONS, ownTypeMessage, Source, sourceLabel } from './resolve-type';
 import { CONSTRAINT_OPTIONS, typeLabel, isJsonLiteral, KEYWORD_KINDS, normalizeEnum, withSortedConstraints } from './type-rules';
 import type { FieldDeclaration } from '../metadata/definitions';
 import type { FieldOptions } from '../metadata/vocabulary';
@@ -186,7 +186,7 @@ class FieldBuilder extends FieldTypeResolver {
           enumMessage = validator.message;
         } else if (effect.kind === 'type' && effect.format && target.kind === 'string' && !format) {
           format = effect.format;
-          typeMessage = validator.message;
+          typeMessage = ownTypeMessage(validator) ?? messages.format[effect.format] ?? typeMessage;
         }
       }
     }
