@@ -171,6 +171,7 @@ class FieldBuilder extends FieldTypeResolver {
     let enumValues = target.enum;
     let enumMessage = target.enumMessage;
     let format = target.format;
+    let formatAnnotation = target.formatAnnotation;
     let typeMessage = target.typeMessage;
     for (let v = 0; v < this.validators.length; v++) {
       const validator = this.validators[v];
@@ -187,15 +188,25 @@ class FieldBuilder extends FieldTypeResolver {
         } else if (effect.kind === 'type' && effect.format && target.kind === 'string' && !format) {
           format = effect.format;
           typeMessage = ownTypeMessage(validator) ?? messages.format[effect.format] ?? typeMessage;
+        } else if (effect.kind === 'type' && effect.annotation && target.kind === 'string' && !formatAnnotation) {
+          formatAnnotation = effect.annotation;
         }
       }
     }
-    if (!constraints && enumValues === target.enum && enumMessage === target.enumMessage && format === target.format) return target;
+    if (
+      !constraints &&
+      enumValues === target.enum &&
+      enumMessage === target.enumMessage &&
+      format === target.format &&
+      formatAnnotation === target.formatAnnotation
+    )
+      return target;
     const node = copyNode(target);
     if (constraints) node.constraints = constraints;
     node.enum = enumValues;
     node.enumMessage = enumMessage;
     node.format = format;
+    node.formatAnnotation = formatAnnotation;
     node.typeMessage = typeMessage;
     return node;
   }
@@ -269,6 +280,7 @@ function withoutChecks(node: TypeNode): TypeNode {
   copy.constraints = NO_CONSTRAINTS;
   copy.enum = undefined;
   copy.format = undefined;
+  copy.formatAnnotation = undefined;
   if (node.items) copy.items = withoutChecks(node.items);
   return copy;
 }

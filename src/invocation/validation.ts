@@ -10,7 +10,7 @@ import { isDateTime } from '../contract/conforms';
 import { constraintOf, Contract, FieldModel, TypeNode } from '../contract/field-model';
 import { messages } from '../contract/messages';
 import type { FieldOrder, InputProblems } from './input-problems';
-import { sharedContractSchema, SchemaDirection } from '../schema/build-schema';
+import { SchemaDirection, validatedContractSchema } from '../schema/build-schema';
 
 /**
  * The options every validator of toolwright's schemas shares (the differential test compiles the
@@ -69,7 +69,7 @@ export function contractValidator(target: Function, direction: SchemaDirection):
   if (!byTarget) cache.set(direction, (byTarget = new WeakMap()));
   let validator = byTarget.get(target);
   if (!validator) {
-    const schema = sharedContractSchema(target, direction);
+    const schema = validatedContractSchema(target, direction);
     const check = compile(fast, schema);
     let detailed: ValidateFunction | undefined;
     const contract = contractOf(target);

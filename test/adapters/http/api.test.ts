@@ -205,6 +205,17 @@ describe('toolwright/http over real HTTP', () => {
     expect([typed.status, typed.json.errors]).toEqual([422, [{ field: 'applicant', keyword: 'type', params: { type: 'string' }, message: 'applicant must be a string' }]]);
   });
 
+  it("@IsEmail's format is an annotation in the OpenAPI document: an address class-validator accepts and JSON Schema's email refuses runs", async () => {
+    const document = (await call(api.url, 'GET', '/openapi.json')).json;
+    const body = document.paths['/api/apply_for_loan/v1'].post.requestBody.content['application/json'].schema;
+    expect(body.properties.email).toEqual({ type: 'string', format: 'email', minLength: 1 });
+    const accepted = await call(api.url, 'POST', '/apply_for_loan/v1', '{"applicant":"Ada","amount":5,"email":"a@bücher.de"}');
+    expect([accepted.status, accepted.json]).toEqual([200, { email: 'a@bücher.de' }]);
+    // And one JSON Schema's email accepts, class-validator refuses (an IP domain):
+    const refused = await call(api.url, 'POST', '/apply_for_loan/v1', '{"applicant":"Ada","amount":5,"email":"a@127.0.0.1"}');
+    expect([refused.status, refused.json.errors]).toEqual([422, [{ field: 'email', keyword: 'format', params: { format: 'email' }, message: 'email must be an email' }]]);
+  });
+
   it('ambient values come from ambientContext(request), never from the body or the query string', async () => {
     const fromHeader = await call(api.url, 'POST', '/greet/v1', '{"name":"Ada"}', { 'x-user': 'officer-7' });
     expect(fromHeader.json.by).toBe('officer-7');
