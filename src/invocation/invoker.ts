@@ -361,15 +361,7 @@ export class Invoker {
       configured.length === 0 ? this.middleware : this.middleware.length === 0 ? configured : [...configured, ...this.middleware];
     const rule = approvalRule(definition, this.destructiveApproval());
     if (middleware.length === 0 && rule === undefined) return toTool(false);
-    const pipelineCall = new PipelineCall(
-      definition,
-      prepared.input,
-      prepared.ambient,
-      caller ?? NEVER_ABORTED,
-      transportOf(call),
-      id,
-      call.request,
-    );
+    const pipelineCall = new PipelineCall(definition, prepared.input, prepared.ambient, caller ?? NEVER_ABORTED, transportOf(call), id, call.request);
     const last = rule === undefined ? () => toTool(false) : () => this.approveThenCall(pipelineCall, rule, call, args, toTool);
     return runPipeline(middleware, pipelineCall, last, (error) => this.fromThrown(definition, error, caller, args));
   }
