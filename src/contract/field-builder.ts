@@ -23,7 +23,7 @@ import {
   TypeNode,
 } from './field-model';
 import { messages } from './messages';
-import { FieldTypeResolver, NO_OPTIONS, Source, sourceLabel } from './resolve-type';
+import { FieldTypeResolver, NO_OPTIONS, ownTypeMessage, Source, sourceLabel } from './resolve-type';
 import { CONSTRAINT_OPTIONS, typeLabel, isJsonLiteral, KEYWORD_KINDS, normalizeEnum, withSortedConstraints } from './type-rules';
 import type { FieldDeclaration } from '../metadata/definitions';
 import type { FieldOptions } from '../metadata/vocabulary';
@@ -172,6 +172,7 @@ class FieldBuilder extends FieldTypeResolver {
     let enumValues = target.enum;
     let enumMessage = target.enumMessage;
     let format = target.format;
+    let formatAnnotation = target.formatAnnotation;
     let typeMessage = target.typeMessage;
     for (let v = 0; v < this.validators.length; v++) {
       const validator = this.validators[v];
@@ -187,16 +188,26 @@ class FieldBuilder extends FieldTypeResolver {
           enumMessage = validator.message;
         } else if (effect.kind === 'type' && effect.format && target.kind === 'string' && !format) {
           format = effect.format;
-          typeMessage = validator.message;
+          typeMessage = ownTypeMessage(validator) ?? messages.format[effect.format] ?? typeMessage;
+        } else if (effect.kind === 'type' && effect.annotation && target.kind === 'string' && !formatAnnotation) {
+          formatAnnotation = effect.annotation;
         }
       }
     }
-    if (!constraints && enumValues === target.enum && enumMessage === target.enumMessage && format === target.format) return target;
+    if (
+      !constraints &&
+      enumValues === target.enum &&
+      enumMessage === target.enumMessage &&
+      format === target.format &&
+      formatAnnotation === target.formatAnnotation
+    )
+      return target;
     const node = copyNode(target);
     if (constraints) node.constraints = constraints;
     node.enum = enumValues;
     node.enumMessage = enumMessage;
     node.format = format;
+    node.formatAnnotation = formatAnnotation;
     node.typeMessage = typeMessage;
     return node;
   }
@@ -270,6 +281,7 @@ function withoutChecks(node: TypeNode): TypeNode {
   copy.constraints = NO_CONSTRAINTS;
   copy.enum = undefined;
   copy.format = undefined;
+  copy.formatAnnotation = undefined;
   if (node.items) copy.items = withoutChecks(node.items);
   return copy;
 }

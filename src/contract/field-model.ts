@@ -25,6 +25,11 @@ export interface TypeNode {
   /** Allowed values (with the base kind, or alone for kind `enum`). */
   readonly enum?: readonly (string | number | boolean)[];
   readonly format?: FieldFormat;
+  /**
+   * A format the input schema shows as an annotation only (`@IsEmail`: `email`): what the value
+   * means, for a model; class-validator checks the value, and no schema validator asserts it.
+   */
+  readonly formatAnnotation?: FieldFormat;
   /** Arrays: the element type. */
   readonly items?: TypeNode;
   /** Unions: the members. */
@@ -47,6 +52,7 @@ export function newNode(kind: NodeKind, typeMessage: MessageFn): MutableNode {
     constraints: NO_CONSTRAINTS,
     enum: undefined,
     format: undefined,
+    formatAnnotation: undefined,
     items: undefined,
     members: undefined,
     target: undefined,
@@ -62,6 +68,7 @@ export function copyNode(from: TypeNode): MutableNode {
     constraints: from.constraints,
     enum: from.enum,
     format: from.format,
+    formatAnnotation: from.formatAnnotation,
     items: from.items,
     members: from.members,
     target: from.target,

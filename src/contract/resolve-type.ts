@@ -27,6 +27,18 @@ function effectOf<K extends Effect['kind']>(validator: MappedValidator, kind: K)
   return undefined;
 }
 
+/**
+ * The message a declaration wrote for a type-declaring decorator (`@IsString({ message })`), if any.
+ * A value of the wrong type reads it; without one it reads toolwright's for the type (`applicant
+ * must be a string`), never another constraint's: `@MaxLength` implies a string, and its message
+ * does not say the value must be one.
+ */
+export function ownTypeMessage(validator: MappedValidator): MessageFn | undefined {
+  const written = validator.metadata.message;
+  if (written === undefined || written === '') return undefined;
+  return validator.effects.every((effect) => effect.kind === 'type') ? validator.message : undefined;
+}
+
 /** What declared a type or keyword, for an error: a label, or the class-validator decorator. */
 export type Source = string | ValidationMetadata;
 
@@ -144,7 +156,8 @@ export class FieldTypeResolver {
       const validator = fromValidators;
       const effect = effectOf(validator, 'type')!;
       const kind = effect.type === 'record' && isClass(design) && !NOT_CONTRACT_CLASSES.has(design) ? 'object' : effect.type;
-      const node = kind === 'object' ? this.objectNode(design as Function) : this.scalar(kind, effect.format, validator.message);
+      const node =
+        kind === 'object' ? this.objectNode(design as Function) : this.scalar(kind, effect.format, this.typeMessage(false, kind));
       if (kind === 'array') return this.arrayFromEach(node);
       this.checkDesign(node, design, validator.metadata);
       return node;
@@ -202,6 +215,16 @@ export class FieldTypeResolver {
     return type === 'number' && integer ? integer : first;
   }
 
+  /** The message a declaration wrote for the value's (or each element's) type, if it wrote one: ownTypeMessage. */
+  private typeMessage(each: boolean, type: string): MessageFn | undefined {
+    for (let v = 0; v < this.validators.length; v++) {
+      const validator = this.validators[v];
+      const message = validator.each === each && effectOf(validator, 'type')?.type === type ? ownTypeMessage(validator) : undefined;
+      if (message) return message;
+    }
+    return undefined;
+  }
+
   /** Names the first pair of type-declaring validators that disagree, most specific first. */
   private failDisagreement(each: boolean): never {
     const typed = this.validators
@@ -243,7 +266,7 @@ export class FieldTypeResolver {
     let items: TypeNode | undefined;
     if (picked) {
       const { type, format } = effectOf(picked, 'type')!;
-      items = this.scalar(type, format, picked.message);
+      items = this.scalar(type, format, this.typeMessage(true, type));
     }
     // The values themselves are applied with the other { each: true } validators.
     else if (eachEnum) items = newNode('enum', eachEnum.message);

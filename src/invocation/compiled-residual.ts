@@ -147,6 +147,7 @@ function fieldCheck(field: FieldModel): Check | undefined {
   return (instance, prefix, problems) => {
     const value = instance[name];
     const path = prefix ? `${prefix}.${name}` : name;
+    if (problems.refused(path)) return;
     let pending: void | Promise<void> = undefined;
     if (hasOwn) {
       let applies = true;
@@ -182,7 +183,8 @@ function nodeCheck(node: TypeNode): NodeCheck | undefined {
       if (value === null || value === undefined || !Array.isArray(value)) return;
       const from = (index: number): void | Promise<void> => {
         for (let i = index; i < value.length; i++) {
-          const pending = item(value[i], `${path}[${i}]`, problems);
+          const at = `${path}[${i}]`;
+          const pending = problems.refused(at) ? undefined : item(value[i], at, problems);
           if (pending !== undefined) return pending.then(() => from(i + 1));
         }
       };

@@ -30,7 +30,7 @@ import { AmbientSource, currentAmbient, readAmbient } from './ambient';
 import { approvalRule, Approver, awaitDecision, changedError, deniedError, needsApproval, readDecision, unavailableError } from './approval';
 import { ApprovalQuestion, argumentsDigest, questionOf, showArguments } from './approval-question';
 import { NEVER_ABORTED, settle } from './deadline';
-import { InputProblems } from './input-problems';
+import { FieldOrder, InputProblems } from './input-problems';
 import { inputShapeFine, inputShapeProblem } from './input-shape';
 import { contractInstantiator, fieldPreparer, FieldPreparer } from './prepare';
 import { hasResidual, residualErrors } from './residual';
@@ -48,7 +48,7 @@ import { contentOf } from '../content/content';
 import { CallContext, ToolContext, toolContext } from './tool-context';
 import { CallTrace, telemetryNow, traced } from './tracing';
 import type { InvokeOutput } from './tool-output';
-import { ContractValidator, contractValidator } from './validation';
+import { ContractValidator, contractValidator, inputFieldOrder } from './validation';
 import { DeclarationError } from '../errors/declaration-errors';
 
 export type { ToolContext } from './tool-context';
@@ -162,7 +162,16 @@ interface Plan {
   readonly instantiate: (value: unknown) => object;
   readonly ambient: readonly AmbientField[];
   readonly residual: boolean;
+  readonly order: FieldOrder;
   readonly output?: Function;
+}
+
+/** Input the schema or the undeclared-key check refused: the problems so far, and the prepared wire input. */
+class RefusedInput {
+  constructor(
+    readonly wire: Record<string, unknown>,
+    readonly problems: InputProblems,
+  ) {}
 }
 
 /** A call whose input passed every check: what the pipeline runs with. */
@@ -200,6 +209,7 @@ function planFor(tool: ToolDefinition): Plan {
         required: !field.optional && !field.nullable && field.default === undefined,
       })),
       residual: hasResidual(input.target),
+      order: inputFieldOrder(input),
       output: output?.target,
     };
     plans.set(tool, plan);
@@ -442,6 +452,7 @@ export class Invoker {
     // Steps 1–5.
     const checked = this.checkInput(definition, plan, args, call.nullMeansAbsent === true, report);
     if (checked instanceof Result) return checked;
+    if (checked instanceof RefusedInput) return this.refused(definition, plan, checked, args, report);
     if (foreignCallee(definition)) return { input: checked, ambient: currentAmbient(call.ambientContext), wire: checked };
     const prepared = checked;
 
@@ -482,10 +493,9 @@ export class Invoker {
     for (const [name, value] of ambientValues) input[name] = value;
 
     if (plan.residual) {
-      const found = new InputProblems();
+      const found = new InputProblems(plan.order);
       const settle = () => (found.empty ? { input, ambient, wire: prepared } : this.inputProblems(definition, found, args, report));
       // Only class-validator's own checks can be asynchronous; every other call starts the tool synchronously.
-      if (!this.compiled()) return residualErrors(plan.input, input, found).then(settle);
       const pending = this.residual(plan, input, found);
       return pending === undefined ? settle() : pending.then(settle);
     }
@@ -584,10 +594,10 @@ export class Invoker {
     }
     const checked = this.checkInput(definition, plan, args, call.nullMeansAbsent === true, true);
     if (checked instanceof Result) return { ok: false, result: checked };
+    if (checked instanceof RefusedInput) return { ok: false, result: await this.refused(definition, plan, checked, args, true) };
     if (plan.residual) {
-      const found = new InputProblems();
-      const instance = plan.instantiate(checked);
-      await (this.compiled() ? this.residual(plan, instance, found) : residualErrors(plan.input, instance, found));
+      const found = new InputProblems(plan.order);
+      await this.residual(plan, plan.instantiate(checked), found);
       if (!found.empty) return { ok: false, result: this.inputProblems(definition, found, args) };
     }
     return { ok: true, input: checked };
@@ -600,7 +610,7 @@ export class Invoker {
     args: unknown,
     nullMeansAbsent: boolean,
     report: boolean,
-  ): Record<string, unknown> | Result<never> {
+  ): Record<string, unknown> | RefusedInput | Result<never> {
     // 1. An object (or nothing at all, for a call without arguments).
     if (args === undefined) args = {};
     if (!isPlainObject(args)) {
@@ -626,7 +636,7 @@ export class Invoker {
     let problems: InputProblems | undefined;
     if (this.options.rejectUndeclaredInputs) {
       for (const key of Object.keys(args)) {
-        if (!plan.declared.has(key) && !DROPPED_KEYS.has(key)) (problems ??= new InputProblems()).unknown(key);
+        if (!plan.declared.has(key) && !DROPPED_KEYS.has(key)) (problems ??= new InputProblems(plan.order)).unknown(key);
       }
     }
 
@@ -635,13 +645,38 @@ export class Invoker {
     for (const field of plan.fields) field(args, prepared, nullMeansAbsent);
 
     // 5. Validation compiled from the same field model as the schema.
-    if (!plan.validator.check(prepared)) plan.validator.explain(prepared, (problems ??= new InputProblems()));
-    if (problems) return this.inputProblems(definition, problems, args, report);
-    return prepared;
+    if (!plan.validator.check(prepared)) plan.validator.explain(prepared, (problems ??= new InputProblems(plan.order)));
+    return problems ? new RefusedInput(prepared, problems) : prepared;
   }
 
-  /** The compiled run-time checks; a throw (a `@ValidateIf` condition's) rejects, as the generic path's does. */
+  /**
+   * Refused input's answer. class-validator's checks still run on the fields the schema did not
+   * refuse, so one answer names every invalid field, whichever checker found it. They run without
+   * ambient values (as `validate` runs them); a check that throws on such an input (a `@ValidateIf`
+   * condition reading a field of the wrong type) stops them there, and the answer keeps what they found.
+   */
+  private refused(
+    definition: ToolDefinition,
+    plan: Plan,
+    refused: RefusedInput,
+    args: unknown,
+    report: boolean,
+  ): Result<never> | Promise<Result<never>> {
+    const { problems } = refused;
+    const answer = () => this.inputProblems(definition, problems, args, report);
+    if (!plan.residual) return answer();
+    let pending: void | Promise<void>;
+    try {
+      pending = this.residual(plan, plan.instantiate(refused.wire), problems);
+    } catch {
+      pending = undefined;
+    }
+    return pending === undefined ? answer() : pending.then(answer, answer);
+  }
+
+  /** The run-time checks; a throw (a `@ValidateIf` condition's) rejects, on the compiled path as on the generic one. */
   private residual(plan: Plan, instance: object, found: InputProblems): void | Promise<void> {
+    if (!this.compiled()) return residualErrors(plan.input, instance, found);
     try {
       return compiledResidual(plan.input.target)(instance as Record<string, unknown>, '', found);
     } catch (error) {

@@ -2,7 +2,8 @@
  * class-validator, for what JSON Schema cannot say: custom validators, `@ValidateIf`-guarded
  * fields, and the built-ins whose schema is only an over-approximation (`@IsUrl`, `@IsEmail`,
  * `@IsUUID`, ISO 8601 dates, lengths, …: contract/sources/class-validator-mapping.ts). Runs on the
- * instance after schema validation.
+ * instance after schema validation; when the schema refused some fields, on the others (a field
+ * with a problem, and what is inside it, is skipped), so one answer names every invalid field.
  */
 import { getFromContainer, ValidationTypes } from 'class-validator';
 import { contractOf } from '../contract/build-contract';
@@ -69,6 +70,8 @@ async function walk(contract: Contract, instance: Record<string, unknown>, prefi
   for (const field of contract.inputFields) {
     const value = instance[field.name];
     const path = prefix ? `${prefix}.${field.name}` : field.name;
+    // A value the schema refused may be of any type: the schema's problem is the one to fix first.
+    if (errors.refused(path)) continue;
     if (field.residual.length > 0) {
       const conditions = field.residual.filter((m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION);
       const applies = conditions.every((m) => (m.constraints[0] as (o: object, v: unknown) => boolean)(instance, value));
@@ -90,7 +93,10 @@ async function walkNode(node: TypeNode, value: unknown, path: string, errors: In
   if (node.kind === 'object' && node.target && hasResidual(node.target)) {
     await walk(contractOf(node.target), value as Record<string, unknown>, path, errors);
   } else if (node.kind === 'array' && node.items && Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) await walkNode(node.items, value[i], `${path}[${i}]`, errors);
+    for (let i = 0; i < value.length; i++) {
+      const item = `${path}[${i}]`;
+      if (!errors.refused(item)) await walkNode(node.items, value[i], item, errors);
+    }
   }
 }
 

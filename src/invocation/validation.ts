@@ -9,8 +9,8 @@ import { contractOf } from '../contract/build-contract';
 import { isDateTime } from '../contract/conforms';
 import { constraintOf, Contract, FieldModel, TypeNode } from '../contract/field-model';
 import { messages } from '../contract/messages';
-import type { InputProblems } from './input-problems';
-import { sharedContractSchema, SchemaDirection } from '../schema/build-schema';
+import type { FieldOrder, InputProblems } from './input-problems';
+import { SchemaDirection, validatedContractSchema } from '../schema/build-schema';
 
 /**
  * The options every validator of toolwright's schemas shares (the differential test compiles the
@@ -69,7 +69,7 @@ export function contractValidator(target: Function, direction: SchemaDirection):
   if (!byTarget) cache.set(direction, (byTarget = new WeakMap()));
   let validator = byTarget.get(target);
   if (!validator) {
-    const schema = sharedContractSchema(target, direction);
+    const schema = validatedContractSchema(target, direction);
     const check = compile(fast, schema);
     let detailed: ValidateFunction | undefined;
     const contract = contractOf(target);
@@ -89,6 +89,17 @@ export function contractValidator(target: Function, direction: SchemaDirection):
 interface Located {
   readonly path: string;
   readonly node?: TypeNode;
+  /** Each segment's place: the field's index in its contract, or the array index (FieldOrder). */
+  readonly place: number[];
+}
+
+const indexes = new WeakMap<Contract, Map<string, number>>();
+
+/** A field's index in its contract's declaration order. */
+function fieldIndex(contract: Contract, name: string): number {
+  let index = indexes.get(contract);
+  if (!index) indexes.set(contract, (index = new Map(contract.fields.map((field, i) => [field.name, i]))));
+  return index.get(name) ?? contract.fields.length;
 }
 
 function decodePointer(pointer: string): string[] {
@@ -103,25 +114,36 @@ function joinPath(path: string, segment: string): string {
 }
 
 /** Follows a JSON pointer through the field model, to the node it points at. */
-function locate(root: Contract, segments: string[], direction: SchemaDirection): Located {
+function locate(root: Contract, segments: readonly string[], direction: SchemaDirection): Located {
   let contract: Contract | undefined = root;
   let node: TypeNode | undefined;
   let path = '';
+  const place: number[] = [];
   for (const segment of segments) {
     path = joinPath(path, segment);
     if (contract) {
       const field: FieldModel | undefined = contract.byName.get(segment);
-      if (!field || (direction === 'input' && field.ambient)) return { path };
+      place.push(fieldIndex(contract, segment));
+      if (!field || (direction === 'input' && field.ambient)) return { path, place };
       node = field.type;
       contract = undefined;
     } else if (node?.kind === 'array' && /^\d+$/.test(segment)) {
+      place.push(Number(segment));
       node = node.items;
     } else {
-      return { path, node: undefined };
+      return { path, node: undefined, place };
     }
     if (node?.kind === 'object' && node.target) contract = contractOf(node.target);
   }
-  return { path, node };
+  return { path, node, place };
+}
+
+/**
+ * The order of a contract's input field paths (`amount`, `contacts[3].email`, as both checkers name
+ * them): declaration order at each level, array items by index.
+ */
+export function inputFieldOrder(contract: Contract): FieldOrder {
+  return (field) => (field === '' ? [] : locate(contract, field.split(/[.[\]]+/).filter(Boolean), 'input').place);
 }
 
 function constraintMessage(node: TypeNode | undefined, keyword: string): ((property: string, value: unknown) => string) | undefined {

@@ -40,6 +40,8 @@ interface ResolvedOptions {
   readonly strict: boolean;
   readonly declareDialect: boolean;
   readonly sharedDefs: boolean;
+  /** Show the formats that are annotations only (TypeNode.formatAnnotation): not in the schema a validator compiles. */
+  readonly annotations: boolean;
 }
 
 const DIALECT_URIS: Record<SchemaDialect, string> = {
@@ -76,9 +78,14 @@ const STRICT_FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email'
 /** Per contract class, its schemas by options (see `slot`). */
 const cache = new WeakMap<Function, Array<JsonSchema | undefined>>();
 
-function slot({ direction, dialect, strict, declareDialect, sharedDefs }: ResolvedOptions): number {
+function slot({ direction, dialect, strict, declareDialect, sharedDefs, annotations }: ResolvedOptions): number {
   return (
-    (direction === 'input' ? 0 : 4) + (dialect === '2020-12' ? 0 : 2) + (strict ? 1 : 0) + (declareDialect ? 8 : 0) + (sharedDefs ? 16 : 0)
+    (direction === 'input' ? 0 : 4) +
+    (dialect === '2020-12' ? 0 : 2) +
+    (strict ? 1 : 0) +
+    (declareDialect ? 8 : 0) +
+    (sharedDefs ? 16 : 0) +
+    (annotations ? 0 : 32)
   );
 }
 
@@ -89,6 +96,7 @@ function resolveOptions(direction: SchemaDirection, options: SchemaOptions): Res
     strict: options.strict === true,
     declareDialect: options.declareDialect === true,
     sharedDefs: options.sharedDefs === true,
+    annotations: true,
   };
   if (resolved.dialect !== '2020-12' && resolved.dialect !== 'draft-07') {
     throw new DeclarationError(`Unknown schema dialect '${String(resolved.dialect)}'. Use '2020-12' (the default) or 'draft-07'.`);
@@ -101,10 +109,18 @@ export function contractSchema(target: Function, direction: SchemaDirection, opt
   return copyJson(cachedSchema(target, resolveOptions(direction, options)));
 }
 
-/** The cached schema itself, for internal consumers that never hand it out (validators). */
-export function sharedContractSchema(target: Function, direction: SchemaDirection, options: SchemaOptions = {}): JsonSchema {
-  return cachedSchema(target, resolveOptions(direction, options));
+/**
+ * The cached schema the invoker's validator compiles, never handed out: the default schema without
+ * the formats that are annotations only (`@IsEmail`'s `email`: class-validator checks those).
+ */
+export function validatedContractSchema(target: Function, direction: SchemaDirection): JsonSchema {
+  const shown = cachedSchema(target, resolveOptions(direction, {}));
+  // Most contracts show no annotation: the schema shown is the one validated.
+  return annotated.has(shown) ? cachedSchema(target, { ...resolveOptions(direction, {}), annotations: false }) : shown;
 }
+
+/** The cached schemas that show an annotation-only format. */
+const annotated = new WeakSet<JsonSchema>();
 
 /** The cached schema itself: never handed out, every caller gets a copy. */
 function cachedSchema(target: Function, options: ResolvedOptions): JsonSchema {
@@ -130,6 +146,8 @@ class SchemaWriter {
   /** Names of the recursive contracts written to `defs` (most contracts have none). */
   private defNames?: Map<Function, string>;
   private readonly defs: Record<string, JsonSchema> = {};
+  /** Whether the schema shows an annotation-only format. */
+  private annotates = false;
 
   /** Classes named with `@SchemaName`, reachable from the root: always in `defs`, under that name. */
   private readonly named: ReadonlyMap<Function, string>;
@@ -149,7 +167,9 @@ class SchemaWriter {
   write(): JsonSchema {
     const body = this.objectSchema(contractOf(this.root), true);
     if (this.defNames) body[this.options.dialect === 'draft-07' ? 'definitions' : '$defs'] = this.defs;
-    return this.options.declareDialect ? { $schema: DIALECT_URIS[this.options.dialect], ...body } : body;
+    const schema = this.options.declareDialect ? { $schema: DIALECT_URIS[this.options.dialect], ...body } : body;
+    if (this.annotates) annotated.add(schema);
+    return schema;
   }
 
   private get refPrefix(): string {
@@ -194,6 +214,15 @@ class SchemaWriter {
     return schema;
   }
 
+  /**
+   * Annotation-only formats are shown in input schemas a validator does not compile, outside strict
+   * mode: OpenAI's strict mode and MCP clients (on structured output) assert every format they are
+   * shown, and class-validator accepts values JSON Schema's formats refuse (`a@bücher.de`).
+   */
+  private showsAnnotations(): boolean {
+    return this.options.annotations && this.options.direction === 'input' && !this.options.strict;
+  }
+
   /** A required string, array or free-form object may not be empty unless it says so. */
   private withFloor(schema: JsonSchema, node: TypeNode): JsonSchema {
     if (node.kind === 'string' && !node.enum && !node.format && !constraintOf(node, 'minLength')) {
@@ -220,6 +249,10 @@ class SchemaWriter {
       case 'string':
         schema = { type: 'string' };
         if (node.format && (!strict || STRICT_FORMATS.has(node.format))) schema.format = node.format;
+        else if (node.formatAnnotation && this.showsAnnotations()) {
+          schema.format = node.formatAnnotation;
+          this.annotates = true;
+        }
         break;
       case 'date':
         schema = { type: 'string', format: 'date-time' };

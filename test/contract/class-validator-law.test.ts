@@ -1,7 +1,8 @@
 /**
  * The holes the differential test (./differential.property.test.ts) was written for, one by one, so
  * each has a name when it comes back: a DTO shared with a NestJS controller is never looser in a
- * tool than in the controller, and the schema shown never claims a format the runtime does not mean.
+ * tool than in the controller, and the schema shown never asserts a format the runtime does not mean
+ * (`@IsEmail`'s and `@IsUrl`'s formats are annotations: class-validator checks those values).
  */
 import 'reflect-metadata';
 import {
@@ -14,14 +15,19 @@ import {
   IsUrl,
   IsUUID,
   Matches,
+  MaxLength,
+  MinLength,
   registerDecorator,
+  validate,
   Validate,
   ValidateIf,
   ValidateNested,
   ValidatorConstraint,
   ValidatorConstraintInterface,
 } from 'class-validator';
-import { Type } from 'class-transformer';
+import { plainToInstance, Type } from 'class-transformer';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { Expects, inputSchema, invoke, schemaOf, Tool } from 'toolwright';
 import { isolatedRegistry } from 'toolwright/testing';
 
@@ -65,9 +71,9 @@ describe('@IsUrl and @IsEmail options are enforced (SSRF)', () => {
     },
   );
 
-  it('accepts what the options allow, and shows no format JSON Schema would read differently', async () => {
+  it('accepts what the options allow, and shows format uri as an annotation only', async () => {
     expect((await invoke(FetchTool, { url: 'https://api.example.com/v1' })).value).toEqual({ url: 'https://api.example.com/v1' });
-    expect(inputSchema(FetchTool).properties).toEqual({ url: { type: 'string', minLength: 1 } });
+    expect(inputSchema(FetchTool).properties).toEqual({ url: { type: 'string', format: 'uri', minLength: 1 } });
   });
 
   it('@IsEmail: a host whitelist holds; an IP domain is refused; an internationalised domain is accepted as class-validator accepts it', async () => {
@@ -346,5 +352,25 @@ describe('a class-validator check that throws', () => {
     const result = await invoke(tool, { text: 'boom' });
     expect(result.ok).toBe(false);
     expect(result.fieldErrors?.[0]).toMatchObject({ field: 'text', keyword: 'fragile' });
+  });
+});
+
+describe('a wrong type reads as its type (a documented difference in wording)', () => {
+  class Application {
+    @IsString() @MinLength(2) @MaxLength(100) applicant!: string;
+  }
+
+  it("toolwright: 'applicant must be a string'; class-validator: every constraint's message, @MaxLength's first", async () => {
+    const [error] = await validate(plainToInstance(Application, { applicant: 42 }));
+    expect(Object.values(error.constraints ?? {})).toEqual([
+      'applicant must be shorter than or equal to 100 characters',
+      'applicant must be longer than or equal to 2 characters',
+      'applicant must be a string',
+    ]);
+    expect((await invoke(echo(Application), { applicant: 42 })).fieldErrors).toEqual([
+      { field: 'applicant', keyword: 'type', params: { type: 'string' }, message: 'applicant must be a string' },
+    ]);
+    const contracts = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'guide', 'contracts.md'), 'utf8');
+    expect(contracts).toContain('A value of the wrong type reads as the type it must be');
   });
 });

@@ -13,6 +13,9 @@
  * - when both accept, the tool receives the value class-validator's instance holds;
  * - the advertised JSON Schema (ajv with ajv-formats, in each dialect: 2020-12 and draft-07) accepts
  *   every prepared input `invoke()` accepts: the schema shown is never stricter than the runtime.
+ *   `format` is read as the Contracts and DTOs page says: `uuid` and a Date field's `date-time` are
+ *   asserted; `email`, `uri` and a date string's `date-time` are annotations (class-validator checks
+ *   those values, and accepts some the formats refuse: `a@bücher.de`, `example.com`, `2024-01-01`).
  *
  * The baseline is implicit conversion because toolwright coerces wire strings to the field's type
  * ("500" → 500) as class-transformer's implicit conversion does; with `transform: true` alone
@@ -172,10 +175,22 @@ function normal(value: unknown): string {
 
 const contractsPage = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'guide', 'contracts.md'), 'utf8');
 
-const ajv = new Ajv2020({ strict: false, strictNumbers: true, multipleOfPrecision: 12, allErrors: false });
-addFormats(ajv);
-const ajvDraft07 = new Ajv({ strict: false, strictNumbers: true, multipleOfPrecision: 12, allErrors: false });
-addFormats(ajvDraft07);
+const AJV_OPTIONS = { strict: false, strictNumbers: true, multipleOfPrecision: 12, allErrors: false } as const;
+/** The formats the advertised input schema shows as annotations only (on a Date field, date-time is asserted). */
+const ANNOTATIONS = ['email', 'uri', 'date-time'];
+
+/** ajv in both dialects, with ajv-formats; the annotation-only formats read as annotations unless `dates`. */
+function schemaValidators(dates: boolean): { ajv: Ajv2020; ajvDraft07: Ajv } {
+  const ajv = new Ajv2020(AJV_OPTIONS);
+  const ajvDraft07 = new Ajv(AJV_OPTIONS);
+  for (const validator of [ajv, ajvDraft07]) {
+    addFormats(validator);
+    for (const format of ANNOTATIONS) if (!(dates && format === 'date-time')) validator.addFormat(format, true);
+  }
+  return { ajv, ajvDraft07 };
+}
+const forStrings = schemaValidators(false);
+const forDates = schemaValidators(true);
 
 describe('differential: class-validator (as a NestJS ValidationPipe runs it) = invoke() ⊆ the advertised schema', () => {
   const trials: Trial[] = [];
@@ -198,6 +213,7 @@ describe('differential: class-validator (as a NestJS ValidationPipe runs it) = i
       }[`Differential${index}`];
       Expects(Dto as new () => object)(ToolClass);
       Tool({ name: `differential_${index}`, description: c.label })(ToolClass);
+      const { ajv, ajvDraft07 } = c.design === Date ? forDates : forStrings;
       const check = ajv.compile(inputSchema(ToolClass));
       const checkDraft07 = ajvDraft07.compile(inputSchema(ToolClass, { dialect: 'draft-07' }));
       for (const value of [...HAND_PICKED, ...generated(c.kind, 1000 + index, GENERATED_PER_CASE)]) {

@@ -33,7 +33,7 @@ describe('class-validator interop (src/interop/class-validator.ts)', () => {
     const schema = schemaOf(Contact);
     expect(schema.properties).toEqual({
       id: { type: 'string', minLength: 2 },
-      email: { type: 'string', maxLength: 50 },
+      email: { type: 'string', format: 'email', maxLength: 50 },
     });
     expect(schema.required).toEqual(['id']);
   });

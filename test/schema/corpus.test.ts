@@ -202,14 +202,17 @@ describe('schema semantics, pinned on a corpus of contracts', () => {
       "type": "string",
     },
     "email": {
+      "format": "email",
       "minLength": 1,
       "type": "string",
     },
     "endsOn": {
+      "format": "date-time",
       "minLength": 1,
       "type": "string",
     },
     "homepage": {
+      "format": "uri",
       "minLength": 1,
       "type": "string",
     },
@@ -218,6 +221,7 @@ describe('schema semantics, pinned on a corpus of contracts', () => {
       "type": "string",
     },
     "startsOn": {
+      "format": "date-time",
       "minLength": 1,
       "type": "string",
     },
@@ -687,6 +691,7 @@ describe('schema semantics, pinned on a corpus of contracts', () => {
       "type": "integer",
     },
     "email": {
+      "format": "email",
       "minLength": 1,
       "type": "string",
     },

@@ -23,6 +23,8 @@ export type Effect =
       readonly kind: 'type';
       readonly type: 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'array' | 'record';
       readonly format?: FieldFormat;
+      /** A format the input schema shows as an annotation only: class-validator asserts what it means. */
+      readonly annotation?: FieldFormat;
     }
   | {
       readonly kind: 'keyword';
@@ -120,8 +122,12 @@ const type = (t: Extract<Effect, { kind: 'type' }>['type'], format?: FieldFormat
 const fixed = (effects: Effect[], runtime: Runtime = 'exact'): Effects => ({ effects, runtime });
 
 const STRING = fixed([type('string')]);
-/** A string whose exact rule (URL, e-mail, ISO 8601 date) JSON Schema's formats do not match: class-validator checks it. */
-const STRING_RECHECKED = fixed([type('string')], 'recheck');
+/**
+ * A string whose exact rule (URL, e-mail, ISO 8601 date) JSON Schema's formats do not match
+ * (`a@bücher.de`, `example.com`, `2024-01-01`): the input schema shows the nearest format as an
+ * annotation, and class-validator checks the value.
+ */
+const recheckedString = (annotation: FieldFormat): Effects => fixed([{ kind: 'type', type: 'string', annotation }], 'recheck');
 const NO_SCHEMA = fixed([], 'residual');
 const WITHOUT_U: Effects = {
   ...NO_SCHEMA,
@@ -202,11 +208,11 @@ export const BUILT_IN_MAPPINGS: Readonly<Record<string, BuiltInMapping>> = Objec
   [cv.IS_NUMBER]: { reference: spread(cv.isNumber), map: (c) => number(c[0]) },
   [cv.IS_BOOLEAN]: { reference: spread(cv.isBoolean), map: () => fixed([type('boolean')]) },
   [cv.IS_DATE]: { reference: spread(cv.isDate), map: () => fixed([type('date')]) },
-  [cv.IS_DATE_STRING]: { reference: spread(cv.isDateString), map: () => STRING_RECHECKED, problem: format('iso8601') },
-  [cv.IS_ISO8601]: { reference: spread(cv.isISO8601), map: () => STRING_RECHECKED, problem: format('iso8601') },
-  [cv.IS_RFC_3339]: { reference: spread(cv.isRFC3339), map: () => STRING_RECHECKED, problem: format('date-time') },
-  [cv.IS_EMAIL]: { reference: spread(cv.isEmail), map: () => STRING_RECHECKED, problem: format('email') },
-  [cv.IS_URL]: { reference: spread(cv.isURL), map: () => STRING_RECHECKED, problem: format('url') },
+  [cv.IS_DATE_STRING]: { reference: spread(cv.isDateString), map: () => recheckedString('date-time'), problem: format('iso8601') },
+  [cv.IS_ISO8601]: { reference: spread(cv.isISO8601), map: () => recheckedString('date-time'), problem: format('iso8601') },
+  [cv.IS_RFC_3339]: { reference: spread(cv.isRFC3339), map: () => recheckedString('date-time'), problem: format('date-time') },
+  [cv.IS_EMAIL]: { reference: spread(cv.isEmail), map: () => recheckedString('email'), problem: format('email') },
+  [cv.IS_URL]: { reference: spread(cv.isURL), map: () => recheckedString('uri'), problem: format('url') },
   // Every UUID version class-validator knows is of format uuid's shape, which also admits `urn:uuid:`.
   [cv.IS_UUID]: { reference: spread(cv.isUUID), map: () => fixed([type('string', 'uuid')], 'recheck'), problem: format('uuid') },
   [cv.IS_ENUM]: { reference: spread(cv.isEnum), map: (c) => inList(c[1], false) },

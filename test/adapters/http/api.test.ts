@@ -3,6 +3,7 @@
  * the invoker, RFC 9457 problems with the exact statuses, ambient values and the auth hook.
  */
 import 'reflect-metadata';
+import { IsEmail, IsInt, IsString, Max, MaxLength, MinLength } from 'class-validator';
 import { fastify as createFastify } from 'fastify';
 import { AmbientContext, configure, Expects, Exposes, FailsOn, Field, Integer, SemanticHints, Tool, ToolVersion, fail } from 'toolwright';
 import { HttpApiHandle, HttpApiOptions, HttpConfig, serveHttpApi, toolwrightHttp } from 'toolwright/http';
@@ -95,7 +96,22 @@ class Ping {
   }
 }
 
-const tools = [Greet, ShipOrderV1, ShipOrderV2, OpaqueThing, OpaqueAllowed, Ping];
+class LoanInput {
+  @IsString() @MinLength(2) @MaxLength(100) applicant!: string;
+  @IsInt() @Max(1_000_000) amount!: number;
+  @IsEmail() email!: string;
+}
+
+@Tool('http', { name: 'apply_for_loan', error: 'Could not apply' })
+@Expects(LoanInput)
+@Exposes({ email: String })
+class ApplyForLoan {
+  call(input: LoanInput) {
+    return { email: input.email };
+  }
+}
+
+const tools = [Greet, ShipOrderV1, ShipOrderV2, OpaqueThing, OpaqueAllowed, Ping, ApplyForLoan];
 
 async function call(base: string, method: string, path: string, body?: string, headers: Record<string, string> = {}) {
   const response = await fetch(base + path, {
@@ -173,6 +189,31 @@ describe('toolwright/http over real HTTP', () => {
       422,
       [{ field: 'base', keyword: 'type', params: { type: 'object' }, message: 'arguments must be an object' }],
     ]);
+  });
+
+  it('invalid input names every invalid field in one problem, whichever check found it; a wrong type reads as its type', async () => {
+    const both = await call(api.url, 'POST', '/apply_for_loan/v1', '{"applicant":"Ada","amount":5000000,"email":"not-an-email"}');
+    expect([both.status, both.json.detail, both.json.errors]).toEqual([
+      422,
+      'Could not apply: amount must not be greater than 1000000 and email must be an email',
+      [
+        { field: 'amount', keyword: 'maximum', params: { limit: 1_000_000 }, message: 'amount must not be greater than 1000000' },
+        { field: 'email', keyword: 'format', params: { format: 'email' }, message: 'email must be an email' },
+      ],
+    ]);
+    const typed = await call(api.url, 'POST', '/apply_for_loan/v1', '{"applicant":42,"amount":5,"email":"ada@example.com"}');
+    expect([typed.status, typed.json.errors]).toEqual([422, [{ field: 'applicant', keyword: 'type', params: { type: 'string' }, message: 'applicant must be a string' }]]);
+  });
+
+  it("@IsEmail's format is an annotation in the OpenAPI document: an address class-validator accepts and JSON Schema's email refuses runs", async () => {
+    const document = (await call(api.url, 'GET', '/openapi.json')).json;
+    const body = document.paths['/api/apply_for_loan/v1'].post.requestBody.content['application/json'].schema;
+    expect(body.properties.email).toEqual({ type: 'string', format: 'email', minLength: 1 });
+    const accepted = await call(api.url, 'POST', '/apply_for_loan/v1', '{"applicant":"Ada","amount":5,"email":"a@bücher.de"}');
+    expect([accepted.status, accepted.json]).toEqual([200, { email: 'a@bücher.de' }]);
+    // And one JSON Schema's email accepts, class-validator refuses (an IP domain):
+    const refused = await call(api.url, 'POST', '/apply_for_loan/v1', '{"applicant":"Ada","amount":5,"email":"a@127.0.0.1"}');
+    expect([refused.status, refused.json.errors]).toEqual([422, [{ field: 'email', keyword: 'format', params: { format: 'email' }, message: 'email must be an email' }]]);
   });
 
   it('ambient values come from ambientContext(request), never from the body or the query string', async () => {
