@@ -136,7 +136,7 @@ describe('a mounted remote tool that asks mid-call, called on 2026-07-28', () =>
     const client = await modernClient(handle.url, asked);
     const result = await client.callTool({ name: 'pay_charge', arguments: { to: 'bob', cents: 500 } });
     expect(text(result)).toBe('charged 500 to bob; receipt emailed');
-    expect(asked).toEqual(['Allow the tool pay_charge to run with {"to":"bob","cents":500}?', 'Email the receipt?']);
+    expect(asked).toEqual(['Allow the tool pay_charge to run with these arguments?\nto: "bob"\ncents: 500', 'Email the receipt?']);
     expect(remote.charges).toEqual(['500 to bob']);
   });
 
@@ -146,7 +146,7 @@ describe('a mounted remote tool that asks mid-call, called on 2026-07-28', () =>
     const client = await modernClient(handle.url, asked);
     const result = await client.callTool({ name: 'pay_ask_charge', arguments: { to: 'bob', cents: 500 } });
     expect(text(result)).toBe('charged 500 to bob; receipt emailed');
-    expect(asked).toEqual(['Allow the tool pay_ask_charge to run with {"to":"bob","cents":500}?', 'Email the receipt?']);
+    expect(asked).toEqual(['Allow the tool pay_ask_charge to run with these arguments?\nto: "bob"\ncents: 500', 'Email the receipt?']);
     expect(remote.charges).toEqual(['500 to bob']);
     // Its first run reached the question, its retry (the remote's round) ran with the answer: nothing re-sent it from the start.
     expect(remote.runs).toBe(2);
@@ -177,7 +177,7 @@ describe('a held remote call: at most one send per approval, whatever reaches th
     const client = await modernClient(handle.url, asked);
     const result = await client.callTool({ name: 'pay_charge_twice_asked', arguments: { to: 'ann', cents: 9 } });
     expect(text(result)).toBe('charged 9 to ann; receipt emailed; note thanks');
-    expect(asked).toEqual(['Allow the tool pay_charge_twice_asked to run with {"to":"ann","cents":9}?', 'Email the receipt?', 'A note for the payee?']);
+    expect(asked).toEqual(['Allow the tool pay_charge_twice_asked to run with these arguments?\nto: "ann"\ncents: 9', 'Email the receipt?', 'A note for the payee?']);
     expect(remote.charges).toEqual(['9 to ann']);
     expect(remote.runs).toBe(1);
   });
