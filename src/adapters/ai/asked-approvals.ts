@@ -18,13 +18,22 @@ export const CHANGED_AFTER_APPROVAL =
 export class AskedApprovals {
   /** The input shown for each call, as canonical JSON (tool-call input is JSON: the SDK parsed it). */
   private readonly asked = new Map<string, string | undefined>();
+  /** The question a person is to be shown for each call, by tool call id (approvalQuestionOf). */
+  private readonly questions = new Map<string, string>();
 
-  /** Keeps the input shown for approval; the first one asked for a call is the one kept. */
-  remember(name: string, toolCallId: string, input: unknown): void {
+  /** Keeps the input shown for approval and its question; the first one asked for a call is the one kept. */
+  remember(name: string, toolCallId: string, input: unknown, question: string): void {
     const key = `${name}\0${toolCallId}`;
     if (this.asked.has(key)) return; // the SDK asks again when the answer comes: the input first shown stands
     this.asked.set(key, canonicalJson(input));
+    this.questions.set(toolCallId, question);
     if (this.asked.size > MAX_ASKED) this.asked.delete(this.asked.keys().next().value!);
+    if (this.questions.size > MAX_ASKED) this.questions.delete(this.questions.keys().next().value!);
+  }
+
+  /** The question of a call whose approval was asked here (undefined for another call). */
+  question(toolCallId: string): string | undefined {
+    return this.questions.get(toolCallId);
   }
 
   /**

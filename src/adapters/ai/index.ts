@@ -5,5 +5,5 @@
  *
  * @module toolwright/ai
  */
-export { toAiSdkTools, ToolCallFailedError } from './to-ai-sdk-tools';
+export { approvalQuestionOf, toAiSdkTools, ToolCallFailedError } from './to-ai-sdk-tools';
 export type { AiSdkContentOutput, AiSdkTools, AiSdkToolsOptions } from './to-ai-sdk-tools';

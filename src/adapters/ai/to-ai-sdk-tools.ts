@@ -98,6 +98,19 @@ const KNOWN_OPTIONS = ['only', 'strict', 'ambientContext', 'container', 'resolve
  * was shown for approval (see AskedApprovals); across processes, the SDK's
  * `experimental_toolApprovalSecret` binds the approval to the input.
  */
+/** The approvals asked by each tool set toAiSdkTools made, for approvalQuestionOf. */
+const askedOf = new WeakMap<AiSdkTools, AskedApprovals>();
+
+/**
+ * The question to show a person for an AI SDK approval request (a `tool-approval-request` part's
+ * `toolCall`) of tools made by toAiSdkTools: the same text an MCP client is asked, every argument
+ * shown, `sensitive` values redacted (the request's `input` itself carries them). Undefined when
+ * these tools did not ask for that call's approval.
+ */
+export function approvalQuestionOf(tools: AiSdkTools, toolCall: { readonly toolCallId: string }): string | undefined {
+  return askedOf.get(tools)?.question(toolCall.toolCallId);
+}
+
 export function toAiSdkTools(source: Toolbox | Iterable<ToolLike>, options: AiSdkToolsOptions = {}): AiSdkTools {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new DeclarationError(`toAiSdkTools: options must be an object; got ${describeValue(options)}.`);
@@ -109,6 +122,7 @@ export function toAiSdkTools(source: Toolbox | Iterable<ToolLike>, options: AiSd
   const toolbox = source instanceof Toolbox ? source : new Toolbox(source);
   const asked = new AskedApprovals();
   const tools: AiSdkTools = {};
+  askedOf.set(tools, asked);
   const scope = {
     ...(ambientContext !== undefined ? { ambientContext } : {}),
     ...(container !== undefined ? { container } : {}),
@@ -123,9 +137,9 @@ export function toAiSdkTools(source: Toolbox | Iterable<ToolLike>, options: AiSd
       ...(schema.function.strict ? { strict: true } : {}),
       // Approvals declared on the tool become the SDK's own approval flow; the SDK runs execute only once approved.
       async needsApproval(input, { toolCallId }) {
-        const needed = await toolbox.needsApproval({ id: toolCallId, name, arguments: input }, scope);
-        if (needed) asked.remember(name, toolCallId, input);
-        return needed;
+        const question = await toolbox.approvalQuestionFor({ id: toolCallId, name, arguments: input }, scope);
+        if (question) asked.remember(name, toolCallId, input, question.text);
+        return question !== undefined;
       },
       async execute(input, { toolCallId, abortSignal }) {
         const changed = asked.changed(name, toolCallId, input);

@@ -2,7 +2,7 @@
  * A per-conversation tool registry: the functions one conversation offers, their provider schemas,
  * and the way from a model's tool calls to invocations and back to messages.
  */
-import { ApprovalDecision, Approver, Invoker, ToolDefinition, ToolLike, Tools } from '../../index';
+import { ApprovalDecision, ApprovalQuestion, Approver, Invoker, ToolDefinition, ToolLike, Tools } from '../../index';
 import { defaultInvoker, describeValue } from '../../adapter-kit';
 import { joinWords } from '../../adapter-kit/internal';
 import { EntryCallOptions, EntryOutcome, localEntry, ToolboxCallOptions, ToolboxEntry } from './entry';
@@ -205,14 +205,17 @@ export class Toolbox {
     return this.run(this.matchRead(this.read(call, 'Toolbox.invoke')), readCallOptions(options, 'Toolbox.invoke'), transport);
   }
 
-  /** @internal Does this call need a person's approval (false for unknown names and calls that cannot run)? */
-  async needsApproval(call: ToolCallInput, options: ToolboxCallOptions = {}): Promise<boolean> {
+  /**
+   * @internal The question of a call that needs a person's approval; undefined when it needs none
+   * (and for unknown names and calls that cannot run).
+   */
+  async approvalQuestionFor(call: ToolCallInput, options: ToolboxCallOptions = {}): Promise<ApprovalQuestion | undefined> {
     const match = this.matchRead(this.read(call, 'Toolbox.invoke'));
     const entry = this.entries.get(match.name);
-    if (match.error !== undefined || !entry?.approvalQuestion) return false;
+    if (match.error !== undefined || !entry?.approvalQuestion) return undefined;
     // Arguments that cannot be shown need no question: the call is refused when it runs, never asked.
     const asked = await entry.approvalQuestion(match.arguments, this.entryOptions(entry, match, options, 'ai'));
-    return asked !== undefined && !('status' in asked);
+    return asked !== undefined && !('status' in asked) ? asked : undefined;
   }
 
   /**

@@ -6,7 +6,7 @@ import 'reflect-metadata';
 import { generateText, ModelMessage, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { audit, AuditRecord, Expects, Field, Invoker, Tool } from 'toolwright';
-import { toAiSdkTools } from 'toolwright/ai';
+import { approvalQuestionOf, toAiSdkTools } from 'toolwright/ai';
 import { Toolbox } from 'toolwright/openai';
 import { paid, Pay } from '../../fixtures/mcp-rounds/tools';
 
@@ -48,6 +48,10 @@ describe('AI SDK approvals', () => {
     const requests = first.content.filter((part) => part.type === 'tool-approval-request');
     expect(requests).toHaveLength(1);
     expect(deleted).toEqual([]);
+    // The question to show a person: the one an MCP client is asked; nothing for a call not asked about.
+    expect(approvalQuestionOf(tools, requests[0].toolCall)).toBe('Allow the tool delete_file to run with these arguments?\npath: "/etc/passwd"');
+    expect(approvalQuestionOf(tools, { toolCallId: 'call-404' })).toBeUndefined();
+    expect(approvalQuestionOf(toAiSdkTools([DeleteFile]), requests[0].toolCall)).toBeUndefined();
 
     const messages: ModelMessage[] = [
       { role: 'user', content: 'Delete it' },
