@@ -13,6 +13,7 @@ import type { FieldError } from '../errors/errors';
 import { DeclarationError } from '../errors/declaration-errors';
 import { DefinitionHost, ToolDefinition } from '../registry/tool-definition';
 import { deepFreeze } from '../util/deep-freeze';
+import { REDACTED } from './redact';
 import type { ToolContext } from './tool-context';
 
 export interface ForeignToolSpec {
@@ -23,6 +24,12 @@ export interface ForeignToolSpec {
   readonly description?: string;
   /** Its semantic hints (`readOnly`, `destructive`, `idempotent`, …), as a local tool's `@SemanticHints`. */
   readonly hints: readonly string[];
+  /**
+   * The JSON Schema its server advertises for its input: a value it marks `writeOnly` (as toolwright
+   * marks `sensitive` fields) is redacted wherever toolwright hands the input on (approval questions,
+   * audit records, exception reports).
+   */
+  readonly inputSchema?: unknown;
   /**
    * Makes the call with the checked input (frozen JSON). What it returns is the call's value; what
    * it throws is judged like a local tool's throw (`fail()` is a user-facing failure).
@@ -139,7 +146,52 @@ export function foreignCallee(tool: ToolDefinition): { call: ForeignToolSpec['ca
   return tool instanceof ForeignDefinition ? { call: tool.spec.call } : undefined;
 }
 
-/** For a foreign tool, the input a person or a log sees: all of it (it declares nothing sensitive), as a copy. */
+/**
+ * For a foreign tool, the input a person or a log sees, as a copy: every value its advertised schema
+ * marks `writeOnly` as `[redacted]`, at any depth the schema describes (its `properties`, `items`,
+ * `prefixItems`, local `$ref`s and the branches of `allOf`/`anyOf`/`oneOf`: a value any branch marks is
+ * redacted); a key an object's schema closes out (`additionalProperties: false`) is left out.
+ */
 export function foreignRedactedInput(tool: ToolDefinition, input: Readonly<Record<string, unknown>>): Record<string, unknown> | undefined {
-  return tool instanceof ForeignDefinition ? structuredClone(input) : undefined;
+  if (!(tool instanceof ForeignDefinition)) return undefined;
+  const { inputSchema } = tool.spec;
+  return redactWriteOnly(inputSchema, structuredClone(input), inputSchema) as Record<string, unknown>;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A local `$ref` (`#/$defs/Name`, `#/definitions/Name`) of `root`, or undefined. */
+function resolveRef(ref: unknown, root: unknown): unknown {
+  if (typeof ref !== 'string' || !ref.startsWith('#/')) return undefined;
+  let node: unknown = root;
+  for (const part of ref.slice(2).split('/')) {
+    if (!isObject(node) || !Object.prototype.hasOwnProperty.call(node, part)) return undefined;
+    node = node[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return node;
+}
+
+/** `value` (a copy, changed in place) with what `schema` marks writeOnly redacted; the walk follows the value, so it ends with it. */
+function redactWriteOnly(schema: unknown, value: unknown, root: unknown): unknown {
+  if (!isObject(schema) || value === undefined) return value;
+  if (schema.writeOnly === true) return REDACTED;
+  let result = '$ref' in schema ? redactWriteOnly(resolveRef(schema.$ref, root), value, root) : value;
+  for (const branch of ['allOf', 'anyOf', 'oneOf'] as const) {
+    const branches = schema[branch];
+    if (Array.isArray(branches)) for (const each of branches) result = redactWriteOnly(each, result, root);
+  }
+  if (result === REDACTED) return result;
+  if (Array.isArray(result)) {
+    const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : [];
+    return result.map((item, index) => redactWriteOnly(index < prefix.length ? prefix[index] : schema.items, item, root));
+  }
+  if (isObject(result) && isObject(schema.properties)) {
+    const properties = schema.properties;
+    for (const key of Object.keys(result)) {
+      // A key the schema closes out is left out, as a local tool's undeclared keys are (the server refuses it anyway).
+      if (Object.prototype.hasOwnProperty.call(properties, key)) result[key] = redactWriteOnly(properties[key], result[key], root);
+      else if (schema.additionalProperties === false) delete result[key];
+    }
+  }
+  return result;
 }

@@ -207,6 +207,9 @@ class SchemaWriter {
     const nullable = field.nullable || (strict && !isRequired);
     if (nullable) schema = withNull(schema);
     if (field.description) schema = this.withDescription(schema, field.description);
+    // A sensitive value is marked as JSON Schema marks a password (an annotation): a client, or a
+    // toolwright gateway mounting this server, redacts it wherever it shows the input.
+    if (field.sensitive && this.showsAnnotations() && !('$ref' in schema && this.options.dialect === 'draft-07')) schema.writeOnly = true;
     if (!strict) {
       if (direction === 'input' && field.default?.kind === 'literal') schema.default = toJsonLiteral(field.default.value);
       if (field.example) schema.examples = [toJsonLiteral(field.example.value)];

@@ -83,7 +83,7 @@ export interface RemoteToolOptions {
   sender?: (call: RemoteToolCall) => Promise<CallToolResult>;
 }
 
-/** @internal One call of a remote tool, as `RemoteToolOptions.sender` gets it. */
+/** One call of a remote tool as a sender gets it (toolwright/mcp keeps such a call open across 2026-07-28 input-required rounds). */
 export interface RemoteToolCall {
   /** Sends the call to the server, cancelled by `signal`; its requests for the user or the model go to `input`. */
   send(signal: AbortSignal, input: McpInputHandlers): Promise<CallToolResult>;
@@ -108,6 +108,8 @@ export interface RemoteMemberSpec {
   description?: string;
   /** Its semantic hints (`readOnly` for reads, prompts and completions). */
   hints: readonly string[];
+  /** The input schema it advertises: values it marks `writeOnly` are redacted in questions, audit records and reports. */
+  inputSchema?: unknown;
   /** How messages name it: `The tool 'transfer'`, `The prompt 'review'`, `The resource 'docs://a'`. */
   what: string;
   /** The longest a call may take, in milliseconds; then it is cancelled and fails. Default none (the invoker's own limit). */
@@ -135,6 +137,7 @@ export function remoteMemberDefinition(connection: McpServerConnection, spec: Re
     id: spec.id,
     description: spec.description,
     hints: spec.hints,
+    inputSchema: spec.inputSchema,
     async call(input, context) {
       const signal = timeoutMs === undefined ? context.signal : AbortSignal.any([context.signal, AbortSignal.timeout(timeoutMs)]);
       try {
@@ -176,6 +179,7 @@ export function remoteToolDefinition(connection: McpServerConnection, tool: McpT
     id: `mcp:${connection.alias}/${tool.name}`,
     description: tool.description ?? tool.annotations?.title ?? tool.title,
     hints: hintsOf(tool.annotations),
+    inputSchema: tool.inputSchema,
     what,
     timeoutMs,
     async send(input, signal, context) {

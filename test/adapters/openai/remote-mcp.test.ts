@@ -216,7 +216,7 @@ describe('the fixture server', () => {
     await toolbox.addMcpServer('good', fixtureConfig(), commands);
     const before = toolbox.names();
     await expect(toolbox.addMcpServer('bad', fixtureConfig({ FIXTURE_TOOLS: 'bad' }), commands)).rejects.toThrow(
-      "MCP server 'bad': 2 of its 13 tools cannot be mounted, so none were: 'files.read': its name mcp__bad__files.read has characters other than letters, digits, '_' and '-'; " +
+      "MCP server 'bad': 2 of its 14 tools cannot be mounted, so none were: 'files.read': its name mcp__bad__files.read has characters other than letters, digits, '_' and '-'; " +
         `'${'x'.repeat(60)}': its name mcp__bad__${'x'.repeat(60)} is 70 characters long; function names are at most 64 and are never truncated (use a shorter server alias).`,
     );
     expect(toolbox.names()).toEqual(before);
@@ -277,7 +277,7 @@ describe('the fixture server', () => {
     // The second server fails to mount: the first is unmounted again.
     fs.writeFileSync(file, JSON.stringify({ mcpServers: { ok: fixtureConfig(), broken: fixtureConfig({ FIXTURE_TOOLS: 'bad' }) } }));
     const other = new Toolbox();
-    await expect(other.loadMcpConfig(file, commands)).rejects.toThrow("MCP server 'broken': 2 of its 13 tools cannot be mounted");
+    await expect(other.loadMcpConfig(file, commands)).rejects.toThrow("MCP server 'broken': 2 of its 14 tools cannot be mounted");
     expect(other.names()).toEqual([]);
   });
 });

@@ -225,3 +225,27 @@ describe('tracing', () => {
     }
   });
 });
+
+describe("a remote tool's secrets", () => {
+  it('values its schema marks writeOnly read [redacted] in the audit record and the approval question, at any depth; keys it closes out are left out; the server gets them all', async () => {
+    const { toolbox, records, ledger } = await mounted();
+    try {
+      const args = { user: 'ada', password: 'hunter2', keys: [{ id: 'k1', token: 'tok-1' }], extra: { otp: '424242' }, stray: 'hunter2' };
+      const asked: string[] = [];
+      const record = await toolbox.invoke(
+        { id: 'l1', type: 'function', function: { name: 'mcp__fx__login', arguments: JSON.stringify(args) } },
+        { approve: (call) => (asked.push(call.approvalQuestion().text), true) },
+      );
+      expect(record.output).toBe('logged in');
+      expect(asked).toEqual([
+        'Allow the tool mcp__fx__login to run with these arguments?\nuser: "ada"\npassword: "[redacted]"\nkeys: [{ id: "k1", token: "[redacted]" }]\nextra: { otp: "[redacted]" }',
+      ]);
+      const shown = { user: 'ada', password: '[redacted]', keys: [{ id: 'k1', token: '[redacted]' }], extra: { otp: '[redacted]' } };
+      expect(records.find((each) => each.tool === 'mcp__fx__login')?.input).toEqual(shown);
+      expect(JSON.stringify([asked, records])).not.toMatch(/hunter2|tok-1|424242/);
+      expect(await ledger()).toEqual([args]);
+    } finally {
+      await toolbox.close();
+    }
+  });
+});
