@@ -13,7 +13,7 @@ export type { McpSdkServer, McpServerFactory, McpServerFactoryContext, McpServer
 export type { McpEra } from './call-context';
 export type { McpListCache } from './list-cache';
 export type { McpToolIcon } from './tool-extras';
-export type { McpRequestStateOptions } from './request-state';
+export type { McpRequestStateOptions, McpSpentApprovals } from './request-state';
 export type { McpTaskJob, McpTaskQueue, McpTasksOptions } from './tasks';
 export { McpServedTools } from './served-tools';
 export { McpServedMembers } from './served-members';

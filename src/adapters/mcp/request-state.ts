@@ -26,6 +26,42 @@ export interface McpRequestStateOptions {
   ttlMs?: number;
   /** Input-required rounds one call may take (default 8); beyond them the call fails with a tool error. */
   maxRounds?: number;
+  /**
+   * Where the states whose approval already ran a call are remembered, so that replaying one runs
+   * nothing (an approval runs its call at most once). Default: this process's memory (at most
+   * 100,000 states, each until it expires). Behind several replicas, pass one store they share,
+   * e.g. Redis: `claim: async (id, expiresAt) => (await redis.set('tw:spent:' + id, '1', 'PXAT', expiresAt, 'NX')) === 'OK'`.
+   */
+  spentApprovals?: McpSpentApprovals;
+}
+
+/** Remembers the states whose approval ran a call (`requestState.spentApprovals`). */
+export interface McpSpentApprovals {
+  /**
+   * Claims a state's approval (`id`: a digest of the state; `expiresAt`: when the state expires, in
+   * epoch milliseconds): true the first time, false for an id claimed before. Must be atomic across
+   * whoever shares the store.
+   */
+  claim(id: string, expiresAt: number): boolean | Promise<boolean>;
+}
+
+/** The default store of spent approvals: this process's memory, bounded. */
+class SpentInMemory implements McpSpentApprovals {
+  static readonly MAX = 100_000;
+  private readonly spent = new Map<string, number>();
+
+  claim(id: string, expiresAt: number): boolean {
+    const now = Date.now();
+    if ((this.spent.get(id) ?? 0) >= now) return false;
+    this.spent.delete(id);
+    if (this.spent.size >= SpentInMemory.MAX) {
+      // Expired states first (they open no more); then the oldest claim goes, a state about to expire.
+      for (const [key, until] of this.spent) if (until < now) this.spent.delete(key);
+      if (this.spent.size >= SpentInMemory.MAX) this.spent.delete(this.spent.keys().next().value!);
+    }
+    this.spent.set(id, expiresAt);
+    return true;
+  }
 }
 
 /** A state longer than this is refused before it is decoded (the answers it may carry are bounded too). */
@@ -76,6 +112,8 @@ function additionalData({ tool, args, caller: identity }: StateBinding): Buffer 
 /** The seal of one server: its keys, TTL and round cap, checked once when the server is created. */
 export class RequestStateSeal {
   readonly ttlMs: number;
+  /** Where approvals that ran a call are remembered (requestState.spentApprovals). */
+  readonly spent: McpSpentApprovals;
   readonly maxRounds: number;
   /** Whether the keys were given (false: a random key of this process). */
   readonly shared: boolean;
@@ -83,9 +121,14 @@ export class RequestStateSeal {
 
   constructor(options: McpRequestStateOptions | undefined, where: string) {
     if (options !== undefined && !isPlainObject(options)) {
-      throw new DeclarationError(`${where}: 'requestState' must be an object { keys, ttlMs?, maxRounds? }; got ${describeValue(options)}.`);
+      throw new DeclarationError(`${where}: 'requestState' must be an object { keys, ttlMs?, maxRounds?, spentApprovals? }; got ${describeValue(options)}.`);
     }
-    const { keys, ttlMs = 600_000, maxRounds = 8 } = options ?? {};
+    const { keys, ttlMs = 600_000, maxRounds = 8, spentApprovals } = options ?? {};
+    if (spentApprovals !== undefined && typeof (spentApprovals as { claim?: unknown } | null)?.claim !== 'function') {
+      throw new DeclarationError(
+        `${where}: 'requestState.spentApprovals' must be an object with claim(id, expiresAt) => boolean | Promise<boolean>; got ${describeValue(spentApprovals)}.`,
+      );
+    }
     if (keys !== undefined && (!Array.isArray(keys) || keys.length === 0)) {
       throw new DeclarationError(
         `${where}: 'requestState.keys' must be a non-empty array of secrets of at least ${MIN_KEY_BYTES} bytes (strings or Uint8Arrays); got ${describeValue(keys)}.`,
@@ -114,6 +157,12 @@ export class RequestStateSeal {
     this.maxRounds = maxRounds;
     this.shared = keys !== undefined;
     this.keys = keys ? keys.map(keyOf) : [keyOf(randomBytes(32))];
+    this.spent = (spentApprovals as McpSpentApprovals | undefined) ?? new SpentInMemory();
+  }
+
+  /** The id a state's approval is claimed under: a digest of the sealed state (unique: its IV is random). */
+  static idOf(state: string): string {
+    return digest(`toolwright.mcp.spentApproval\0${state}`);
   }
 
   /** Seals a JSON payload for this call; undefined when it is larger than a state may be. */

@@ -21,7 +21,7 @@ import {
 import type { Approver, ElicitResult, ElicitSchema, SampleRequest, SampleResult } from '../../index';
 import { isPlainObject } from '../../adapter-kit/internal';
 import { approvalForm, canElicitForm, decisionOf } from './approval';
-import { invalidState, missingKeysError, RequestStateSeal, StateBinding, warnMissingKeysOnce } from './request-state';
+import { invalidState, missingKeysError, RequestStateSeal, StateBinding, warnMissingKeysOnce, type McpSpentApprovals } from './request-state';
 
 /** What a run stops with when it reaches an ask nobody has answered yet. Never a tool's business. */
 export class InputSuspension extends Error {
@@ -51,6 +51,9 @@ const digestOf = (request: InputRequest, bound: string | undefined) => {
   return hash.digest('base64url').slice(0, 22);
 };
 
+/** Why a replayed approval round runs nothing. */
+const ALREADY_RAN = 'this approval already ran the call once (the round was sent again); call the tool again to be asked again';
+
 /** The answers of one call so far, and the ask this run stopped at (if it did). */
 export class CallRounds {
   /** Input-required rounds this call has taken before this one. */
@@ -67,6 +70,8 @@ export class CallRounds {
   private release?: () => void;
   /** The tool error this suspended run ends with instead of asking (a remote call that could not be held). */
   private refused?: string;
+  /** The state this round came with (its spent-approval id and expiry) and where approvals are claimed. */
+  private state?: { id: string; expiresAt: number; spent: McpSpentApprovals };
   /** What the run is stopped with: made only when a run does stop (an Error captures a stack, a call pays nothing for it). */
   get suspension(): InputSuspension {
     return (this.made ??= new InputSuspension());
@@ -135,7 +140,17 @@ export class CallRounds {
     if (raw !== undefined && typeof raw !== 'string') throw invalidState();
     const opened = raw === undefined ? undefined : seal.open(raw, binding, onRefused);
     const suspend = new AbortController();
-    return { rounds: CallRounds.from(opened, ctx.mcpReq.inputResponses, suspend), signal: AbortSignal.any([signal, suspend.signal]) };
+    const rounds = CallRounds.from(opened, ctx.mcpReq.inputResponses, suspend);
+    if (raw !== undefined) rounds.state = { id: RequestStateSeal.idOf(raw), expiresAt: opened!.e as number, spent: seal.spent };
+    return { rounds, signal: AbortSignal.any([signal, suspend.signal]) };
+  }
+
+  /**
+   * Claims the approval this round's state carries: true once per state, false when the state
+   * already ran its call (a replayed round runs nothing twice).
+   */
+  async claimApproval(): Promise<boolean> {
+    return this.state === undefined || (await this.state.spent.claim(this.state.id, this.state.expiresAt)) === true;
   }
 
   /** The ask this run stopped at, if any (even when the tool caught the suspension). */
@@ -305,7 +320,10 @@ export function roundHandlers(
           // The recorded answer is bound to the exact arguments (sensitive ones included), not only to the question shown.
           const question = call.approvalQuestion(toolName);
           const { message, schema } = approvalForm(toolName, question);
-          return decisionOf(await ask(message, schema, question.digest));
+          const decision = decisionOf(await ask(message, schema, question.digest));
+          // An approval runs its call once: the round that carries it claims its state, and a replay of that round is refused.
+          if (decision === true && !(await rounds.claimApproval())) return { approved: false, reason: ALREADY_RAN };
+          return decision;
         }
       : trusted
         ? () => true

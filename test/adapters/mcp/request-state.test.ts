@@ -103,6 +103,29 @@ describe('a sealed requestState', () => {
       expect(paid).toEqual([{ memo: memoA, to: 'alice', cents: 500 }]);
     });
 
+    it('runs its call at most once: the approving round sent again, here or to a replica sharing the keys and the spent-approval store, runs nothing', async () => {
+      const claimed = new Set<string>();
+      const spentApprovals = { claim: (id: string) => !claimed.has(id) && claimed.add(id) !== undefined };
+      const [a, b] = [await serve({ requestState: { keys: [K1], spentApprovals } }, true), await serve({ requestState: { keys: [K1], spentApprovals } }, true)];
+      for (const [first, second] of [[url, url], [a, b]]) {
+        paid.length = 0;
+        const asked = await post(first, payA, 'alice');
+        const round = { ...payA, requestState: asked.result!.requestState, inputResponses: approve() };
+        expect((await post(first, round, 'alice')).result?.content?.[0].text).toBe('paid 500 to alice');
+        const again = await post(second, round, 'alice');
+        expect(again.result).toMatchObject({
+          isError: true,
+          content: [
+            {
+              text: 'The call to pay was not approved: this approval already ran the call once (the round was sent again); call the tool again to be asked again. It did not run.',
+            },
+          ],
+        });
+        expect(paid).toHaveLength(1);
+      }
+      expect(claimed.size).toBe(1);
+    });
+
     it('the values shown in the form are never read back: an answer that changes them changes nothing that runs', async () => {
       const first = await post(url, payA, 'alice');
       const done = await post(
@@ -248,6 +271,7 @@ describe('requestState options', () => {
     [{ keys: [K1], ttlMs: 0 }, /'requestState\.ttlMs' must be a whole number/],
     [{ keys: [K1], maxRounds: 0 }, /'requestState\.maxRounds' must be a whole number from 1 to 64/],
     ['key', /'requestState' must be an object/],
+    [{ keys: [K1], spentApprovals: {} }, /'requestState\.spentApprovals' must be an object with claim\(id, expiresAt\)/],
   ])('%j is a DeclarationError naming the option', (requestState, message) => {
     expect(make(requestState)).toThrow(DeclarationError);
     expect(make(requestState)).toThrow(message);
