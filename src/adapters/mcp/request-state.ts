@@ -121,7 +121,9 @@ export class RequestStateSeal {
 
   constructor(options: McpRequestStateOptions | undefined, where: string) {
     if (options !== undefined && !isPlainObject(options)) {
-      throw new DeclarationError(`${where}: 'requestState' must be an object { keys, ttlMs?, maxRounds?, spentApprovals? }; got ${describeValue(options)}.`);
+      throw new DeclarationError(
+        `${where}: 'requestState' must be an object { keys, ttlMs?, maxRounds?, spentApprovals? }; got ${describeValue(options)}.`,
+      );
     }
     const { keys, ttlMs = 600_000, maxRounds = 8, spentApprovals } = options ?? {};
     if (spentApprovals !== undefined && typeof (spentApprovals as { claim?: unknown } | null)?.claim !== 'function') {

@@ -21,7 +21,14 @@ import {
 import type { Approver, ElicitResult, ElicitSchema, SampleRequest, SampleResult } from '../../index';
 import { isPlainObject } from '../../adapter-kit/internal';
 import { approvalForm, canElicitForm, decisionOf } from './approval';
-import { invalidState, missingKeysError, RequestStateSeal, StateBinding, warnMissingKeysOnce, type McpSpentApprovals } from './request-state';
+import {
+  invalidState,
+  missingKeysError,
+  RequestStateSeal,
+  StateBinding,
+  warnMissingKeysOnce,
+  type McpSpentApprovals,
+} from './request-state';
 
 /** What a run stops with when it reaches an ask nobody has answered yet. Never a tool's business. */
 export class InputSuspension extends Error {
