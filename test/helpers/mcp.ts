@@ -130,3 +130,16 @@ export async function postModernCall(url: string, params: Record<string, unknown
   const json = body.startsWith('{') ? body : body.split('\n').find((line) => line.startsWith('data: '))!.slice(6);
   return JSON.parse(json) as ModernAnswer;
 }
+
+/**
+ * A `serveHttp` auth whose bearer tokens are the keys of `scopesByToken`, each granting its scopes
+ * for an hour; any other token is invalid.
+ */
+export function scopedTokens(scopesByToken: Record<string, string[]>) {
+  return {
+    verifyAccessToken: (token: string) =>
+      token in scopesByToken
+        ? { token, clientId: token, scopes: scopesByToken[token], expiresAt: Math.floor(Date.now() / 1000) + 3600 }
+        : undefined,
+  };
+}

@@ -14,6 +14,7 @@ import { injectable } from 'tsyringe';
 import { Complete, CompletionRequest, Content, Description, Expects, Integer, Prompt, Resource, ResourceTemplate } from 'toolwright';
 import type { ToolContext } from 'toolwright';
 import { McpHttpHandle, serveHttp } from 'toolwright/mcp';
+import { scopedTokens } from '../../helpers/mcp';
 
 @injectable()
 class Shelf {
@@ -140,11 +141,7 @@ class TitleIds {
   }
 }
 
-const TOKENS: Record<string, string[]> = { reader: [], librarian: ['librarian'] };
-const auth = {
-  verifyAccessToken: (token: string) =>
-    token in TOKENS ? { token, clientId: token, scopes: TOKENS[token], expiresAt: Math.floor(Date.now() / 1000) + 3600 } : undefined,
-};
+const auth = scopedTokens({ reader: [], librarian: ['librarian'] });
 
 let handle: McpHttpHandle;
 const open: Array<{ close(): Promise<void> }> = [];

@@ -10,7 +10,7 @@ import 'reflect-metadata';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Expects, Integer, ResourceTemplate } from 'toolwright';
 import { McpHttpHandle, serveHttp } from 'toolwright/mcp';
-import { v2Client } from '../../helpers/mcp';
+import { v2Client, scopedTokens } from '../../helpers/mcp';
 
 /** Each template answers the variables it was given, as JSON. */
 class Echo {
@@ -42,11 +42,7 @@ class Repo extends Echo {}
 @ResourceTemplate('vault://{+owner}/{+repo}/{+path}.md', { name: 'vault', adapters: { mcp: { scopes: ['keeper'] } } })
 class Vault extends Echo {}
 
-const TOKENS: Record<string, string[]> = { reader: [], keeper: ['keeper'] };
-const auth = {
-  verifyAccessToken: (token: string) =>
-    token in TOKENS ? { token, clientId: token, scopes: TOKENS[token], expiresAt: Math.floor(Date.now() / 1000) + 3600 } : undefined,
-};
+const auth = scopedTokens({ reader: [], keeper: ['keeper'] });
 
 let handle: McpHttpHandle;
 const open: Array<{ close(): Promise<void> }> = [];

@@ -15,13 +15,9 @@ import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcont
 import { AmbientContext, Expects, Tool, ToolContext } from 'toolwright';
 import { McpHttpHandle, serveHttp } from 'toolwright/mcp';
 import { revisionTools } from '../../fixtures/mcp-revisions/tools';
-import { connectStdioFixture, modernHeaders, v2Client, V2Mode } from '../../helpers/mcp';
+import { connectStdioFixture, modernHeaders, v2Client, V2Mode, scopedTokens } from '../../helpers/mcp';
 
-const TOKENS: Record<string, string[]> = { admin: ['admin'], user: [] };
-const auth = {
-  verifyAccessToken: (token: string) =>
-    token in TOKENS ? { token, clientId: token, scopes: TOKENS[token], expiresAt: Math.floor(Date.now() / 1000) + 3600 } : undefined,
-};
+const auth = scopedTokens({ admin: ['admin'], user: [] });
 
 const MODES: V2Mode[] = ['legacy', 'auto', 'pin'];
 
