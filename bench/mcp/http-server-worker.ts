@@ -13,7 +13,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { Expects, Tool, ToolContext } from 'toolwright';
 import { serveHttp } from 'toolwright/mcp';
-import { hostHttp } from '../../src/adapters/mcp/serve';
+import { hostHttp } from '../../src/adapters/mcp/hosting/serve';
 import { serve } from './spawn';
 
 const [contender, mode] = process.argv.slice(2);

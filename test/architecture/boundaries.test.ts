@@ -346,6 +346,68 @@ describe('module boundaries', () => {
     expect(leaks).toEqual([]);
   });
 
+  describe('the rooms of adapters/mcp', () => {
+    /**
+     * toolwright/mcp by concern, bottom up, one way like the core's ranks: a room imports its own
+     * files and rooms of a lower rank, never a higher one, never another of its own rank.
+     *   auth, protocol        who calls (tokens, scopes, caller identity); what each revision adds on
+     *                         the wire (input-required rounds, the sealed request state, approvals,
+     *                         list caching, request classification)
+     *   members               what is served: tools, resources, prompts, completions, their entries,
+     *                         runs and answers, the tool context, the request context
+     *   composition, tasks    who sees what (visibility, scopes) and mounts of other servers; tool
+     *                         calls as tasks on a queue
+     *   server                the server factory: the table of contents of what a server is
+     *   hosting               HTTP (sessions, stateless, both revisions), stdio, event stores, limits
+     *   index                 the entry point, toolwright/mcp
+     */
+    const MCP_ROOMS: readonly (readonly string[])[] = [['auth', 'protocol'], ['members'], ['composition', 'tasks'], ['server'], ['hosting'], ['index']];
+    const mcp = path.join(src, 'adapters', 'mcp');
+    const roomRank = new Map(MCP_ROOMS.flatMap((rooms, rank) => rooms.map((room) => [room, rank] as const)));
+    /** A file's room (relative to src/adapters/mcp): its folder, or `index` for the entry point; declaration files are not rooms. */
+    const roomOf = (relative: string) => (relative.includes(path.sep) ? relative.split(path.sep)[0] : relative.replace(/\.ts$/, ''));
+    const roomOffenders = (relative: string, specs: readonly string[]) =>
+      specs
+        .filter((spec) => spec.startsWith('.'))
+        .flatMap((spec) => {
+          const target = path.relative(mcp, resolveRelative(path.join(mcp, relative), spec));
+          if (target.startsWith('..')) return [];
+          const [from, to] = [roomOf(relative), roomOf(target)];
+          if (from === to) return [];
+          const [a, b] = [roomRank.get(from)!, roomRank.get(to)];
+          if (b === undefined) return [`${relative} → ${spec}: ${to} is not a room`];
+          if (b > a) return [`${relative} → ${spec}: upward: ${from} (rank ${a}) → ${to} (rank ${b})`];
+          if (b === a) return [`${relative} → ${spec}: across one rank: ${from} and ${to} are both rank ${a}`];
+          return [];
+        });
+    const mcpFiles = files(mcp)
+      .map((file) => path.relative(mcp, file))
+      .filter((file) => !file.endsWith('.d.ts'));
+
+    it('every file is in a room of the table (a new room must be added to MCP_ROOMS)', () => {
+      const unplaced = [...new Set(mcpFiles.map(roomOf))].filter((room) => !roomRank.has(room));
+      expect(unplaced).toEqual([]);
+      expect(new Set(mcpFiles.map(roomOf)).size).toBe(MCP_ROOMS.flat().length); // every room holds files
+    });
+
+    it('rooms import only their own files and lower rooms, type-only imports included', () => {
+      expect(mcpFiles.flatMap((file) => roomOffenders(file, imports(path.join(mcp, file))))).toEqual([]);
+    });
+
+    it('refuses an upward import, one across a rank, and one out of no room', () => {
+      expect(roomOffenders(path.join('members', 'x.ts'), ["import type { Composition } from '../composition/composition';"].flatMap((text) => moduleSpecifiers(text)))).toEqual([
+        'members/x.ts → ../composition/composition: upward: members (rank 1) → composition (rank 2)',
+      ]);
+      expect(roomOffenders(path.join('tasks', 'x.ts'), ['../composition/mounts'])).toEqual([
+        'tasks/x.ts → ../composition/mounts: across one rank: tasks and composition are both rank 2',
+      ]);
+      expect(roomOffenders(path.join('protocol', 'x.ts'), ['../server/factory'])).toEqual([
+        'protocol/x.ts → ../server/factory: upward: protocol (rank 0) → server (rank 3)',
+      ]);
+      expect(roomOffenders(path.join('hosting', 'x.ts'), ['../server/factory', '../members/config', './limits', '../../../index'])).toEqual([]);
+    });
+  });
+
   it('finds the files it checks (the test is not vacuous)', () => {
     expect(all.filter((file) => rel(file).startsWith(path.join('adapters', 'mcp'))).length).toBeGreaterThanOrEqual(5);
   });

@@ -1,7 +1,7 @@
 /**
  * Who is calling, as a Nest application says it: the user an endpoint guard (a bearer-token
  * guard, Passport's `AuthGuard`) set on the platform request. An MCP session, its streams and its
- * tasks belong to this identity (toolwright/mcp's `identity` option: see ../mcp/caller.ts).
+ * tasks belong to this identity (toolwright/mcp's `identity` option: see ../mcp/auth/caller.ts).
  */
 import { SetupError } from '../../index';
 

@@ -1,0 +1,453 @@
+import type { AddressInfo } from 'node:net';
+import { createServer, IncomingMessage, ServerResponse } from 'node:http';
+import {
+  createMcpHandler,
+  isInitializeRequest,
+  McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  WebStandardStreamableHTTPServerTransport,
+  type Server,
+} from '@modelcontextprotocol/server';
+import { describeValue } from '../../../adapter-kit';
+import { httpAuthGate, McpHttpAuth, warnIfExposed } from '../auth/auth';
+import { callerIdentity, McpCallerIdentity, namedIdentity, recordCaller } from '../auth/caller';
+import { hostGuard } from './hosts';
+import { withParamHeaderCheck } from './param-headers';
+import { jsonRpcError, readJsonBody } from './http-body';
+import { DEFAULT_LIMITS, positiveInteger } from './limits';
+import { mcpServerFactory, McpServerFactory, McpServerFactoryContext, McpServerOptions } from '../server/factory';
+import type { McpServedTools } from '../members/served-tools';
+import type { McpServedCompletions, McpServedPrompts, McpServedResources } from '../members/member-entries';
+import type { MemberSets } from '../members/member-requests';
+import { serveWeb, SessionTable } from './sessions';
+import { answeredRequestId, webRequest, writeWebResponse } from './web-bridge';
+import { classifyPost } from '../protocol/classify';
+import type { EventStore } from './event-store';
+import { listenError } from './listen-error';
+import { narrowListen, type ResourceVisibleTo } from '../members/resource-listens';
+import { DeclarationError } from '../../../index';
+
+export { serveStdio } from './stdio';
+export type { McpStdioHandle, StdioServeOptions } from './stdio';
+
+/**
+ * The second argument of `serveHttp(options, { ... })`: where it listens, authentication, and every limit
+ * (body size, request time, sessions, allowed hosts and origins).
+ */
+export interface HttpServeOptions {
+  /** Default 127.0.0.1: only this machine can connect. */
+  host?: string;
+  /** Default 3000; 0 picks a free port (read it from `url`). */
+  port?: number;
+  /** Default `/mcp`. */
+  path?: string;
+  /**
+   * MCP 2025-11-25 without sessions: a fresh server for every request (default false: one server per
+   * session). A tools/call answers over SSE when the client accepts it (so progress and logs reach
+   * it); the client closing the response aborts the tool's signal. MCP 2026-07-28 requests are
+   * always served this way (that revision has no sessions), whatever this says.
+   */
+  stateless?: boolean;
+  /**
+   * Session mode (MCP 2025-11-25): makes SSE streams resumable. A client that lost a stream reconnects with
+   * `Last-Event-ID` and is sent what it missed (only its own session's events). `new
+   * InMemoryEventStore()` for development and one process; a shared store (`EventStore`) for
+   * several. A session's events are forgotten when it ends. Default none.
+   */
+  eventStore?: EventStore;
+  /** Largest request body accepted, in bytes (default 4 MiB); a larger one gets 413. */
+  maxBodyBytes?: number;
+  /**
+   * Bearer-token authentication (the MCP authorization spec): every request to `path` needs a
+   * valid token; the Protected Resource Metadata document is served when `resourceMetadata` is set.
+   */
+  auth?: McpHttpAuth;
+  /**
+   * Who the caller is, when your own code authenticated the request (the middleware in front of
+   * `createMcpHttpHandler`, a proxy you trust that names the user in a header): a non-empty string,
+   * or undefined for an anonymous caller. A session, its event streams and the tasks it makes
+   * belong to the caller that made them (with `auth`, to the token's identity and this one): to
+   * any other caller they answer as unknown. Throwing, or answering anything else, is answered 500
+   * (logged). Default: no such identity.
+   */
+  identity?: McpCallerIdentity;
+  // Limits and host rules (docs/guide/mcp-limits.md).
+  /** A session with no request for this long is closed (default 15 minutes); an open GET stream keeps it active. */
+  sessionIdleTimeoutMs?: number;
+  /** Open sessions at most (default 10,000; MCP 2025-11-25); beyond it an initialize request gets 503 with `Retry-After`. */
+  maxSessions?: number;
+  /** Time for the request headers, and then for the body, to arrive (default 30 s); a late body gets 408. */
+  requestTimeoutMs?: number;
+  /** Host names (optionally `name:port`) the server answers, whatever it is bound to; for proxies and non-loopback hosts. */
+  allowedHosts?: readonly string[];
+  /** Browser origins (`https://app.example.com`) allowed to call; a request with another Origin gets 403. */
+  allowedOrigins?: readonly string[];
+  /**
+   * Answers requests for other paths (default: 404), e.g. an HTTP API on the same port:
+   * `otherRequests: (req, res) => api.routing(req, res)`.
+   */
+  otherRequests?: (req: IncomingMessage, res: ServerResponse) => void;
+}
+
+/** What `serveHttp` resolves to: the URL, the live sets of what it serves, and `close()`. */
+export interface McpHttpHandle {
+  /** Where clients connect, e.g. `http://127.0.0.1:3000/mcp`. */
+  readonly url: string;
+  /** Open sessions (session mode). */
+  readonly sessions: () => number;
+  /** The tools served: add and remove them at run time; connected clients are sent tools/list_changed. */
+  readonly tools: McpServedTools;
+  /** The resources and templates served: add, remove, and `updated(uri)` to tell subscribed clients a resource changed. */
+  readonly resources: McpServedResources;
+  /** The prompts served: add and remove them at run time; connected clients are sent prompts/list_changed. */
+  readonly prompts: McpServedPrompts;
+  /** The completions served. */
+  readonly completions: McpServedCompletions;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the tools over Streamable HTTP, to clients of MCP 2025-11-25 and 2026-07-28 on one endpoint.
+ * For 2025-11-25, session mode (default) keeps one SDK server per session and stateless mode builds
+ * one per request; 2026-07-28 requests always get one per request. Bound to 127.0.0.1 by default; a server on loopback
+ * refuses requests whose Host or Origin is not loopback (DNS rebinding), and `allowedHosts` /
+ * `allowedOrigins` set the rule for any bind address (hosts.ts). Sessions, bodies and request time
+ * are bounded (limits.ts has the defaults; docs/guide/mcp-limits.md).
+ */
+export async function serveHttp(options: McpServerOptions, http: HttpServeOptions = {}): Promise<McpHttpHandle> {
+  resolveHttpOptions(http); // the options' errors before the tools'
+  const makeServer = mcpServerFactory(options);
+  try {
+    await makeServer.ready(); // remote mounts served before the first client lists
+  } catch (error) {
+    await makeServer.close();
+    throw error;
+  }
+  const { tools, resources, prompts, completions } = makeServer;
+  const members = { resources, prompts, completions };
+  const hosted = await hostHttp(makeServer, http, tools, makeServer.taskRequests, members, makeServer.resourceVisibleTo).catch(
+    async (error: unknown) => {
+      await makeServer.close();
+      throw error;
+    },
+  );
+  return {
+    ...hosted,
+    tools,
+    resources,
+    prompts,
+    completions,
+    async close() {
+      await hosted.close();
+      await makeServer.close();
+    },
+  };
+}
+
+/** `createMcpHttpHandler`'s answer: the endpoint's handler, and what `serveHttp`'s handle offers beside it. */
+export interface McpHttpHandler extends McpNodeHandler {
+  readonly tools: McpServedTools;
+  readonly resources: McpServedResources;
+  readonly prompts: McpServedPrompts;
+  readonly completions: McpServedCompletions;
+}
+
+/**
+ * `serveHttp` without a server of its own: the MCP endpoint (both revisions, sessions, host rules,
+ * auth, limits) as a handler of Node request/response pairs, for a server someone else owns (a
+ * framework's: toolwright/nest mounts it so). `http.host` is the host the server is bound to
+ * (default 127.0.0.1: the loopback Host/Origin rule applies; set `allowedHosts` otherwise);
+ * `port` and `otherRequests` are not used. `url`: where clients connect, for the auth metadata.
+ */
+export async function createMcpHttpHandler(
+  options: McpServerOptions,
+  http: Omit<HttpServeOptions, 'port' | 'otherRequests'> & { url?: string } = {},
+): Promise<McpHttpHandler> {
+  const { url, ...rest } = http;
+  resolveHttpOptions(rest, 'createMcpHttpHandler');
+  const makeServer = mcpServerFactory(options);
+  try {
+    await makeServer.ready();
+  } catch (error) {
+    await makeServer.close();
+    throw error;
+  }
+  const { tools, resources, prompts, completions } = makeServer;
+  const members = { resources, prompts, completions };
+  const handler = httpHandler(makeServer, rest, tools, makeServer.taskRequests, members, () => url ?? '', makeServer.resourceVisibleTo);
+  return {
+    ...handler,
+    path: handler.path,
+    tools,
+    resources,
+    prompts,
+    completions,
+    async close() {
+      await handler.close();
+      await makeServer.close();
+    },
+  };
+}
+
+/**
+ * `serveHttp`'s hosting of any SDK server factory, for both protocol revisions on one endpoint:
+ * the HTTP server, host rules, auth and body limits, then a 2025-11-25 request goes to the session
+ * table (one server per session, or per request when stateless) and a 2026-07-28 one to the SDK's
+ * `createMcpHandler` (one server per request). Internal; bench/mcp hosts the SDK's `McpServer` with
+ * it, so both contenders stand behind the same hosting code. `tools`: their changes are published
+ * to 2026-07-28 clients listening with `subscriptions/listen`. `taskRequests`: answers the tasks
+ * extension's methods of 2026-07-28 requests (../tasks/tasks-extension.ts). `members`: resource and prompt
+ * list changes and resource updates, published the same way. `resourceVisibleTo`: which of those
+ * updates a listen stream's caller may hear of (../members/resource-listens.ts).
+ * @internal
+ */
+export async function hostHttp(
+  makeServer: (context: McpServerFactoryContext) => Server | McpServer,
+  http: HttpServeOptions = {},
+  tools?: McpServedTools,
+  taskRequests?: McpServerFactory['taskRequests'],
+  members?: MemberSets,
+  resourceVisibleTo?: ResourceVisibleTo,
+): Promise<Omit<McpHttpHandle, 'tools' | 'resources' | 'prompts' | 'completions'>> {
+  const { host, port, requestTimeoutMs } = resolveHttpOptions(http);
+  let actualPort = port;
+  const handler = httpHandler(makeServer, http, tools, taskRequests, members, () => servedUrl, resourceVisibleTo);
+  let servedUrl = '';
+
+  // Headers get requestTimeoutMs; readJsonBody gives the body as long again. Node's own whole-request
+  // bound (checked every connectionsCheckingInterval) catches bodies nothing reads (a 404, say).
+  const httpServer = createServer(
+    {
+      headersTimeout: requestTimeoutMs,
+      requestTimeout: 2 * requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(30_000, Math.ceil(requestTimeoutMs / 2)),
+    },
+    (req, res) => void handler.handle(req, res),
+  );
+  await new Promise<void>((resolve, reject) => {
+    const refuse = (error: unknown) => reject(listenError(error, host, port));
+    httpServer.once('error', refuse);
+    httpServer.listen(port, host.replace(/^\[(.*)\]$/, '$1'), () => {
+      httpServer.off('error', refuse);
+      actualPort = (httpServer.address() as AddressInfo).port;
+      resolve();
+    });
+  });
+  const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  servedUrl = `http://${urlHost}:${actualPort}${handler.path}`;
+  warnIfExposed(host, http);
+  return {
+    url: servedUrl,
+    sessions: handler.sessions,
+    async close() {
+      await handler.close();
+      httpServer.closeAllConnections();
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    },
+  };
+}
+
+/** What `httpHandler` gives: one Node request/response pair answered at a time, without owning a server. */
+export interface McpNodeHandler {
+  /** The endpoint's path (`/mcp`). */
+  readonly path: string;
+  /**
+   * Answers one request. `parsed`: the body when the host already read and parsed it (a framework's
+   * body parser); otherwise it is read from `req` within the limits. Never rejects.
+   */
+  handle(req: IncomingMessage, res: ServerResponse, parsed?: { body: unknown }): Promise<void>;
+  /** Open sessions (session mode). */
+  sessions(): number;
+  /** Closes the sessions and the 2026-07-28 handler (not any server). */
+  close(): Promise<void>;
+}
+
+/**
+ * The request handling of `hostHttp`, on no server of its own: host rules, auth, body limits, then
+ * the 2025-11-25 session table or the 2026-07-28 handler. `servedUrl`: where clients connect (for
+ * the auth metadata document). `resourceVisibleTo`: a 2026-07-28 listen stream names, and hears of,
+ * only resources its caller may see.
+ * @internal
+ */
+export function httpHandler(
+  makeServer: (context: McpServerFactoryContext) => Server | McpServer,
+  http: HttpServeOptions,
+  tools: McpServedTools | undefined,
+  taskRequests: McpServerFactory['taskRequests'] | undefined,
+  members: MemberSets | undefined,
+  servedUrl: () => string,
+  resourceVisibleTo?: ResourceVisibleTo,
+): McpNodeHandler {
+  const { host, path, stateless, maxBodyBytes, requestTimeoutMs, ...limits } = resolveHttpOptions(http);
+  const gate = http.auth !== undefined ? httpAuthGate(http.auth, servedUrl) : undefined;
+  const sessions = new SessionTable(limits, () => makeServer({ era: 'legacy' }), http.eventStore);
+  const refusal = hostGuard(host, http);
+  // 2026-07-28: a server per request, whatever `stateless` says (the revision has no sessions).
+  const answersTaskMethods = taskRequests !== undefined;
+  const modern = createMcpHandler(
+    ({ era }) => {
+      const server = makeServer({ era, perRequest: true, answersTaskMethods });
+      return tools && !(server instanceof McpServer) ? withParamHeaderCheck(server, tools) : server;
+    },
+    {
+      legacy: 'reject',
+      onerror: (error) => reportModernError(error),
+    },
+  );
+  const unsubscribes = [
+    tools?.onChange(() => modern.notify.toolsChanged()),
+    members?.resources.onChange(() => modern.notify.resourcesChanged()),
+    members?.resources.onUpdated((uri) => modern.notify.resourceUpdated(uri)),
+    members?.prompts.onChange(() => modern.notify.promptsChanged()),
+  ];
+
+  const handle = async (req: IncomingMessage, res: ServerResponse, parsed?: { body: unknown }): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (gate?.serveMetadata(req, res, url.pathname)) return;
+    if (url.pathname !== path && !http.otherRequests) return void res.writeHead(404).end();
+    const forbidden = refusal(req);
+    if (forbidden) return jsonRpcError(res, 403, -32000, forbidden);
+    if (url.pathname !== path) return http.otherRequests!(req, res);
+    const authInfo = gate ? await gate.authenticate(req, res) : undefined;
+    if (authInfo === null) return; // answered: 401, 403 or 500
+    const named = http.identity ? await namedIdentity(http.identity, req) : undefined;
+    if (named instanceof Error) {
+      console.error(`toolwright/mcp: ${named.message} Answered 500.`);
+      return jsonRpcError(res, 500, -32603, 'Internal error');
+    }
+    // The one identity sessions, streams, tasks and request states belong to.
+    const caller = callerIdentity(authInfo, named);
+    const read =
+      req.method !== 'POST' ? { body: undefined } : parsed ? parsed : await readJsonBody(req, res, { maxBodyBytes, requestTimeoutMs });
+    if (!read) return; // answered (413, 408, 400), or the client is gone
+    const { body } = read;
+    // The SDK's own classification (what its isLegacyRequest runs), on the body already parsed: a
+    // request with the 2026-07-28 `_meta` envelope (server/discover among them) is modern; anything
+    // else is 2025-11-25 traffic. Only the modern handler reads the request's abort signal.
+    const classified = req.method === 'POST' && body !== undefined ? classifyPost(req.headers, body) : undefined;
+    const modernRequest = classified !== undefined && classified.kind !== 'legacy';
+    const request = webRequest(req, res, modernRequest);
+    recordCaller(request, caller);
+    if (modernRequest) {
+      const task = taskRequests?.(body, classified, req.headers, caller);
+      if (task) {
+        const { status, message } = await task;
+        const text = JSON.stringify(message);
+        return void res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+      }
+      const listen =
+        resourceVisibleTo && (await narrowListen(body, resourceVisibleTo, { authInfo, headers: req.headers, signal: request.signal }));
+      if (listen && 'refusal' in listen) return jsonRpcError(res, 200, ProtocolErrorCode.InvalidParams, listen.refusal, { id: listen.id });
+      const response = await modern.fetch(request, { parsedBody: listen ? listen.body : body, ...(authInfo ? { authInfo } : {}) });
+      return writeWebResponse(res, listen ? listen.stream(response) : response, answeredRequestId(body));
+    }
+
+    if (stateless) {
+      const server = makeServer({ era: 'legacy', perRequest: true });
+      // A tool call answers over SSE when the client takes it, so progress, logs, elicitation and
+      // sampling reach the client mid-call; everything else answers with one JSON body.
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: !streamsCall(req, body),
+      });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      return serveWeb(transport, request, res, body, authInfo);
+    }
+
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      // Another caller's session is answered as an unknown one, so a session id confirms nothing.
+      if (await sessions.serve(sessionId, caller, request, res, body, authInfo)) return;
+      return jsonRpcError(res, 404, -32001, 'Session not found: start a new session with an initialize request.');
+    }
+    if (req.method !== 'POST' || !isInitializeRequest(body)) {
+      return jsonRpcError(res, 400, -32000, 'Bad Request: no valid session id; start a session with an initialize request.');
+    }
+    await sessions.open(request, res, body, caller, authInfo);
+  };
+
+  return {
+    path,
+    handle: (req, res, parsed) =>
+      handle(req, res, parsed).catch((error: unknown) => {
+        jsonRpcError(res, 500, -32603, 'Internal error');
+        console.error('toolwright/mcp: the HTTP handler failed:', error);
+      }),
+    sessions: () => sessions.size,
+    async close() {
+      for (const unsubscribe of unsubscribes) unsubscribe?.();
+      await modern.close();
+      await sessions.closeAll();
+    },
+  };
+}
+
+/**
+ * What the SDK's 2026-07-28 handler reports: its refusals of requests (a mismatching header, an
+ * unsupported revision, a missing capability: answered to the client, which sees them, and not
+ * logged, so a client cannot flood the log) and its own failures (logged).
+ */
+function reportModernError(error: Error): void {
+  if (error instanceof ProtocolError || /^Rejected /.test(error.message)) return;
+  console.error('toolwright/mcp: serving an MCP 2026-07-28 request failed:', error);
+}
+
+/** A single tools/call from a client that accepts an SSE answer. */
+function streamsCall(req: IncomingMessage, body: unknown): boolean {
+  const accept = req.headers.accept;
+  return (
+    typeof accept === 'string' &&
+    accept.includes('text/event-stream') &&
+    typeof body === 'object' &&
+    body !== null &&
+    (body as { method?: unknown }).method === 'tools/call'
+  );
+}
+
+/** Every HTTP option checked and defaulted: a TypeError naming the option otherwise. */
+function resolveHttpOptions(http: HttpServeOptions, where = 'serveHttp') {
+  if (typeof http !== 'object' || http === null)
+    throw new DeclarationError(`${where}: the second argument must be an options object; got ${describeValue(http)}.`);
+  const { host = '127.0.0.1', port = 3000, path = '/mcp', stateless = false } = http;
+  if (typeof host !== 'string' || host.trim() === '')
+    throw new DeclarationError(`${where}: 'host' must be a host name or address, e.g. '127.0.0.1'; got ${describeValue(host)}.`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new DeclarationError(`${where}: 'port' must be a whole number from 0 (any free port) to 65535; got ${describeValue(port)}.`);
+  if (typeof path !== 'string' || !path.startsWith('/'))
+    throw new DeclarationError(`${where}: 'path' must start with '/', e.g. '/mcp'; got ${describeValue(path)}.`);
+  if (typeof stateless !== 'boolean')
+    throw new DeclarationError(`${where}: 'stateless' must be true or false; got ${describeValue(stateless)}.`);
+  if (http.identity !== undefined && typeof http.identity !== 'function') {
+    throw new DeclarationError(
+      `${where}: 'identity' must be a function (request) => string | undefined naming the caller, e.g. (request) => request.user?.id; got ${describeValue(http.identity)}.`,
+    );
+  }
+  const { eventStore } = http;
+  if (eventStore !== undefined) {
+    const store = eventStore as Partial<EventStore> | null;
+    if (typeof store?.storeEvent !== 'function' || typeof store.replayEventsAfter !== 'function') {
+      throw new DeclarationError(
+        `${where}: 'eventStore' must implement storeEvent and replayEventsAfter (e.g. new InMemoryEventStore()); got ${describeValue(eventStore)}.`,
+      );
+    }
+    if (stateless)
+      throw new DeclarationError(`${where}: 'eventStore' needs sessions; a stateless server has no stream to resume. Drop one of the two.`);
+  }
+  const limit = (option: keyof typeof DEFAULT_LIMITS) =>
+    positiveInteger(where, option, http[option as keyof HttpServeOptions], DEFAULT_LIMITS[option]);
+  return {
+    host,
+    port,
+    path,
+    stateless,
+    maxBodyBytes: limit('maxBodyBytes'),
+    requestTimeoutMs: limit('requestTimeoutMs'),
+    maxSessions: limit('maxSessions'),
+    sessionIdleTimeoutMs: limit('sessionIdleTimeoutMs'),
+  };
+}
