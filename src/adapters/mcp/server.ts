@@ -166,6 +166,11 @@ export interface McpServerFactory {
   readonly prompts: McpServedPrompts;
   /** The completions served. */
   readonly completions: McpServedCompletions;
+  /**
+   * @internal Runs the `configure` hook once on a server that is then dropped, so a hook that throws
+   * fails the serving entry at start (a DeclarationError naming the hook), not every request after.
+   */
+  readonly checkConfigure: () => void;
   /** @internal Whether a URI names a resource a request's caller may see (2026-07-28 listen streams over HTTP). */
   readonly resourceVisibleTo: ResourceVisibleTo;
   /**
@@ -401,7 +406,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
       const connection = new ListenRequest('stdio', server.getNegotiatedProtocolVersion() ?? '2026-07-28', new AbortController().signal);
       resources.seenBy(server, (uri) => resourceVisibleTo(uri, connection));
     }
-    options.configure?.(server);
+    if (options.configure) runConfigure(options.configure, server);
     if (!context.perRequest) for (const set of [tools, resources, prompts, completions]) set.attach(server);
     return server;
   };
@@ -410,7 +415,28 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
   composition.start();
   const ready = () => composition.ready();
   const close = () => composition.close();
-  return Object.assign(factory, { tools, resources, prompts, completions, taskRequests, resourceVisibleTo, ready, close });
+  const checkConfigure = () => void (options.configure && factory({ perRequest: true }));
+  return Object.assign(factory, { tools, resources, prompts, completions, taskRequests, resourceVisibleTo, ready, close, checkConfigure });
+}
+
+/** Runs the `configure` hook on one SDK server; a hook that throws is a DeclarationError naming it, with the thrown error as its cause. */
+function runConfigure(configure: (server: Server) => void, server: Server): void {
+  try {
+    configure(server);
+  } catch (error) {
+    const thrown = error instanceof Error ? error.message : describeValue(error);
+    throw new DeclarationError(
+      `createMcpServer: the 'configure' hook threw: ${thrown}. It runs with every SDK server toolwright builds (at start, then once per session, ` +
+        "per request and per stdio connection): make it not throw (a handler it adds needs its capability declared in 'capabilities').",
+      { member: 'configure' },
+      { cause: error },
+    );
+  }
+}
+
+/** Whether an error is the `configure` hook's failure (runConfigure's): the serving entries tell the client the hook failed. */
+export function isConfigureFailure(error: unknown): error is DeclarationError {
+  return error instanceof DeclarationError && error.site.member === 'configure' && error.site.class === undefined;
 }
 
 /** The server's own problem (its ambientContext threw, its setup is wrong): reported once, never shown to the model. */
