@@ -54,6 +54,7 @@ export const guides: DefaultTheme.SidebarItem[] = [
         link: '/guide/mcp',
         collapsed: false,
         items: [
+          { text: 'Every server option', link: '/guide/mcp-options' },
           { text: 'Protocol revisions and streaming', link: '/guide/mcp-protocol-revisions' },
           { text: 'The tool context and content', link: '/guide/mcp-tool-context' },
           { text: 'Resources, prompts and completions', link: '/guide/mcp-resources' },

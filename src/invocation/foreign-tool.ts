@@ -9,6 +9,7 @@
  */
 import { contractOf } from '../contract/build-contract';
 import type { Contract } from '../contract/field-model';
+import type { MemberKind } from '../metadata/definitions';
 import type { FieldError } from '../errors/errors';
 import { DeclarationError } from '../errors/declaration-errors';
 import { DefinitionHost, ToolDefinition } from '../registry/tool-definition';
@@ -30,6 +31,8 @@ export interface ForeignToolSpec {
    * audit records, exception reports).
    */
   readonly inputSchema?: unknown;
+  /** What kind of member it stands for (default `tool`): a remote server's resource, prompt or completion says so to middleware (`call.tool.member`). */
+  readonly member?: MemberKind;
   /**
    * Makes the call with the checked input (frozen JSON). What it returns is the call's value; what
    * it throws is judged like a local tool's throw (`fail()` is a user-facing failure).
@@ -61,6 +64,9 @@ class ForeignDefinition extends ToolDefinition {
   }
   override get declaration(): undefined {
     return undefined;
+  }
+  override get member(): MemberKind {
+    return this.spec.member ?? 'tool';
   }
   override get version(): number {
     return 1;

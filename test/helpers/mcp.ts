@@ -120,10 +120,26 @@ let rawId = 0;
  * where the SDK Client would not (a replay, another replica, a forged state).
  */
 export async function postModernCall(url: string, params: Record<string, unknown>, token?: string): Promise<ModernAnswer> {
+  return postModern(url, 'tools/call', params, { token });
+}
+
+/**
+ * One raw 2026-07-28 request of any method over HTTP, from a client declaring `capabilities`
+ * (default: form elicitation, as MODERN_ENVELOPE), e.g. `{ extensions: { 'io.modelcontextprotocol/tasks': {} } }`
+ * where the SDK Client cannot read the answer (a CreateTaskResult).
+ */
+export async function postModern(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  { token, capabilities }: { token?: string; capabilities?: Record<string, unknown> } = {},
+): Promise<ModernAnswer> {
+  const name = method === 'tools/call' ? String(params.name) : undefined;
+  const _meta = capabilities ? { ...MODERN_ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': capabilities } : MODERN_ENVELOPE;
   const response = await fetch(url, {
     method: 'POST',
-    headers: { ...modernHeaders('tools/call', String(params.name)), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify({ jsonrpc: '2.0', id: ++rawId, method: 'tools/call', params: { ...params, _meta: MODERN_ENVELOPE } }),
+    headers: { ...modernHeaders(method, name), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ jsonrpc: '2.0', id: ++rawId, method, params: { ...params, _meta } }),
   });
   const body = await response.text();
   // One JSON answer, or one SSE event carrying it.

@@ -1,4 +1,4 @@
-import { Tool, ToolRegistry } from 'toolwright';
+import { Prompt, Tool, ToolRegistry } from 'toolwright';
 import { isolatedRegistry } from 'toolwright/testing';
 
 describe('membership (mcp and openai registered)', () => {
@@ -52,6 +52,16 @@ describe('membership (mcp and openai registered)', () => {
     @Tool(false) class Quiet extends Base {}
     expect(registry.describe(Quiet).adapters).toEqual([]);
     expect(registry.forAdapter('mcp').map((d) => d.target)).toEqual([Base]);
+  });
+
+  it('@Prompt(false) (as every member decorator with false) opts a subclass out of the prompt its parent declared', () => {
+    @Prompt({ description: 'Review a loan' }) class Review { call() { return 'Review it.'; } }
+    @Prompt(false) class QuietReview extends Review {}
+    class LoudReview extends Review {}
+    registry.add(LoudReview);
+    expect(registry.describe(QuietReview).adapters).toEqual([]);
+    expect(registry.forAdapter('mcp', { kind: 'prompt' }).map((d) => d.target)).toEqual([LoudReview, Review]);
+    expect(() => Prompt(false, 'mcp')).toThrow('@Prompt(false) opts out of every adapter and cannot be combined with adapter keys or options.');
   });
 
   it('method tools are members through their own declarations', () => {

@@ -5,7 +5,7 @@
  * the Toolbox of `toolwright/openai` and the mounts of `toolwright/mcp`.
  */
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/client';
-import { fail, ToolContext, ToolDefinition, ToolFailure } from '../../index';
+import { fail, MemberKind, ToolContext, ToolDefinition, ToolFailure } from '../../index';
 import { foreignTool, isPlainObject } from '../../adapter-kit/internal';
 import type { McpServerConnection } from './connection';
 import type { McpInputHandlers } from './input-requests';
@@ -108,6 +108,8 @@ export interface RemoteMemberSpec {
   description?: string;
   /** Its semantic hints (`readOnly` for reads, prompts and completions). */
   hints: readonly string[];
+  /** What kind of member it is (default `tool`), as middleware reads it from `call.tool.member`. */
+  member?: MemberKind;
   /** The input schema it advertises: values it marks `writeOnly` are redacted in questions, audit records and reports. */
   inputSchema?: unknown;
   /** How messages name it: `The tool 'transfer'`, `The prompt 'review'`, `The resource 'docs://a'`. */
@@ -137,6 +139,7 @@ export function remoteMemberDefinition(connection: McpServerConnection, spec: Re
     id: spec.id,
     description: spec.description,
     hints: spec.hints,
+    ...(spec.member ? { member: spec.member } : {}),
     inputSchema: spec.inputSchema,
     async call(input, context) {
       const signal = timeoutMs === undefined ? context.signal : AbortSignal.any([context.signal, AbortSignal.timeout(timeoutMs)]);

@@ -1,5 +1,5 @@
 /**
- * The server is extensible: a `configure` hook receives every SDK server (once per session) to add
+ * The server is extensible: a `configure` hook receives every SDK server (at start, then once per session) to add
  * resources and prompts with the SDK's own API, and the served tool set changes at run time with
  * tools/list_changed sent to connected clients.
  */
@@ -8,9 +8,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Server } from '@modelcontextprotocol/server';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Tool } from 'toolwright';
+import { DeclarationError, Tool } from 'toolwright';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createMcpServer, McpAdapter, mcpServerFactory, serveHttp } from 'toolwright/mcp';
+import { createMcpHttpHandler, createMcpServer, McpAdapter, mcpServerFactory, serveHttp, serveStdio } from 'toolwright/mcp';
+import { MODERN_ENVELOPE, modernHeaders, rawInitialize } from '../../helpers/mcp';
 
 @Tool({ description: 'Says hello' })
 class Hello {
@@ -44,7 +45,7 @@ async function connect(url: string): Promise<Client> {
 }
 
 describe('the configure hook', () => {
-  it('receives the SDK server once per session; resources and prompts answer beside the tools', async () => {
+  it('receives an SDK server at start and once per session; resources and prompts answer beside the tools', async () => {
     const configured: Server[] = [];
     const handle = await serveHttp(
       {
@@ -61,8 +62,8 @@ describe('the configure hook', () => {
     );
     const [a, b] = [await connect(handle.url), await connect(handle.url)];
     try {
-      expect(configured).toHaveLength(2);
-      expect(configured[0]).not.toBe(configured[1]);
+      expect(configured).toHaveLength(3); // once at start (a hook that throws fails serveHttp), then once per session
+      expect(configured[1]).not.toBe(configured[2]);
       expect(a.getServerCapabilities()).toMatchObject({ resources: {}, prompts: {}, tools: { listChanged: true } });
       expect((await a.listResources()).resources.map((resource) => resource.uri)).toEqual(['docs://readme']);
       expect((await b.readResource({ uri: 'docs://readme' })).contents).toEqual([
@@ -86,8 +87,49 @@ describe('the configure hook', () => {
     );
   });
 
-  it('without the capability declared, the SDK refuses the handler (so the mistake shows at the first connection)', () => {
-    expect(() => createMcpServer({ name: 'x', version: '1', tools: [Hello], configure: addDocs })).toThrow(/resources/);
+  it('without the capability declared, the SDK refuses the handler, and the server fails at start naming the hook', async () => {
+    const hook = /^createMcpServer: the 'configure' hook threw: .*resources.*\. It runs with every SDK server toolwright builds/;
+    expect(() => createMcpServer({ name: 'x', version: '1', tools: [Hello], configure: addDocs })).toThrow(hook);
+    const options = { name: 'x', version: '1', tools: [Hello], configure: addDocs };
+    await expect(serveHttp(options, { port: 0 })).rejects.toThrow(hook);
+    await expect(createMcpHttpHandler(options)).rejects.toThrow(hook);
+    await expect(serveStdio(options)).rejects.toThrow(hook); // before it reads stdin
+    const failure = await serveHttp(options, { port: 0 }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(DeclarationError);
+    expect((failure as Error).cause).toBeInstanceOf(Error);
+  });
+
+  it('a hook that throws later answers each request with its id and a message naming the hook (the reason goes to the log only)', async () => {
+    let calls = 0;
+    const configure = () => {
+      if (++calls > 1) throw new Error('the secret store is down');
+    };
+    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const handle = await serveHttp({ name: 'late', version: '1', tools: [Hello], configure }, { port: 0 });
+    try {
+      const post = async (body: object, headers: Record<string, string> = {}) => {
+        const response = await fetch(handle.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+          body: JSON.stringify(body),
+        });
+        return { status: response.status, body: await response.json() };
+      };
+      const expected = {
+        jsonrpc: '2.0',
+        id: 7,
+        error: { code: -32603, message: "Internal error: the server's 'configure' hook failed; the server's log says why." },
+      };
+      expect(await post(rawInitialize(7))).toEqual({ status: 500, body: expected });
+      const modern = { jsonrpc: '2.0', id: 7, method: 'tools/list', params: { _meta: MODERN_ENVELOPE } };
+      expect(await post(modern, modernHeaders('tools/list'))).toEqual({ status: 500, body: expected });
+      await expect(connect(handle.url)).rejects.toThrow("the server's 'configure' hook failed");
+      const lines = logged.mock.calls.map((call) => call.map(String).join(' '));
+      expect(lines.some((line) => line.includes("'configure' hook threw: the secret store is down"))).toBe(true);
+    } finally {
+      logged.mockRestore();
+      await handle.close();
+    }
   });
 });
 

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { IsInt, IsUUID, Max, Min } from 'class-validator';
-import { injectable } from 'tsyringe';
+import { inject, injectable } from 'tsyringe';
 import {
   AmbientContext,
   configure,
@@ -198,6 +198,32 @@ describe('per-request context', () => {
     expect(seen.every((s) => s.same && s.injected === s.current)).toBe(true);
     expect(seen[0].injected).not.toEqual(seen[1].injected);
     expect(mcpRequest()).toBeUndefined();
+  });
+
+  it('@inject(McpRequestContext) names the token explicitly (it type-checks: the class is a concrete token), and the class is not built by hand', async () => {
+    @injectable()
+    class Headers {
+      constructor(@inject(McpRequestContext) readonly request: Pick<McpRequestContext, 'requestId' | 'protocolVersion'>) {}
+    }
+    const seen: unknown[] = [];
+    @Tool('mcp')
+    class Injected {
+      constructor(private readonly headers: Headers) {}
+      call() {
+        seen.push(this.headers.request === mcpRequest(), this.headers.request instanceof McpRequestContext);
+        return 'ok';
+      }
+    }
+    const { client: c, close: done } = await connectInMemory({ name: 'ctx', version: '1', tools: [Injected] });
+    try {
+      expect((await c.callTool({ name: 'injected', arguments: {} })).isError).toBeUndefined();
+    } finally {
+      await done();
+    }
+    expect(seen).toEqual([true, true]);
+    expect(() => new McpRequestContext()).toThrow(
+      'McpRequestContext is made by the MCP server for each request: inject it (a constructor parameter, or @inject(McpRequestContext)) or read mcpRequest() inside a call; do not construct it.',
+    );
   });
 
   it('reports progress when the client asks for it', async () => {

@@ -13,7 +13,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { DeclarationError, Resource, ResourceTemplate } from 'toolwright';
+import { DeclarationError, Middleware, Resource, ResourceTemplate } from 'toolwright';
 import { serveHttp, type McpHttpHandle, type McpMember, type McpRequestContext } from 'toolwright/mcp';
 import { admitMcpServer, McpSecurityPolicy } from 'toolwright/mcp-client';
 import { modernHeaders } from '../../helpers/mcp';
@@ -29,11 +29,18 @@ const rule = (member: McpMember, request: McpRequestContext) => {
   return !member.tags.includes('ledger') || request.headers?.['x-role'] === 'auditor';
 };
 
+/** What middleware sees of each call: its member kind, id and name. */
+const calls: string[] = [];
+const seen: Middleware = (call, next) => {
+  calls.push(`${call.tool.member} ${call.tool.id} ${call.tool.toolName()}`);
+  return next();
+};
+
 let handle: McpHttpHandle;
 beforeAll(async () => {
   const server = admitMcpServer('books', { command: 'node', args: ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', remoteScript] }, { security: commands });
   handle = await serveHttp(
-    { name: 'gateway', version: '1.0.0', tools: [], resources: [], prompts: [], completions: [], mounts: [{ namespace: 'ledger', server, tags: ['ledger'] }], visible: rule },
+    { name: 'gateway', version: '1.0.0', tools: [], resources: [], prompts: [], completions: [], mounts: [{ namespace: 'ledger', server, tags: ['ledger'] }], visible: rule, invoker: { middleware: [seen] } },
     { port: 0 },
   );
 }, 30_000);
@@ -63,6 +70,13 @@ it('lists, reads, gets and completes the remote members on both revisions, as th
       const completed = await client.complete({ ref: { type: 'ref/prompt', name: 'ledger_audit' }, argument: { name: 'account', value: 'ac' } });
       expect(completed.completion.values).toEqual(['acme', 'acorn']);
     }
+    // Middleware tells each kind from a tool call by call.tool.member; a proxied member's id is mcp:<alias>/…
+    expect([...new Set(calls)]).toEqual([
+      'resource mcp:books/ledger://balance ledger://balance',
+      'resource-template mcp:books/ledger://accounts/{account} ledger://accounts/{account}',
+      'prompt mcp:books/prompt/audit ledger_audit',
+      'completion mcp:books/complete/account ledger_audit#account',
+    ]);
     const kinds = new Map(members.map((member) => [member.name, [member.kind, member.remote, member.namespace]]));
     expect(kinds.get('ledger://balance')).toEqual(['resource', 'books', 'ledger']);
     expect(kinds.get('ledger://accounts/{account}')).toEqual(['resource-template', 'books', 'ledger']);

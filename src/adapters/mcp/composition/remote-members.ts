@@ -8,6 +8,7 @@
 import { remoteMemberDefinition } from '../../mcp-client/index';
 import type { McpServerConnection } from '../../mcp-client/index';
 import { UriTemplate } from '../../../adapter-kit';
+import type { MemberKind } from '../../../index';
 import type { McpCompletionEntry, McpPromptEntry, McpResourceEntry } from '../members/member-entries';
 import { MCP_TOOL_NAME, MOUNT_SEPARATOR } from './mounts';
 import { RemoteAnswer } from '../members/remote-answer';
@@ -40,12 +41,13 @@ export async function remoteMembers(connection: McpServerConnection, namespace: 
   const completes = connection.serverCapabilities?.completions !== undefined;
   const out: RemoteMembers = { resources: [], prompts: [], completions: [], failures: [] };
   const member = (
+    kind: MemberKind,
     what: string,
     id: string,
     name: string,
     send: Parameters<typeof remoteMemberDefinition>[1]['send'],
     description?: string,
-  ) => remoteMemberDefinition(connection, { name, id: `mcp:${alias}/${id}`, description, hints: READ_ONLY, what, timeoutMs, send });
+  ) => remoteMemberDefinition(connection, { name, id: `mcp:${alias}/${id}`, member: kind, description, hints: READ_ONLY, what, timeoutMs, send });
   const completionsOf = (
     of: McpPromptEntry['definition'],
     names: readonly string[],
@@ -54,6 +56,7 @@ export async function remoteMembers(connection: McpServerConnection, namespace: 
     if (!completes) return;
     for (const argument of names) {
       const definition = member(
+        'completion',
         `The completion of '${argument}'`,
         `complete/${argument}`,
         `${of.toolName()}#${argument}`,
@@ -77,6 +80,7 @@ export async function remoteMembers(connection: McpServerConnection, namespace: 
       continue;
     }
     const definition = member(
+      'resource',
       `The resource '${listed.uri}'`,
       listed.uri,
       listed.uri,
@@ -98,6 +102,7 @@ export async function remoteMembers(connection: McpServerConnection, namespace: 
       continue;
     }
     const definition = member(
+      'resource-template',
       `The resource template '${listed.uriTemplate}'`,
       listed.uriTemplate,
       listed.uriTemplate,
@@ -132,6 +137,7 @@ export async function remoteMembers(connection: McpServerConnection, namespace: 
       continue;
     }
     const definition = member(
+      'prompt',
       `The prompt '${listed.name}'`,
       `prompt/${listed.name}`,
       name,

@@ -17,6 +17,7 @@ import { withParamHeaderCheck } from './param-headers';
 import { jsonRpcError, readJsonBody } from './http-body';
 import { DEFAULT_LIMITS, positiveInteger } from './limits';
 import { mcpServerFactory, McpServerFactory, McpServerFactoryContext, McpServerOptions } from '../server/factory';
+import { isConfigureFailure } from '../server/options';
 import type { McpServedTools } from '../members/served-tools';
 import type { McpServedCompletions, McpServedPrompts, McpServedResources } from '../members/member-entries';
 import type { MemberSets } from '../members/member-requests';
@@ -119,6 +120,7 @@ export async function serveHttp(options: McpServerOptions, http: HttpServeOption
   resolveHttpOptions(http); // the options' errors before the tools'
   const makeServer = mcpServerFactory(options);
   try {
+    makeServer.checkConfigure(); // a configure hook that throws fails here, not at every request
     await makeServer.ready(); // remote mounts served before the first client lists
   } catch (error) {
     await makeServer.close();
@@ -168,6 +170,7 @@ export async function createMcpHttpHandler(
   resolveHttpOptions(rest, 'createMcpHttpHandler');
   const makeServer = mcpServerFactory(options);
   try {
+    makeServer.checkConfigure();
     await makeServer.ready();
   } catch (error) {
     await makeServer.close();
@@ -286,8 +289,15 @@ export function httpHandler(
   // 2026-07-28: a server per request, whatever `stateless` says (the revision has no sessions).
   const answersTaskMethods = taskRequests !== undefined;
   const modern = createMcpHandler(
-    ({ era }) => {
-      const server = makeServer({ era, perRequest: true, answersTaskMethods });
+    ({ era, requestInfo }) => {
+      let server: Server | McpServer;
+      try {
+        server = makeServer({ era, perRequest: true, answersTaskMethods });
+      } catch (error) {
+        // The SDK would answer a bare "Internal server error": the request's handler answers instead.
+        if (isConfigureFailure(error) && requestInfo) hookFailures.set(requestInfo, error);
+        throw error;
+      }
       return tools && !(server instanceof McpServer) ? withParamHeaderCheck(server, tools) : server;
     },
     {
@@ -322,6 +332,7 @@ export function httpHandler(
       req.method !== 'POST' ? { body: undefined } : parsed ? parsed : await readJsonBody(req, res, { maxBodyBytes, requestTimeoutMs });
     if (!read) return; // answered (413, 408, 400), or the client is gone
     const { body } = read;
+    requestIds.set(req, (body as { id?: unknown } | undefined)?.id);
     // The SDK's own classification (what its isLegacyRequest runs), on the body already parsed: a
     // request with the 2026-07-28 `_meta` envelope (server/discover among them) is modern; anything
     // else is 2025-11-25 traffic. Only the modern handler reads the request's abort signal.
@@ -340,6 +351,7 @@ export function httpHandler(
         resourceVisibleTo && (await narrowListen(body, resourceVisibleTo, { authInfo, headers: req.headers, signal: request.signal }));
       if (listen && 'refusal' in listen) return jsonRpcError(res, 200, ProtocolErrorCode.InvalidParams, listen.refusal, { id: listen.id });
       const response = await modern.fetch(request, { parsedBody: listen ? listen.body : body, ...(authInfo ? { authInfo } : {}) });
+      if (hookFailures.has(request)) throw hookFailures.get(request);
       return writeWebResponse(res, listen ? listen.stream(response) : response, answeredRequestId(body));
     }
 
@@ -375,6 +387,11 @@ export function httpHandler(
     path,
     handle: (req, res, parsed) =>
       handle(req, res, parsed).catch((error: unknown) => {
+        const id = requestIds.get(req);
+        if (isConfigureFailure(error)) {
+          console.error(`toolwright/mcp: ${error.message}`, error.cause);
+          return jsonRpcError(res, 500, -32603, CONFIGURE_FAILED, { id: typeof id === 'string' || typeof id === 'number' ? id : undefined });
+        }
         jsonRpcError(res, 500, -32603, 'Internal error');
         console.error('toolwright/mcp: the HTTP handler failed:', error);
       }),
@@ -387,13 +404,22 @@ export function httpHandler(
   };
 }
 
+/** The 2026-07-28 requests whose server the `configure` hook failed to build. */
+const hookFailures = new WeakMap<Request, Error>();
+
+/** The id of each request whose body was read, for an answer to a request that failed. */
+const requestIds = new WeakMap<IncomingMessage, unknown>();
+
+/** What a client is told when the server's `configure` hook threw building its server (the reason is logged, not sent). */
+const CONFIGURE_FAILED = "Internal error: the server's 'configure' hook failed; the server's log says why.";
+
 /**
  * What the SDK's 2026-07-28 handler reports: its refusals of requests (a mismatching header, an
  * unsupported revision, a missing capability: answered to the client, which sees them, and not
  * logged, so a client cannot flood the log) and its own failures (logged).
  */
 function reportModernError(error: Error): void {
-  if (error instanceof ProtocolError || /^Rejected /.test(error.message)) return;
+  if (error instanceof ProtocolError || /^Rejected /.test(error.message) || isConfigureFailure(error)) return;
   console.error('toolwright/mcp: serving an MCP 2026-07-28 request failed:', error);
 }
 

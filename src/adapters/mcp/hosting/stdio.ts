@@ -168,6 +168,7 @@ export async function serveStdio(options: McpServerOptions, stdio: StdioServeOpt
   const maxMessageBytes = positiveInteger('serveStdio', 'maxMessageBytes', stdio?.maxMessageBytes, DEFAULT_LIMITS.maxMessageBytes);
   const factory = mcpServerFactory(options);
   try {
+    factory.checkConfigure(); // a configure hook that throws fails here, not at the client's first message
     await factory.ready(); // remote mounts served before the client's first message is read
   } catch (error) {
     await factory.close();

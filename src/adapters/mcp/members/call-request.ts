@@ -10,12 +10,12 @@ import type { CallRounds } from '../protocol/rounds';
 
 /** The request of one tools/call, from the SDK's handler context. */
 export class RequestContext extends McpRequestContext {
-  readonly requestId: RequestId;
-  readonly sessionId?: string;
-  readonly authInfo?: AuthInfo;
-  readonly signal: AbortSignal;
-  readonly meta?: Readonly<Record<string, unknown>>;
-  readonly protocolVersion?: string;
+  override readonly requestId: RequestId;
+  override readonly sessionId?: string;
+  override readonly authInfo?: AuthInfo;
+  override readonly signal: AbortSignal;
+  override readonly meta?: Readonly<Record<string, unknown>>;
+  override readonly protocolVersion?: string;
   /** 2026-07-28: the rounds of the call this request runs (a remote call held open across them reads them, held-calls.ts). */
   rounds?: CallRounds;
   private headerRecord?: McpRequestHeaders;
@@ -33,13 +33,13 @@ export class RequestContext extends McpRequestContext {
     this.protocolVersion = protocolVersion;
   }
 
-  get headers(): Readonly<McpRequestHeaders> | undefined {
+  override get headers(): Readonly<McpRequestHeaders> | undefined {
     const req = this.ctx.http?.req;
     if (!req) return undefined;
     return (this.headerRecord ??= Object.fromEntries(req.headers));
   }
 
-  async progress(progress: number, total?: number, message?: string): Promise<void> {
+  override async progress(progress: number, total?: number, message?: string): Promise<void> {
     const progressToken = this.ctx.mcpReq._meta?.progressToken;
     if (progressToken === undefined || this.signal.aborted) return;
     await this.ctx.mcpReq.notify({

@@ -5,7 +5,7 @@
  * context and approver per revision, and the trace. One place, so a prompt runs as a tool does.
  */
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
-import type { DependencyContainer, InjectionToken } from 'tsyringe';
+import type { DependencyContainer } from 'tsyringe';
 import type { AmbientSource, Approver, CallContext, Invoker, Result, ToolDefinition } from '../../../index';
 import { callHandlers, McpEra } from './call-context';
 import { callerOf } from '../auth/caller';
@@ -64,8 +64,7 @@ export async function prepareRun(
     request.rounds = rounds;
   }
   const container = deps.root.createChildContainer();
-  // An abstract class is a fine token at run time; tsyringe's types only admit concrete ones.
-  container.register(McpRequestContext as unknown as InjectionToken<McpRequestContext>, { useValue: request });
+  container.register(McpRequestContext, { useValue: request });
   let ambientContext: AmbientSource = {};
   if (deps.ambientContext) {
     try {

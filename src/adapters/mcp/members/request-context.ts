@@ -1,38 +1,54 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AuthInfo, RequestId } from '@modelcontextprotocol/server';
+import { DeclarationError } from '../../../index';
 
 /** HTTP request headers by lower-cased name (a repeated header's values joined with ", "). */
 export type McpRequestHeaders = Record<string, string | string[] | undefined>;
 
 /**
  * The MCP request a tool call belongs to. Registered in the per-call child DI container (so a tool
- * or service may inject it), passed to the server's `ambientContext` function, and available
- * inside a call through `mcpRequest()`. Transport capabilities (cancellation, progress) live here,
- * not in ambient values: they are operations, not data.
+ * or service may inject it: a constructor parameter of this type, or `@inject(McpRequestContext)`),
+ * passed to the server's `ambientContext` function, and available inside a call through
+ * `mcpRequest()`. Transport capabilities (cancellation, progress) live here, not in ambient values:
+ * they are operations, not data.
  */
-export abstract class McpRequestContext {
+export interface McpRequestContext {
   /** The JSON-RPC id of the tools/call request. */
-  abstract readonly requestId: RequestId;
+  readonly requestId: RequestId;
   /** The transport session, when the transport has sessions (Streamable HTTP in session mode, MCP 2025-11-25). */
-  abstract readonly sessionId?: string;
+  readonly sessionId?: string;
   /**
    * The verified access token (`token`, `clientId`, `scopes`, `expiresAt`, `extra`) when the server
    * authenticates requests (`serveHttp(options, { auth })`); undefined otherwise (stdio, no auth).
    */
-  abstract readonly authInfo?: AuthInfo;
+  readonly authInfo?: AuthInfo;
   /** HTTP request headers (Streamable HTTP only), lower-cased names. */
-  abstract readonly headers?: Readonly<McpRequestHeaders>;
+  readonly headers?: Readonly<McpRequestHeaders>;
   /** Aborted when the client cancels the request. */
-  abstract readonly signal: AbortSignal;
+  readonly signal: AbortSignal;
   /** The protocol revision of the request: `2026-07-28`, or the one its session negotiated (e.g. `2025-11-25`). */
-  abstract readonly protocolVersion?: string;
+  readonly protocolVersion?: string;
   /** The request's `_meta`. */
-  abstract readonly meta?: Readonly<Record<string, unknown>>;
+  readonly meta?: Readonly<Record<string, unknown>>;
   /**
    * Reports progress to the client (`notifications/progress`), when the client asked for it with a
    * progress token; otherwise does nothing.
    */
-  abstract progress(progress: number, total?: number, message?: string): Promise<void>;
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+}
+
+/**
+ * The class is the DI token (a concrete class, as tsyringe's `inject` and `register` want); the server
+ * makes its instances, one per request, so constructing it yourself is refused.
+ */
+export class McpRequestContext {
+  constructor() {
+    if (new.target === McpRequestContext) {
+      throw new DeclarationError(
+        'McpRequestContext is made by the MCP server for each request: inject it (a constructor parameter, or @inject(McpRequestContext)) or read mcpRequest() inside a call; do not construct it.',
+      );
+    }
+  }
 }
 
 const current = new AsyncLocalStorage<McpRequestContext>();

@@ -18,21 +18,21 @@ export type ResourceVisibleTo = (uri: string, request: McpRequestContext) => Pro
 
 /** The request a listen stream was opened by (HTTP), or the connection it runs on (stdio), as the `visible` rule sees it. */
 export class ListenRequest extends McpRequestContext {
-  readonly sessionId = undefined;
+  override readonly sessionId = undefined;
 
   constructor(
-    readonly requestId: RequestId,
-    readonly protocolVersion: string,
-    readonly signal: AbortSignal,
-    readonly authInfo?: AuthInfo,
-    readonly headers?: Readonly<McpRequestHeaders>,
-    readonly meta?: Readonly<Record<string, unknown>>,
+    override readonly requestId: RequestId,
+    override readonly protocolVersion: string,
+    override readonly signal: AbortSignal,
+    override readonly authInfo?: AuthInfo,
+    override readonly headers?: Readonly<McpRequestHeaders>,
+    override readonly meta?: Readonly<Record<string, unknown>>,
   ) {
     super();
   }
 
   /** A listen stream has no progress to report. */
-  async progress(): Promise<void> {}
+  override async progress(): Promise<void> {}
 }
 
 /** What `narrowListen` makes of a listen request: the body to serve, and the filter of its stream; or the refusal. */

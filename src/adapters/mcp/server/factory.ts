@@ -25,7 +25,7 @@ import { checkListCache } from '../protocol/list-cache';
 import { RequestStateSeal } from '../protocol/request-state';
 import { handleTasks, TaskStore } from '../tasks/tasks';
 import { TASKS_EXTENSION_CAPABILITY, taskRequestAnswerer, TaskHttpAnswer } from '../tasks/tasks-extension';
-import { checkServerOptions, McpServerOptions } from './options';
+import { checkServerOptions, McpServerOptions, runConfigure } from './options';
 import { callTool, taskSupportOf, type ToolCallDeps } from './tool-call';
 
 export type { McpSdkServer, McpServerOptions } from './options';
@@ -57,6 +57,11 @@ export interface McpServerFactory {
   readonly prompts: McpServedPrompts;
   /** The completions served. */
   readonly completions: McpServedCompletions;
+  /**
+   * @internal Runs the `configure` hook once on a server that is then dropped, so a hook that throws
+   * fails the serving entry at start (a DeclarationError naming the hook), not every request after.
+   */
+  readonly checkConfigure: () => void;
   /** @internal Whether a URI names a resource a request's caller may see (2026-07-28 listen streams over HTTP). */
   readonly resourceVisibleTo: ResourceVisibleTo;
   /**
@@ -141,7 +146,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
       const connection = new ListenRequest('stdio', server.getNegotiatedProtocolVersion() ?? '2026-07-28', new AbortController().signal);
       resources.seenBy(server, (uri) => resourceVisibleTo(uri, connection));
     }
-    options.configure?.(server);
+    if (options.configure) runConfigure(options.configure, server);
     if (!context.perRequest) for (const set of [tools, resources, prompts, completions]) set.attach(server);
     return server;
   };
@@ -150,7 +155,8 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
   composition.start();
   const ready = () => composition.ready();
   const close = () => composition.close();
-  return Object.assign(factory, { tools, resources, prompts, completions, taskRequests, resourceVisibleTo, ready, close });
+  const checkConfigure = () => void (options.configure && factory({ perRequest: true }));
+  return Object.assign(factory, { tools, resources, prompts, completions, taskRequests, resourceVisibleTo, ready, close, checkConfigure });
 }
 
 /** The task store of the tools that may run as tasks; a tool that wants tasks on a server without a queue is a DeclarationError. */

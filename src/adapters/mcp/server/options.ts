@@ -157,3 +157,23 @@ export function checkServerOptions(options: McpServerOptions): CheckedServerOpti
   checkCallOptions('createMcpServer', { resolver: options.resolver });
   return { mounts, unauthenticated, approval: { trusted: options.trustClientConfirmation === true, timeoutMs }, tasks };
 }
+
+/** Runs the `configure` hook on one SDK server; a hook that throws is a DeclarationError naming it, with the thrown error as its cause. */
+export function runConfigure(configure: (server: Server) => void, server: Server): void {
+  try {
+    configure(server);
+  } catch (error) {
+    const thrown = error instanceof Error ? error.message : describeValue(error);
+    throw new DeclarationError(
+      `createMcpServer: the 'configure' hook threw: ${thrown}. It runs with every SDK server toolwright builds (at start, then once per session, ` +
+        "per request and per stdio connection): make it not throw (a handler it adds needs its capability declared in 'capabilities').",
+      { member: 'configure' },
+      { cause: error },
+    );
+  }
+}
+
+/** Whether an error is the `configure` hook's failure (runConfigure's): the serving entries tell the client the hook failed. */
+export function isConfigureFailure(error: unknown): error is DeclarationError {
+  return error instanceof DeclarationError && error.site.member === 'configure' && error.site.class === undefined;
+}

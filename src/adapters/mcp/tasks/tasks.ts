@@ -37,7 +37,11 @@ export interface McpTaskJob {
   cancel(): Promise<boolean>;
 }
 
-/** Where task calls run; `toolwright/queue`'s `ToolQueue` is one (`createToolQueue({ connection })`). */
+/**
+ * Where task calls run; `toolwright/queue`'s `ToolQueue` is one (`createToolQueue({ connection })`).
+ * Writing one: the contract (which process calls what, how `info().status` becomes the task's
+ * status) is in the guide's "Your own task queue" (docs/guide/queue-tasks.md).
+ */
 export interface McpTaskQueue {
   /**
    * Enqueues a call the server admitted (`approved`: a person approved it), or (`outcome`) a job that
