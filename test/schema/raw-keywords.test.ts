@@ -322,7 +322,7 @@ describe('declaration mistakes are DeclarationErrors that say the fix', () => {
   });
 
   describe('checked again with the schema they join, when it is written', () => {
-    const toolWith = (keywords: Record<string, unknown>, nested?: Function) => {
+    const toolWith = (keywords: Record<string, unknown>, nested?: new () => object) => {
       @JsonSchemaKeywords(keywords)
       class Input {
         @Field({ optional: true }) phone?: string;
