@@ -36,6 +36,7 @@ export { Expects } from './decorators/expects';
 export { Exposes } from './decorators/exposes';
 export { Field } from './decorators/field';
 export { SchemaName } from './decorators/schema-name';
+export { JsonSchemaKeywords } from './decorators/json-schema-keywords';
 export type { FieldDecorator } from './decorators/field';
 export { AmbientContext } from './decorators/ambient-context';
 export { FailsOn } from './decorators/fails-on';

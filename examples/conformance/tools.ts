@@ -4,7 +4,7 @@
  * elicitation through the tool's context.
  */
 import 'reflect-metadata';
-import { Content, Expects, Field, SchemaName, Tool } from 'toolwright';
+import { Content, Expects, Field, JsonSchemaKeywords, SchemaName, Tool } from 'toolwright';
 import type { ElicitSchema, ToolContext } from 'toolwright';
 
 /** A 1×1 red PNG and a minimal WAV file, base64 (what the suite checks for). */
@@ -179,19 +179,39 @@ export class ElicitationEnums {
   }
 }
 
-/** Named for `$defs`: the suite looks for `inputSchema.$defs.address`, referenced with `$ref`. */
+/**
+ * Named for `$defs`: the suite looks for `inputSchema.$defs.address`, referenced with `$ref`, and
+ * for a hand-written `$anchor` in it.
+ */
 @SchemaName('address')
+@JsonSchemaKeywords({ $anchor: 'addressDef' })
 class Address {
   @Field({ optional: true }) street?: string;
   @Field({ optional: true }) city?: string;
 }
 
+/**
+ * What no declaration says, in raw JSON Schema 2020-12 (the suite looks for allOf/anyOf and
+ * if/then/else): a phone or an email, and the one `contactMethod` names. Enforced like the rest.
+ */
+@JsonSchemaKeywords({
+  allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+  if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+  then: { required: ['phone'] },
+  else: { required: ['email'] },
+})
 class JsonSchemaInput {
   @Field({ optional: true }) name?: string;
   @Field({ optional: true, type: Address }) address?: Address;
+  @Field({ optional: true, enum: ['phone', 'email'] }) contactMethod?: 'phone' | 'email';
+  @Field({ optional: true }) phone?: string;
+  @Field({ optional: true }) email?: string;
 }
 
-@Tool({ name: 'json_schema_2020_12_tool', description: 'Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)' })
+@Tool({
+  name: 'json_schema_2020_12_tool',
+  description: 'Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613, SEP-2106)',
+})
 @Expects(JsonSchemaInput)
 export class JsonSchema202012 {
   call(input: JsonSchemaInput) {

@@ -17,6 +17,7 @@ export type Rule =
   | 'bounds'
   | 'enum'
   | 'union'
+  | 'keywords'
   | 'tool-added'
   | 'adapter-added'
   | 'output-added'
@@ -49,6 +50,11 @@ export const show = (value: unknown) => JSON.stringify(value);
 const LOWER = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'];
 const UPPER = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'];
 const EXACT = ['pattern', 'format'];
+/**
+ * Keywords no other rule reads, which `@JsonSchemaKeywords` may add: each only narrows what an
+ * object accepts, so one added narrows, one removed widens, and one changed may do either.
+ */
+const RAW = ['allOf', 'not', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas', 'propertyNames'];
 
 /** A schema node seen through $ref and a nullable anyOf: its types, nullability and members. */
 interface View {
@@ -101,6 +107,7 @@ export class SchemaComparison {
     this.annotations(a.schema, b.schema, path);
     this.bounds(a.schema, b.schema, path);
     this.enumValues(a.schema, b.schema, path);
+    this.rawKeywords(a.schema, b.schema, path);
     if (isPlainObject(a.schema.properties) || isPlainObject(b.schema.properties)) this.objects(a.schema, b.schema, path);
     if (isPlainObject(a.schema.items) && isPlainObject(b.schema.items)) this.compare(a.schema.items, b.schema.items, `${path}[]`);
     if (isPlainObject(a.schema.additionalProperties) && isPlainObject(b.schema.additionalProperties)) {
@@ -221,6 +228,17 @@ export class SchemaComparison {
     if (removed.length > 0)
       this.report('narrowed', 'enum', path, `value${removed.length > 1 ? 's' : ''} ${removed.map(show).join(', ')} removed`);
     if (added.length > 0) this.report('widened', 'enum', path, `value${added.length > 1 ? 's' : ''} ${added.map(show).join(', ')} added`);
+  }
+
+  private rawKeywords(a: Schema, b: Schema, path: string): void {
+    for (const keyword of RAW) {
+      const x = show(a[keyword]);
+      const y = show(b[keyword]);
+      if (x === y) continue;
+      if (x === undefined) this.report('narrowed', 'keywords', path, `${keyword} added`);
+      else if (y === undefined) this.report('widened', 'keywords', path, `${keyword} removed`);
+      else this.report('both', 'keywords', path, `${keyword} changed`);
+    }
   }
 
   private objects(a: Schema, b: Schema, path: string): void {

@@ -85,6 +85,8 @@ class ContractModel implements Contract {
   readonly inputFields: readonly FieldModel[];
   readonly ambientFields: readonly FieldModel[];
   private names?: ReadonlyMap<string, FieldModel>;
+  /** Read once, on the first schema written. */
+  private raw?: { readonly keywords: Readonly<Record<string, unknown>> | undefined };
 
   constructor(
     readonly target: Function,
@@ -102,5 +104,10 @@ class ContractModel implements Contract {
 
   get definitionName(): string | undefined {
     return Reflect.getOwnMetadata(KEYS.schemaName, this.target) as string | undefined;
+  }
+
+  get rawKeywords(): Readonly<Record<string, unknown>> | undefined {
+    if (this.raw === undefined) this.raw = { keywords: Reflect.getOwnMetadata(KEYS.schemaKeywords, this.target) };
+    return this.raw.keywords;
   }
 }

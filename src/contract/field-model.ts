@@ -133,6 +133,8 @@ export interface Contract {
   readonly byName: ReadonlyMap<string, FieldModel>;
   /** The `$defs` name `@SchemaName` gave this class (not inherited), or undefined. */
   readonly definitionName: string | undefined;
+  /** The raw JSON Schema keywords `@JsonSchemaKeywords` added to this class's input schema (not inherited), or undefined. */
+  readonly rawKeywords: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** Required in the input direction: no optional flag, not nullable, no default, not conditional. */

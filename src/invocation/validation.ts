@@ -11,6 +11,7 @@ import { constraintOf, Contract, FieldModel, TypeNode } from '../contract/field-
 import { messages } from '../contract/messages';
 import type { FieldOrder, InputProblems } from './input-problems';
 import { SchemaDirection, validatedContractSchema } from '../schema/build-schema';
+import { rawKeywordProblem } from './raw-keyword-errors';
 
 /**
  * The options every validator of toolwright's schemas shares (the differential test compiles the
@@ -191,7 +192,14 @@ function paramsOf(error: ErrorObject): Readonly<Record<string, unknown>> {
 
 /** ajv errors → one message per field and problem, in the field model's words. */
 export function explainErrors(contract: Contract, errors: ErrorObject[], direction: SchemaDirection, problems: InputProblems): void {
-  for (const error of errors) {
+  const pathOf = (error: ErrorObject) => locate(contract, decodePointer(error.instancePath), direction).path;
+  for (let index = 0; index < errors.length; index++) {
+    const error = errors[index];
+    const raw = rawKeywordProblem(errors, index, pathOf, joinPath);
+    if (raw !== undefined) {
+      if (raw) problems.add(raw.field, raw.message, error.keyword, { ...paramsOf(error), schemaPath: error.schemaPath });
+      continue;
+    }
     const push = (field: string, message: string) => problems.add(field, message, error.keyword, paramsOf(error));
     // Errors inside a branch of anyOf say why each alternative failed; the anyOf error itself says it plainly.
     if (error.keyword !== 'anyOf' && error.schemaPath.includes('/anyOf/')) continue;

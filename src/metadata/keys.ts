@@ -11,4 +11,5 @@ export const KEYS = {
   fields: 'toolwright:fields',
   inline: 'toolwright:inline',
   schemaName: 'toolwright:schema-name',
+  schemaKeywords: 'toolwright:schema-keywords',
 } as const;

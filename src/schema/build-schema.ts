@@ -6,6 +6,7 @@ import { contractOf } from '../contract/build-contract';
 import { constraintOf, Contract, FieldModel, isRequiredInput, isRequiredOutput, TypeNode } from '../contract/field-model';
 import { copyJson } from '../util/copy-json';
 import { DeclarationError } from '../errors/declaration-errors';
+import { addRawKeywords, checkJoinedSchema } from './raw-keywords';
 
 /** A JSON Schema object, as toolwright returns it: plain and fresh, yours to change. */
 export type JsonSchema = { [keyword: string]: unknown };
@@ -148,6 +149,8 @@ class SchemaWriter {
   private readonly defs: Record<string, JsonSchema> = {};
   /** Whether the schema shows an annotation-only format. */
   private annotates = false;
+  /** Whether some class in the schema added raw keywords (`@JsonSchemaKeywords`). */
+  private raw = false;
 
   /** Classes named with `@SchemaName`, reachable from the root: always in `defs`, under that name. */
   private readonly named: ReadonlyMap<Function, string>;
@@ -169,6 +172,7 @@ class SchemaWriter {
     if (this.defNames) body[this.options.dialect === 'draft-07' ? 'definitions' : '$defs'] = this.defs;
     const schema = this.options.declareDialect ? { $schema: DIALECT_URIS[this.options.dialect], ...body } : body;
     if (this.annotates) annotated.add(schema);
+    if (this.raw) checkJoinedSchema(schema, this.root);
     return schema;
   }
 
@@ -197,6 +201,7 @@ class SchemaWriter {
     const schema: JsonSchema = { type: 'object', properties };
     if (required.length > 0) schema.required = required;
     schema.additionalProperties = false;
+    if (addRawKeywords(schema, contract, this.options)) this.raw = true;
     return schema;
   }
 

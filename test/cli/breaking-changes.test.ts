@@ -150,6 +150,25 @@ const CASES: Record<string, Case> = {
     ...one('input_enum_value_added', input({ id: { type: 'string', enum: ['a'] } }), input({ id: { type: 'string', enum: ['a', 'b'] } })),
     expected: [[false, 'input.id', 'value "b" added']],
   },
+  raw_keyword_added: {
+    rule: 'keywords',
+    ...one('raw_keyword_added', {}, input({ id: { type: 'string' } }, undefined, { allOf: [{ required: ['id'] }] })),
+    expected: [[true, 'input', 'allOf added']],
+  },
+  raw_keyword_changed: {
+    rule: 'keywords',
+    ...one(
+      'raw_keyword_changed',
+      input({ id: { type: 'string' } }, undefined, { if: { required: ['id'] }, then: { required: ['id'] } }),
+      input({ id: { type: 'string' } }, undefined, { if: { required: ['id'] }, then: { required: [] } }),
+    ),
+    expected: [[true, 'input', 'then changed']],
+  },
+  raw_keyword_removed: {
+    rule: 'keywords',
+    ...one('raw_keyword_removed', input({ id: { type: 'string' } }, undefined, { dependentRequired: { id: ['id'] } }), {}),
+    expected: [[false, 'input', 'dependentRequired removed']],
+  },
   descriptions: {
     rule: 'description',
     ...one('descriptions', {}, { description: 'Another text', input: object({ id: { type: 'string', description: 'The id' } }) }),
