@@ -180,8 +180,8 @@ async function stopServer(child, mode) {
 
 async function clientRuns() {
   // The client runs under tsx (esbuild, cached transforms): it starts in a fraction of ts-node's CPU
-  // time, paid once per scenario. Only what it declares needs decorator metadata, and it declares
-  // no classes.
+  // time, paid once per scenario. tsx emits no decorator metadata, which only decorated classes
+  // need; the client declares none.
   const command = ['node', '--import', 'tsx', 'examples/conformance/client.ts'].join(' ');
   const out = mkdtempSync(join(tmpdir(), 'toolwright-conformance-'));
   let ok = true;
