@@ -5,9 +5,11 @@
  * MCP_CONFORMANCE_PROTOCOL_VERSION. It does what a tool-calling host does: admits the server under
  * a loopback-only policy, connects in that revision, lists the tools and calls each one with
  * arguments made from its schema, answering a server that asks for the user (a form: accepted with
- * a value per field) or the model. A call that fails is reported and the others go on, as a host
+ * a value for each field that has no default; toolwright/mcp-client fills the others from their
+ * defaults, SEP-1034) or the model. A call that fails is reported and the others go on, as a host
  * hands a failed call to its model; the exit code is 1 only when connecting or listing fails.
- * When the scenario names the calls to make (MCP_CONFORMANCE_CONTEXT `toolCalls`), it makes those.
+ * When the scenario names the calls to make (MCP_CONFORMANCE_CONTEXT `toolCalls`), it makes those;
+ * `json-schema-2020-12-preservation` asks for one call, its echo tool with the schema as listed.
  */
 import { admitMcpServer, connectMcpServer, McpProtocol, McpSecurityPolicy } from 'toolwright/mcp-client';
 import type { ElicitSchema, JsonSchema } from 'toolwright';
@@ -53,13 +55,25 @@ function scenarioCalls(): Array<{ name: string; arguments: Record<string, unknow
   return toolCalls?.map((call) => ({ name: call.name, arguments: call.arguments ?? {} }));
 }
 
+/**
+ * json-schema-2020-12-preservation: the echo tool called with the focal tool's inputSchema exactly as
+ * the connection listed it (the suite compares it with what it served).
+ */
+function preservationCalls(
+  tools: Array<{ name: string; inputSchema: unknown }>,
+): Array<{ name: string; arguments: Record<string, unknown> }> {
+  const focal = tools.find((tool) => tool.name === 'json_schema_2020_12_tool');
+  return [{ name: 'json_schema_echo', arguments: { schema: focal?.inputSchema ?? {} } }];
+}
+
 const input = {
   elicit: (_message: string, form: ElicitSchema) => ({
     action: 'accept' as const,
-    content: Object.fromEntries(Object.entries(form.properties).map(([name, field]) => [name, sample(field as JsonSchema)])) as Record<
-      string,
-      string | number | boolean | string[]
-    >,
+    content: Object.fromEntries(
+      Object.entries(form.properties)
+        .filter(([, field]) => field.default === undefined)
+        .map(([name, field]) => [name, sample(field as JsonSchema)]),
+    ) as Record<string, string | number | boolean | string[]>,
   }),
   sample: () => ({ role: 'assistant' as const, model: 'conformance', content: { type: 'text' as const, text: 'A sample answer.' } }),
 };
@@ -68,7 +82,10 @@ async function main(): Promise<void> {
   const connection = await connectMcpServer(admitMcpServer('conformance', { url, protocol }, { security }));
   try {
     const tools = await connection.listTools();
-    const calls = scenarioCalls() ?? tools.map((tool) => ({ name: tool.name, arguments: argumentsFor(tool.inputSchema as JsonSchema) }));
+    const preservation = process.env.MCP_CONFORMANCE_SCENARIO === 'json-schema-2020-12-preservation';
+    const calls =
+      (preservation ? preservationCalls(tools) : scenarioCalls()) ??
+      tools.map((tool) => ({ name: tool.name, arguments: argumentsFor(tool.inputSchema as JsonSchema) }));
     const outcomes = await Promise.allSettled(
       calls.map((call) => connection.callTool(call.name, call.arguments, { input, tool: tools.find((tool) => tool.name === call.name) })),
     );

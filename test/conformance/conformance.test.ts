@@ -4,8 +4,8 @@
  * - server: examples/conformance/main.ts (toolwright tools, resources, prompts and completions,
  *   all declared as classes: no SDK handlers of its own), one endpoint per mode (session, stateless), both revisions
  *   against it;
- * - client: the tool-calling client scenarios against examples/conformance/client.ts, built on
- *   toolwright/mcp-client's public API.
+ * - client: every client scenario each requirements file names (scored and not scored) against
+ *   examples/conformance/client.ts, built on toolwright/mcp-client's public API.
  * Each run must match examples/conformance/expected-failures.<revision>.<mode>.yml exactly: a
  * failure not listed, or a listed scenario that passes, fails it. The counts are asserted too.
  */
@@ -52,15 +52,17 @@ describe('the official MCP conformance suite, by revision', () => {
     [
       'client',
       [
-        ['client 2025-11-25', '1 scenarios run; scored: 1 of 1 passed; 0 expected failures'],
-        ['client 2026-07-28', '7 scenarios run; scored: 7 of 7 passed; 0 expected failures'],
+        // Every client scenario of each requirements file; the failures left are the auth/* ones
+        // (toolwright/mcp-client has no OAuth client yet), listed in expected-failures.*.client.yml.
+        ['client 2025-11-25', '25 scenarios run; scored: 4 of 18 passed; not scored: 1 of 7 passed; 20 expected failures'],
+        ['client 2026-07-28', '39 scenarios run; scored: 7 of 32 passed; not scored: 1 of 7 passed; 31 expected failures'],
       ],
     ],
   ] as const)('%s: every run matches its expected failures, with these counts', async (mode, lines) => {
     const { code, stdout } = await conformance('--mode', mode);
     for (const [label, counts] of lines) expect(stdout).toMatch(matches(label, counts));
     expect(code).toBe(0);
-  }, 240_000);
+  }, 360_000);
 
   it('a failure not listed and a listed scenario that passes both fail the run, and the line says which', async () => {
     const dir = fs.mkdtempSync(join(os.tmpdir(), 'tw-baselines-'));

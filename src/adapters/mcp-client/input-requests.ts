@@ -37,6 +37,28 @@ export function capabilitiesOf(input: McpInputHandlers | undefined): Record<stri
   };
 }
 
+type ElicitValue = NonNullable<ElicitResult['content']>[string];
+
+/** A form default the answer can carry: a primitive, or a list of strings (a multi-select). */
+function isElicitValue(value: unknown): value is ElicitValue {
+  if (Array.isArray(value)) return value.every((item) => typeof item === 'string');
+  return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+/**
+ * An accepted form's content with every field the user left out that the form gives a `default`
+ * filled from it (SEP-1034: an accepted form carries the defaults the user did not change); what
+ * the user answered is kept.
+ */
+function withDefaults(schema: ElicitSchema, content: ElicitResult['content']): Record<string, ElicitValue> {
+  const properties: Record<string, unknown> = typeof schema.properties === 'object' && schema.properties !== null ? schema.properties : {};
+  const defaults = Object.entries(properties).flatMap(([name, field]) => {
+    const value = typeof field === 'object' && field !== null ? (field as { default?: unknown }).default : undefined;
+    return isElicitValue(value) ? [[name, value] as const] : [];
+  });
+  return Object.fromEntries([...defaults, ...Object.entries(content ?? {})]);
+}
+
 /** The calls in flight on one connection, by their own signal, and the scope that names the current one. */
 export class InputRouter {
   private readonly scope = new AsyncLocalStorage<McpInputHandlers>();
@@ -77,8 +99,10 @@ export class InputRouter {
       const input = this.current();
       const params = request.params as { message: string; requestedSchema?: ElicitSchema };
       if (typeof input === 'string' || !input.elicit) return { action: 'decline' };
-      const answer = await input.elicit(params.message, params.requestedSchema ?? { type: 'object', properties: {} });
-      return { action: answer.action, ...(answer.content !== undefined ? { content: { ...answer.content } } : {}) };
+      const schema = params.requestedSchema ?? { type: 'object', properties: {} };
+      const answer = await input.elicit(params.message, schema);
+      const content = answer.action === 'accept' ? withDefaults(schema, answer.content) : answer.content && { ...answer.content };
+      return { action: answer.action, ...(content !== undefined ? { content } : {}) };
     });
     client.setRequestHandler('sampling/createMessage', async (request) => {
       const input = this.current();
