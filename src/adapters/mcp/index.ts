@@ -21,6 +21,7 @@ export { McpServedCompletions, McpServedPrompts, McpServedResources } from './me
 export type { McpCompletionEntry, McpPromptEntry, McpResourceEntry } from './members/member-entries';
 export { InMemoryEventStore } from './hosting/event-store';
 export type { EventStore } from './hosting/event-store';
+export type { McpSsePolling } from './hosting/sse-polling';
 export type { ServableTool } from './members/served-tools';
 export { createMcpHttpHandler, serveHttp, serveStdio } from './hosting/serve';
 export type { HttpServeOptions, McpHttpHandle, McpHttpHandler, McpNodeHandler, McpStdioHandle, StdioServeOptions } from './hosting/serve';
