@@ -11,7 +11,7 @@ export type { McpCallOptions, McpToolEntry, WrapOptions } from './members/wrap';
 export { createMcpServer, mcpServerFactory } from './server/factory';
 export type { McpSdkServer, McpServerFactory, McpServerFactoryContext, McpServerOptions } from './server/factory';
 export type { McpEra } from './members/call-context';
-export type { McpListCache } from './protocol/list-cache';
+export type { McpListCache, McpReadCache } from './protocol/list-cache';
 export type { McpToolIcon } from './members/tool-extras';
 export type { McpRequestStateOptions, McpSpentApprovals } from './protocol/request-state';
 export type { McpTaskJob, McpTaskQueue, McpTasksOptions } from './tasks/tasks';
