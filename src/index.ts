@@ -19,6 +19,7 @@ export type {
   MemberFacts,
   ResourceFacts,
   ResourceAnnotations,
+  ResourceCache,
   PromptFacts,
   CompletionFacts,
 } from './metadata/definitions';

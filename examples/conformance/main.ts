@@ -30,8 +30,9 @@ async function main(): Promise<void> {
     },
     {
       port: portAt >= 0 ? Number(args[portAt + 1]) : 0,
-      // Session mode: resumable SSE streams (priming event ids, Last-Event-ID), which the suite checks.
-      ...(stateless ? { stateless } : { eventStore: new InMemoryEventStore() }),
+      // Session mode: resumable SSE streams (priming event ids, Last-Event-ID), which the suite checks,
+      // and SSE polling (SEP-1699): priming events say when to reconnect; test_reconnection lets go of its stream.
+      ...(stateless ? { stateless } : { eventStore: new InMemoryEventStore(), ssePolling: { retryMs: 500 } }),
     },
   ).catch(async (error: unknown) => {
     await queued.close(); // no redis-server left behind

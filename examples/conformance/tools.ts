@@ -6,6 +6,7 @@
 import 'reflect-metadata';
 import { Content, Expects, Field, JsonSchemaKeywords, SchemaName, Tool } from 'toolwright';
 import type { ElicitSchema, ToolContext } from 'toolwright';
+import { mcpRequest } from 'toolwright/mcp';
 
 /** A 1×1 red PNG and a minimal WAV file, base64 (what the suite checks for). */
 export const TEST_IMAGE_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
@@ -248,6 +249,17 @@ export class CustomHeaders {
   }
 }
 
+@Tool({ name: 'test_reconnection', description: 'Closes its SSE stream mid-call; the client resumes it for the result (SEP-1699)' })
+@Expects({})
+export class Reconnection {
+  async call() {
+    // Session mode with an event store: the stream ends now, the result follows on the client's resume.
+    mcpRequest()?.closeStream();
+    await pause(50);
+    return Content.text('Reconnection test completed');
+  }
+}
+
 export const conformanceTools = [
   SimpleText,
   ImageContent,
@@ -264,4 +276,5 @@ export const conformanceTools = [
   JsonSchema202012,
   CustomHeaders,
   LoggingTool,
+  Reconnection,
 ];

@@ -9,6 +9,8 @@ export { isPlainObject, joinWords } from '../util/describe-value';
 export { setOwn } from '../util/own-property';
 export { deepFreeze } from '../util/deep-freeze';
 export { canonicalJson } from '../util/canonical-json';
+export { cacheHintProblem } from '../util/cache-hint';
+export type { CacheHintFields } from '../util/cache-hint';
 export { foreignTool } from '../invocation/foreign-tool';
 export type { ForeignToolSpec } from '../invocation/foreign-tool';
 export { DEFAULT_REQUEST_TIMEOUT_MS, isTimeoutMs, TIMEOUT_RULE } from '../util/limits';

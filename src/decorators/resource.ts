@@ -1,6 +1,7 @@
 import { declaredAt, Site, siteName } from '../metadata/site';
-import type { ResourceAnnotations, ResourceFacts } from '../metadata/definitions';
+import type { ResourceAnnotations, ResourceCache, ResourceFacts } from '../metadata/definitions';
 import { describeValue, isPlainObject } from '../util/describe-value';
+import { cacheHintProblem } from '../util/cache-hint';
 import { matchProblem, parseUriTemplate, variablesOf } from '../util/uri-template-parse';
 import { DeclarationError } from '../errors/declaration-errors';
 import { MEMBER_OPTION_KEYS, MemberArgument, MemberDecorator, MemberOptions, memberDecorator, optionalText } from './member';
@@ -11,6 +12,12 @@ export interface ResourceOptions extends MemberOptions {
   mimeType?: string;
   /** How the resource is meant to be used: who it is for and how important it is. */
   annotations?: ResourceAnnotations;
+  /**
+   * How long MCP 2026-07-28 clients may keep what it reads (`ttlMs`), and whether shared caches may
+   * (`cacheScope`, default `'private'`): `{ ttlMs: 300000, cacheScope: 'public' }`. Without it, the
+   * server's `readCache`.
+   */
+  cache?: ResourceCache;
 }
 
 /** The options of `@Resource(uri, { ... })` (a fixed URI): `ResourceOptions` plus its size, when known. */
@@ -24,7 +31,7 @@ export type ResourceArgument = MemberArgument<FixedResourceOptions>;
 /** One argument of `@ResourceTemplate(template, ...)` after the template: an adapter key, `false` (opts out) or `ResourceOptions`. */
 export type ResourceTemplateArgument = MemberArgument<ResourceOptions>;
 
-const RESOURCE_KEYS = [...MEMBER_OPTION_KEYS, 'mimeType', 'annotations'];
+const RESOURCE_KEYS = [...MEMBER_OPTION_KEYS, 'mimeType', 'annotations', 'cache'];
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*(?:\s*;.*)?$/i;
 
@@ -89,7 +96,11 @@ function checkUri(decorator: string, uri: unknown, what: string, example: string
   }
 }
 
-function common(decorator: string, options: Record<string, unknown>, site: Site): Pick<ResourceFacts, 'mimeType' | 'annotations'> {
+function common(
+  decorator: string,
+  options: Record<string, unknown>,
+  site: Site,
+): Pick<ResourceFacts, 'mimeType' | 'annotations' | 'cache'> {
   const mimeType = optionalText(decorator, site, 'mimeType', options.mimeType);
   if (mimeType !== undefined && !MIME.test(mimeType)) {
     throw new DeclarationError(
@@ -97,7 +108,19 @@ function common(decorator: string, options: Record<string, unknown>, site: Site)
       declaredAt(site),
     );
   }
-  return { ...(mimeType ? { mimeType } : {}), ...annotationsOption(decorator, options.annotations, site) };
+  return {
+    ...(mimeType ? { mimeType } : {}),
+    ...annotationsOption(decorator, options.annotations, site),
+    ...cacheOption(decorator, options.cache, site),
+  };
+}
+
+function cacheOption(decorator: string, value: unknown, site: Site): { cache?: Readonly<ResourceCache> } {
+  if (value === undefined) return {};
+  const problem = cacheHintProblem(`${siteName(site)}: @${decorator} option cache`, value, "{ ttlMs: 300000, cacheScope: 'public' }", true);
+  if (problem !== undefined) throw new DeclarationError(problem, declaredAt(site));
+  const { ttlMs, cacheScope } = value as ResourceCache;
+  return { cache: Object.freeze({ ttlMs, ...(cacheScope !== undefined ? { cacheScope } : {}) }) };
 }
 
 function annotationsOption(decorator: string, value: unknown, site: Site): { annotations?: ResourceAnnotations } {

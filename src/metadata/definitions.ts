@@ -57,6 +57,23 @@ export interface ResourceFacts {
   /** The size in bytes, when known in advance (fixed URIs). */
   readonly size?: number;
   readonly annotations?: ResourceAnnotations;
+  /** How long MCP 2026-07-28 clients may keep what it reads, and whether shared caches may (`cache` option). */
+  readonly cache?: Readonly<ResourceCache>;
+}
+
+/**
+ * The `cache` option of `@Resource` and `@ResourceTemplate`: the `ttlMs` and `cacheScope` its
+ * `resources/read` answers carry on MCP 2026-07-28 (2025-11-25 answers carry none).
+ */
+export interface ResourceCache {
+  /** Milliseconds a client may answer a read of it from its cache (0: read every time). */
+  ttlMs: number;
+  /**
+   * `'private'` (default): only the caller's own cache may keep it. `'public'`: shared caches may too,
+   * for content that is the same for every caller; a resource with scopes, or on a server with a
+   * `visible` rule, reads as `'private'` whatever this says.
+   */
+  cacheScope?: 'public' | 'private';
 }
 
 /** A `@Prompt`: its arguments are its input contract. */

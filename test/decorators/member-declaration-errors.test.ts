@@ -73,7 +73,7 @@ describe('member declaration errors', () => {
     [
       'a size on a template (its size is not known in advance)',
       () => { @ResourceTemplate('loans://{id}', { size: 10 } as never) class Loan { call() {} } return Loan; },
-      "Loan: unknown @ResourceTemplate option 'size'. Known options: name, description, title, except, adapters, method, timeoutMs, tags, mimeType, annotations.",
+      "Loan: unknown @ResourceTemplate option 'size'. Known options: name, description, title, except, adapters, method, timeoutMs, tags, mimeType, annotations, cache.",
     ],
     [
       'a priority above 1',

@@ -70,6 +70,8 @@ export async function connectStdioFixture<C extends V2Client>(
 /** One SSE event as the raw-HTTP tests read it. */
 export interface SseEvent {
   id?: string;
+  /** The event's `retry` field (milliseconds), when it has one. */
+  retry?: number;
   data?: unknown;
 }
 
@@ -82,6 +84,7 @@ export function takeSseEvents(buffer: string, events: SseEvent[]): string {
     const event: SseEvent = {};
     for (const line of block.split('\n')) {
       if (line.startsWith('id: ')) event.id = line.slice(4);
+      if (line.startsWith('retry: ')) event.retry = Number(line.slice(7));
       if (line.startsWith('data: ') && line.length > 6) event.data = JSON.parse(line.slice(6));
     }
     events.push(event);

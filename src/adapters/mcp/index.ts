@@ -11,7 +11,7 @@ export type { McpCallOptions, McpToolEntry, WrapOptions } from './members/wrap';
 export { createMcpServer, mcpServerFactory } from './server/factory';
 export type { McpSdkServer, McpServerFactory, McpServerFactoryContext, McpServerOptions } from './server/factory';
 export type { McpEra } from './members/call-context';
-export type { McpListCache } from './protocol/list-cache';
+export type { McpListCache, McpReadCache } from './protocol/list-cache';
 export type { McpToolIcon } from './members/tool-extras';
 export type { McpRequestStateOptions, McpSpentApprovals } from './protocol/request-state';
 export type { McpTaskJob, McpTaskQueue, McpTasksOptions } from './tasks/tasks';
@@ -21,6 +21,7 @@ export { McpServedCompletions, McpServedPrompts, McpServedResources } from './me
 export type { McpCompletionEntry, McpPromptEntry, McpResourceEntry } from './members/member-entries';
 export { InMemoryEventStore } from './hosting/event-store';
 export type { EventStore } from './hosting/event-store';
+export type { McpSsePolling } from './hosting/sse-polling';
 export type { ServableTool } from './members/served-tools';
 export { createMcpHttpHandler, serveHttp, serveStdio } from './hosting/serve';
 export type { HttpServeOptions, McpHttpHandle, McpHttpHandler, McpNodeHandler, McpStdioHandle, StdioServeOptions } from './hosting/serve';

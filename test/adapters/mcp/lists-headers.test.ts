@@ -1,12 +1,12 @@
 /**
  * Lists, headers and icons on both MCP revisions: `ttlMs`/`cacheScope` on 2026-07-28 `tools/list`
- * (`listCache`), `Mcp-Method`/`Mcp-Name` checked against the body, tool-declared `Mcp-Param-*`
+ * (`listCache`) and `resources/read` (a resource's `cache`, the server's `readCache`), `Mcp-Method`/`Mcp-Name` checked against the body, tool-declared `Mcp-Param-*`
  * headers (the 2.x Client mirrors them, the endpoint refuses a mismatch), and icons and titles in
  * `tools/list` of both revisions.
  */
 import 'reflect-metadata';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { Expects, Field, Tool } from 'toolwright';
+import { DeclarationError, Expects, Field, Resource, ResourceTemplate, Tool } from 'toolwright';
 import { createMcpServer, McpHttpHandle, serveHttp } from 'toolwright/mcp';
 
 class ForecastInput {
@@ -42,6 +42,41 @@ class Forecast {
 class AdminOnly {
   call(): string {
     return 'ok';
+  }
+}
+
+@Resource('docs://policy', { cache: { ttlMs: 300_000, cacheScope: 'public' } })
+class Policy {
+  call(): string {
+    return 'the policy';
+  }
+}
+
+@Resource('docs://mine', { cache: { ttlMs: 5_000 } })
+class Mine {
+  call(): string {
+    return 'mine';
+  }
+}
+
+@Resource('docs://plain')
+class Plain {
+  call(): string {
+    return 'plain';
+  }
+}
+
+@Resource('docs://secret', { cache: { ttlMs: 1_000, cacheScope: 'public' }, adapters: { mcp: { scopes: ['admin'] } } })
+class Secret {
+  call(): string {
+    return 'secret';
+  }
+}
+
+@ResourceTemplate('docs://pages/{id}', { cache: { ttlMs: 60_000, cacheScope: 'public' } })
+class Page {
+  call({ id }: { id: string }): string {
+    return `page ${id}`;
   }
 }
 
@@ -130,6 +165,62 @@ describe('tools/list cache fields (2026-07-28)', () => {
     expect(make({ cacheScope: 'shared' })).toThrow("createMcpServer: listCache.cacheScope must be 'public' or 'private'; got 'shared'.");
     expect(make({ ttl: 5 })).toThrow('createMcpServer: listCache has unknown option(s) ttl; known: ttlMs, cacheScope.');
     expect(make(60)).toThrow('createMcpServer: listCache must be { ttlMs?, cacheScope? }');
+  });
+});
+
+describe('resources/read cache fields (2026-07-28)', () => {
+  const docs = [Policy, Mine, Plain, Secret, Page];
+  const fieldsOf = async (url: string, uri: string) => {
+    const { result, error } = (await modern(url, 'resources/read', { uri }, { authorization: 'Bearer admin', 'mcp-name': uri })).body;
+    if (error) throw new Error(error.message);
+    return { ttlMs: result?.ttlMs, cacheScope: result?.cacheScope };
+  };
+  const admin = { verifyAccessToken: async (token: string) => ({ token, clientId: 'c', scopes: [token], expiresAt: Date.now() / 1000 + 3600 }) };
+
+  it("each resource's own cache, else the server's readCache, else { ttlMs: 0, private }; scopes make any of them private; 2025-11-25 reads carry none", async () => {
+    for (const readCache of [undefined, { ttlMs: 30_000, cacheScope: 'public' } as const]) {
+      const handle = await serve({ name: 'docs', version: '1', tools: [], resources: docs, ...(readCache ? { readCache } : {}) }, { auth: admin });
+      expect(await fieldsOf(handle.url, 'docs://policy')).toEqual({ ttlMs: 300_000, cacheScope: 'public' });
+      expect(await fieldsOf(handle.url, 'docs://pages/7')).toEqual({ ttlMs: 60_000, cacheScope: 'public' });
+      // Its own rule is whole: private unless it says public, whatever the server's.
+      expect(await fieldsOf(handle.url, 'docs://mine')).toEqual({ ttlMs: 5_000, cacheScope: 'private' });
+      expect(await fieldsOf(handle.url, 'docs://plain')).toEqual(readCache ?? { ttlMs: 0, cacheScope: 'private' });
+      // Declared public, but what it reads depends on who may see it: never in a shared cache.
+      expect(await fieldsOf(handle.url, 'docs://secret')).toEqual({ ttlMs: 1_000, cacheScope: 'private' });
+    }
+    const plain = await serve({ name: 'docs', version: '1', tools: [], resources: docs });
+    const modernClient = await client(plain.url, true);
+    expect(await modernClient.readResource({ uri: 'docs://policy' })).toMatchObject({ ttlMs: 300_000, cacheScope: 'public' });
+    const legacy = await client(plain.url, false);
+    const read = await legacy.request({ method: 'resources/read', params: { uri: 'docs://policy' } });
+    expect(read).toMatchObject({ contents: [{ uri: 'docs://policy', text: 'the policy' }] });
+    expect(read).not.toHaveProperty('ttlMs');
+    expect(read).not.toHaveProperty('cacheScope');
+  });
+
+  it('a server with a visible rule reads everything as private, and refuses a public readCache', async () => {
+    const ruled = await serve({ name: 'ruled', version: '1', tools: [], resources: docs, visible: () => true });
+    expect(await fieldsOf(ruled.url, 'docs://policy')).toEqual({ ttlMs: 300_000, cacheScope: 'private' });
+    expect(() => createMcpServer({ name: 'x', version: '1', resources: docs, visible: () => true, readCache: { cacheScope: 'public' } })).toThrow(
+      "createMcpServer: readCache.cacheScope is 'public', and the server has a visible rule: its answers differ per caller, so a shared cache must not keep them. Leave cacheScope out (it is then 'private').",
+    );
+  });
+
+  it("refuses a bad cache option at declaration and a bad readCache at start, naming the option and the fix", () => {
+    const declare = (cache: unknown) => () => Resource('docs://bad', { cache: cache as never })(class Bad {});
+    expect(declare({ ttlMs: -1 })).toThrow('Bad: @Resource option cache.ttlMs must be a whole number of milliseconds of at least 0; got -1.');
+    expect(declare({ cacheScope: 'public' })).toThrow('Bad: @Resource option cache.ttlMs must be a whole number of milliseconds of at least 0; got undefined.');
+    expect(declare({ ttlMs: 1, cacheScope: 'shared' })).toThrow("Bad: @Resource option cache.cacheScope must be 'public' or 'private'; got 'shared'.");
+    expect(declare({ ttlMs: 1, scope: 'public' })).toThrow('Bad: @Resource option cache has unknown option(s) scope; known: ttlMs, cacheScope.');
+    expect(declare(60)).toThrow(DeclarationError);
+    expect(declare(60)).toThrow("Bad: @Resource option cache must be { ttlMs, cacheScope? }, e.g. { ttlMs: 300000, cacheScope: 'public' }; got 60.");
+    expect(() => ResourceTemplate('docs://bad/{id}', { cache: { ttlMs: 1.5 } })(class BadPage {})).toThrow(
+      'BadPage: @ResourceTemplate option cache.ttlMs must be a whole number of milliseconds of at least 0; got 1.5.',
+    );
+    const make = (readCache: unknown) => () => createMcpServer({ name: 'x', version: '1', resources: docs, readCache: readCache as never });
+    expect(make({ ttlMs: -1 })).toThrow('createMcpServer: readCache.ttlMs must be a whole number of milliseconds of at least 0; got -1.');
+    expect(make({ cacheScope: 'everyone' })).toThrow("createMcpServer: readCache.cacheScope must be 'public' or 'private'; got 'everyone'.");
+    expect(make('public')).toThrow("createMcpServer: readCache must be { ttlMs?, cacheScope? }, e.g. { ttlMs: 60000 }; got 'public'.");
   });
 });
 

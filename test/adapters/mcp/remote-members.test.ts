@@ -5,18 +5,23 @@
  * deciding them as it decides local members (a hidden one answers as an unknown one), and the
  * remote's prompts/list_changed forwarded. A remote resource at a URI a local member (or another
  * mount) serves is refused: at start the mount fails naming both; listed later, it alone is left
- * out with a warning, and reads of that URI never reach the remote.
+ * out with a warning, and reads of that URI never reach the remote. A remote resource's reads carry
+ * the gateway's `readCache` on 2026-07-28, never `'public'` under a mount with scopes, and none on 2025-11-25.
  */
 import 'reflect-metadata';
 import * as path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  PromptListChangedNotificationSchema,
+  ReadResourceResultSchema,
+  ResourceListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { DeclarationError, Middleware, Resource, ResourceTemplate } from 'toolwright';
 import { serveHttp, type McpHttpHandle, type McpMember, type McpRequestContext } from 'toolwright/mcp';
 import { admitMcpServer, McpSecurityPolicy } from 'toolwright/mcp-client';
-import { modernHeaders } from '../../helpers/mcp';
+import { modernHeaders, scopedTokens } from '../../helpers/mcp';
 
 const repo = path.resolve(__dirname, '..', '..', '..');
 const remoteScript = path.join(repo, 'test', 'fixtures', 'mcp', 'compose-remote.ts');
@@ -207,6 +212,46 @@ describe('a remote resource at a URI another member serves (remotes in this proc
       { port: 0 },
     );
   beforeEach(() => (remoteReads = 0));
+
+  it("a remote resource's reads carry the gateway's readCache on 2026-07-28, private under a mount with scopes; 2025-11-25 reads none", async () => {
+    @Resource('remote://rates', { name: 'rates', cache: { ttlMs: 1_000, cacheScope: 'public' } })
+    class RemoteRates {
+      call(): string {
+        return 'rates';
+      }
+    }
+    @Resource('remote://fees', { name: 'fees' })
+    class RemoteFees {
+      call(): string {
+        return 'fees';
+      }
+    }
+    const open = await remoteOf([RemoteRates]);
+    const shut = await remoteOf([RemoteFees]);
+    const mount = (namespace: string, url: string) => admitMcpServer(namespace, { url }, { security: urls });
+    const served = await serveHttp(
+      { name: 'gateway', version: '1', tools: [], resources: [], prompts: [], completions: [], readCache: { ttlMs: 90_000, cacheScope: 'public' }, mounts: [{ namespace: 'open', server: mount('open', open.url) }, { namespace: 'shut', server: mount('shut', shut.url), scopes: ['admin'] }] },
+      { port: 0, auth: scopedTokens({ admin: ['admin'] }) },
+    );
+    const headers = { requestInit: { headers: { authorization: 'Bearer admin' } } };
+    const modern = new Client({ name: 'm', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const legacy = new LegacyClient({ name: 'l', version: '1' });
+    try {
+      await modern.connect(new StreamableHTTPClientTransport(new URL(served.url), headers));
+      await legacy.connect(new LegacyHttpTransport(new URL(served.url), headers));
+      expect(await modern.readResource({ uri: 'remote://rates' })).toMatchObject({ contents: [{ text: 'rates' }], ttlMs: 90_000, cacheScope: 'public' });
+      expect(await modern.readResource({ uri: 'remote://fees' })).toMatchObject({ contents: [{ text: 'fees' }], ttlMs: 90_000, cacheScope: 'private' });
+      for (const uri of ['remote://rates', 'remote://fees']) {
+        const read = await legacy.request({ method: 'resources/read', params: { uri } }, ReadResourceResultSchema.passthrough());
+        expect(read).not.toHaveProperty('ttlMs');
+        expect(read).not.toHaveProperty('cacheScope');
+      }
+    } finally {
+      await Promise.all([modern.close(), legacy.close()]);
+      await served.close();
+      await Promise.all([open.close(), shut.close()]);
+    }
+  });
 
   it('at start: a remote fixed resource a local template matches, or a remote template matching a local resource, fails serveHttp naming the mount, the URI and the local member', async () => {
     for (const [listed, message] of [

@@ -1,6 +1,7 @@
 /**
  * Session mode with an event store: a client that loses a tool call's SSE stream reconnects with
- * Last-Event-ID and receives what it missed, the call's result included.
+ * Last-Event-ID and receives what it missed, the call's result included; SSE polling (SEP-1699): the
+ * server tells clients when to reconnect (`ssePolling.retryMs`) and a call lets go of its stream.
  */
 import 'reflect-metadata';
 import { IncomingMessage, request } from 'node:http';
@@ -8,8 +9,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { Tool, ToolContext, Expects } from 'toolwright';
-import { InMemoryEventStore, serveHttp } from 'toolwright/mcp';
-import { rawInitialize, takeSseEvents } from '../../helpers/mcp';
+import { InMemoryEventStore, mcpRequest, serveHttp } from 'toolwright/mcp';
+import { postModernCall, rawInitialize, takeSseEvents } from '../../helpers/mcp';
 
 let release: () => void;
 const released = new Promise<void>((resolve) => (release = resolve));
@@ -34,8 +35,18 @@ class BigAnswer {
   }
 }
 
-async function connect(url: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-  const transport = new StreamableHTTPClientTransport(new URL(url));
+@Tool({ description: 'Lets go of its stream, then reports and finishes' })
+@Expects({})
+class LetsGo {
+  async call(_input: unknown, context: ToolContext) {
+    const closed = mcpRequest()!.closeStream();
+    await context.progress(1, 1);
+    return closed ? 'let go' : 'held';
+  }
+}
+
+async function connect(url: string, fetch?: typeof globalThis.fetch): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const transport = new StreamableHTTPClientTransport(new URL(url), fetch ? { fetch } : {});
   const client = new Client({ name: 'test', version: '1' });
   await client.connect(transport);
   return { client, transport };
@@ -184,6 +195,57 @@ describe('the in-memory store is bounded in bytes and forgets ended sessions', (
   });
 });
 
+describe('SSE polling (SEP-1699): a call lets go of its stream, the client resumes it', () => {
+  it('the priming event carries retry; the SDK client reconnects with Last-Event-ID and gets the progress and the result', async () => {
+    const handle = await serveHttp(
+      { name: 'polling', version: '1', tools: [LetsGo] },
+      { port: 0, eventStore: new InMemoryEventStore(), ssePolling: { retryMs: 20 } },
+    );
+    const resumes: string[] = [];
+    const recording: typeof fetch = (url, init) => {
+      const lastEventId = new Headers(init?.headers).get('last-event-id');
+      if (init?.method === 'GET' && lastEventId) resumes.push(lastEventId);
+      return fetch(url, init);
+    };
+    const { client } = await connect(handle.url, recording);
+    try {
+      const progress: number[] = [];
+      const result = await client.callTool({ name: 'lets_go', arguments: {} }, undefined, { onprogress: (p) => progress.push(p.progress) });
+      expect(result.content).toEqual([{ type: 'text', text: 'let go' }]);
+      expect(progress).toEqual([1]); // sent after the stream closed: from the event store
+      expect(resumes).toHaveLength(1);
+
+      // The raw stream: its first event primes it (an id, no data) and says when to come back.
+      const init = await send(handle.url, 'POST', {}, rawInitialize(0));
+      const headers = { 'mcp-session-id': String(init.res.headers['mcp-session-id']), 'mcp-protocol-version': LATEST_PROTOCOL_VERSION };
+      init.res.resume();
+      const call = await send(handle.url, 'POST', headers, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'lets_go', arguments: {} } });
+      const events = await readEvents(call.res, () => false); // the server ends the stream mid-call
+      expect(events).toEqual([{ id: expect.any(String), retry: 20 }]);
+      const resumed = await send(handle.url, 'GET', { ...headers, 'last-event-id': events[0].id! });
+      const rest = await readEvents(resumed.res, () => false); // ends after the answer: the call is over
+      expect(rest.at(-1)!.data).toMatchObject({ id: 1, result: { content: [{ type: 'text', text: 'let go' }] } });
+    } finally {
+      await client.close();
+      await handle.close();
+    }
+  });
+
+  it('where no stream can be resumed, closeStream() does nothing and says so: no event store, stateless, MCP 2026-07-28', async () => {
+    for (const http of [{}, { stateless: true }]) {
+      const handle = await serveHttp({ name: 'held', version: '1', tools: [LetsGo] }, { port: 0, ...http });
+      const { client } = await connect(handle.url);
+      try {
+        expect((await client.callTool({ name: 'lets_go', arguments: {} })).content).toEqual([{ type: 'text', text: 'held' }]);
+        expect((await postModernCall(handle.url, { name: 'lets_go', arguments: {} })).result?.content).toEqual([{ type: 'text', text: 'held' }]);
+      } finally {
+        await client.close();
+        await handle.close();
+      }
+    }
+  });
+});
+
 it('checks the option: an event store needs sessions', async () => {
   await expect(serveHttp({ name: 'x', version: '1', tools: [SlowJob] }, { port: 0, stateless: true, eventStore: new InMemoryEventStore() })).rejects.toThrow(
     "serveHttp: 'eventStore' needs sessions; a stateless server has no stream to resume. Drop one of the two.",
@@ -191,4 +253,25 @@ it('checks the option: an event store needs sessions', async () => {
   await expect(serveHttp({ name: 'x', version: '1', tools: [SlowJob] }, { port: 0, eventStore: {} as never })).rejects.toThrow(
     "serveHttp: 'eventStore' must implement storeEvent and replayEventsAfter (e.g. new InMemoryEventStore()); got {}.",
   );
+});
+
+it('checks ssePolling: retryMs a whole number below sessionIdleTimeoutMs, known keys, and an event store', async () => {
+  const eventStore = new InMemoryEventStore();
+  const serve = (http: object) => serveHttp({ name: 'x', version: '1', tools: [LetsGo] }, { port: 0, ...http });
+  const retryMs = (got: string, idle = 900000) =>
+    `serveHttp: 'ssePolling.retryMs' must be a whole number of milliseconds from 1 to less than sessionIdleTimeoutMs (${idle}), or a reconnecting client finds its session expired; got ${got}.`;
+  await expect(serve({ eventStore, ssePolling: { retryMs: 0 } })).rejects.toThrow(retryMs('0'));
+  await expect(serve({ eventStore, ssePolling: { retryMs: 1.5 } })).rejects.toThrow(retryMs('1.5'));
+  await expect(serve({ eventStore, ssePolling: { retryMs: '2000' } })).rejects.toThrow(retryMs("'2000'"));
+  await expect(serve({ eventStore, ssePolling: {} })).rejects.toThrow(retryMs('undefined'));
+  await expect(serve({ eventStore, sessionIdleTimeoutMs: 5000, ssePolling: { retryMs: 5000 } })).rejects.toThrow(retryMs('5000', 5000));
+  await expect(serve({ eventStore, ssePolling: 2000 })).rejects.toThrow("serveHttp: 'ssePolling' must be an object, e.g. { retryMs: 2000 }; got 2000.");
+  await expect(serve({ eventStore, ssePolling: { retryMs: 2000, closeAfterMs: 1 } })).rejects.toThrow(
+    "serveHttp: 'ssePolling' has unknown key(s) closeAfterMs; it takes retryMs only, e.g. { retryMs: 2000 }.",
+  );
+  for (const http of [{}, { stateless: true }]) {
+    await expect(serve({ ...http, ssePolling: { retryMs: 2000 } })).rejects.toThrow(
+      "serveHttp: 'ssePolling' needs an 'eventStore' (session mode): a client reconnecting to a closed stream is sent the rest from it. Add eventStore: new InMemoryEventStore(), or drop ssePolling.",
+    );
+  }
 });

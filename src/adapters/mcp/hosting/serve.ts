@@ -26,6 +26,7 @@ import { answeredRequestId, webRequest, writeWebResponse } from './web-bridge';
 import { classifyPost } from '../protocol/classify';
 import type { EventStore } from './event-store';
 import { listenError } from './listen-error';
+import { checkSsePolling, type McpSsePolling } from './sse-polling';
 import { narrowListen, type ResourceVisibleTo } from '../members/resource-listens';
 import { DeclarationError } from '../../../index';
 
@@ -57,6 +58,14 @@ export interface HttpServeOptions {
    * several. A session's events are forgotten when it ends. Default none.
    */
   eventStore?: EventStore;
+  /**
+   * SSE polling (SEP-1699; session mode with an `eventStore`): every stream's priming event tells the
+   * client to wait `retryMs` before reconnecting to a stream the server closed. A long call lets go of
+   * its stream with `mcpRequest().closeStream()` (so a proxy that cuts long connections cuts nothing);
+   * the client comes back with `Last-Event-ID` and is sent the rest from the event store. Default
+   * none (clients use their own reconnection delay).
+   */
+  ssePolling?: McpSsePolling;
   /** Largest request body accepted, in bytes (default 4 MiB); a larger one gets 413. */
   maxBodyBytes?: number;
   /**
@@ -282,9 +291,9 @@ export function httpHandler(
   servedUrl: () => string,
   resourceVisibleTo?: ResourceVisibleTo,
 ): McpNodeHandler {
-  const { host, path, stateless, maxBodyBytes, requestTimeoutMs, ...limits } = resolveHttpOptions(http);
+  const { host, path, stateless, maxBodyBytes, requestTimeoutMs, ssePolling, ...limits } = resolveHttpOptions(http);
   const gate = http.auth !== undefined ? httpAuthGate(http.auth, servedUrl) : undefined;
-  const sessions = new SessionTable(limits, () => makeServer({ era: 'legacy' }), http.eventStore);
+  const sessions = new SessionTable(limits, () => makeServer({ era: 'legacy' }), http.eventStore, ssePolling);
   const refusal = hostGuard(host, http);
   // 2026-07-28: a server per request, whatever `stateless` says (the revision has no sessions).
   const answersTaskMethods = taskRequests !== undefined;
@@ -466,6 +475,7 @@ function resolveHttpOptions(http: HttpServeOptions, where = 'serveHttp') {
   }
   const limit = (option: keyof typeof DEFAULT_LIMITS) =>
     positiveInteger(where, option, http[option as keyof HttpServeOptions], DEFAULT_LIMITS[option]);
+  const sessionIdleTimeoutMs = limit('sessionIdleTimeoutMs');
   return {
     host,
     port,
@@ -474,6 +484,7 @@ function resolveHttpOptions(http: HttpServeOptions, where = 'serveHttp') {
     maxBodyBytes: limit('maxBodyBytes'),
     requestTimeoutMs: limit('requestTimeoutMs'),
     maxSessions: limit('maxSessions'),
-    sessionIdleTimeoutMs: limit('sessionIdleTimeoutMs'),
+    sessionIdleTimeoutMs,
+    ssePolling: checkSsePolling(where, http.ssePolling, { eventStore: eventStore !== undefined, sessionIdleTimeoutMs }),
   };
 }

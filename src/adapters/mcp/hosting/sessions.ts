@@ -4,6 +4,7 @@ import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type Server } 
 import type { EventStore } from './event-store';
 import { jsonRpcError } from './http-body';
 import { sessionEventStore, sessionScope } from './session-events';
+import type { McpSsePolling } from './sse-polling';
 import { answeredRequestId, writeWebResponse } from './web-bridge';
 
 type StreamableHTTPServerTransport = WebStandardStreamableHTTPServerTransport;
@@ -52,6 +53,8 @@ export class SessionTable {
     private readonly makeServer: () => Pick<Server, 'connect' | 'close'>,
     /** Makes the session's SSE streams resumable (`Last-Event-ID`), when given. */
     private readonly eventStore?: EventStore,
+    /** The `retry` every stream's priming event tells clients (SEP-1699), when given. */
+    private readonly ssePolling?: McpSsePolling,
   ) {}
 
   get size(): number {
@@ -106,6 +109,7 @@ export class SessionTable {
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => sessionId,
       ...(store ? { eventStore: sessionEventStore(store, scope) } : {}),
+      ...(this.ssePolling ? { retryInterval: this.ssePolling.retryMs } : {}),
       onsessioninitialized: (id) => {
         if (this.closed) return void transport.close();
         session = { transport, owner, server, open: 0, idleSince: Date.now() };

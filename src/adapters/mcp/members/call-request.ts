@@ -47,6 +47,14 @@ export class RequestContext extends McpRequestContext {
       params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) },
     });
   }
+
+  /** The SDK offers `closeSSE` only on a resumable stream: a session's, with an event store, on 2025-11-25. */
+  override closeStream(): boolean {
+    const close = this.ctx.http?.closeSSE;
+    if (!close) return false;
+    close();
+    return true;
+  }
 }
 
 /** The MCP methods that run a member, as their spans name them. */

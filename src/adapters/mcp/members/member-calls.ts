@@ -25,6 +25,7 @@ import { invokePrepared, prepareRun, RunDeps } from './member-run';
 import type { MemberRule, MemberSets } from './member-requests';
 import { completionOf, failed, promptResultOf, readContentsOf } from './member-results';
 import type { ServedMember } from './served-members';
+import type { checkReadCache } from '../protocol/list-cache';
 
 /** The longest URI `resources/read` and `resources/subscribe` accept (declared URIs are at most 2,048 characters). */
 export const MAX_URI_LENGTH = 8192;
@@ -42,6 +43,8 @@ export interface MemberCallSetup {
   readonly attached: boolean;
   /** One process serves every round (stdio). */
   readonly singleProcess: boolean;
+  /** The cache fields of a 2026-07-28 read (../protocol/list-cache.ts). */
+  readonly readCache: ReturnType<typeof checkReadCache>;
 }
 
 /**
@@ -137,6 +140,17 @@ function refused(definition: ToolDefinition, what: string, result: Result): Prot
   return new ProtocolError(ProtocolErrorCode.InternalError, result.message);
 }
 
+/**
+ * A read's answer with its cache fields: on 2026-07-28 the resource's own `cache`, else the server's
+ * `readCache` (a mounted remote resource's too: a remote's own fields are not relayed); on
+ * 2025-11-25 none.
+ */
+function withReadCache(setup: MemberCallSetup, served: ServedMember, answer: ReadResourceResult): ReadResourceResult {
+  const { ttlMs, cacheScope, ...rest } = answer as ReadResourceResult & { ttlMs?: unknown; cacheScope?: unknown };
+  if (setup.era === 'legacy') return rest;
+  return { ...rest, ...setup.readCache.hint(served.entry.definition.resource?.cache, served.scopes.length > 0) };
+}
+
 /** resources/read, resources/subscribe and unsubscribe (2025-11-25), prompts/get and completion/complete, for the kinds served. */
 export function handleMemberCalls(setup: MemberCallSetup): void {
   const { server, era, members, allowed } = setup;
@@ -148,9 +162,9 @@ export function handleMemberCalls(setup: MemberCallSetup): void {
       if (!found) throw notFound(uri);
       const entry = found.served.entry;
       const ran = await runMember(setup, ctx, found.served, found.args, 'resources/read', uri);
-      if ('answer' in ran) return ran.answer as ReadResourceResult;
+      if ('answer' in ran) return withReadCache(setup, found.served, ran.answer as ReadResourceResult);
       if (!ran.result.ok) throw refused(entry.definition, entry.template ? 'URI variables' : 'read', ran.result);
-      return { contents: readContentsOf(entry as McpResourceEntry, uri, ran.result) };
+      return withReadCache(setup, found.served, { contents: readContentsOf(entry as McpResourceEntry, uri, ran.result) });
     });
     if (era === 'legacy') {
       server.setRequestHandler('resources/subscribe', async (request, ctx) => {

@@ -49,6 +49,17 @@ export class McpRequestContext {
       );
     }
   }
+
+  /**
+   * Lets go of the call's SSE stream (SEP-1699 polling), for a long call behind a proxy that cuts
+   * long connections: the stream ends, the call runs on, and the client reconnects (after
+   * `serveHttp`'s `ssePolling.retryMs`) with `Last-Event-ID` and is sent what followed, the result
+   * included, from the event store. True when the stream was closed; false, doing nothing, where no
+   * stream can be resumed: without an `eventStore`, stateless, on MCP 2026-07-28, over stdio.
+   */
+  closeStream(): boolean {
+    return false;
+  }
 }
 
 const current = new AsyncLocalStorage<McpRequestContext>();

@@ -21,7 +21,7 @@ import { mapResult, McpAdapter } from '../members/wrap';
 import { Composition } from '../composition/composition';
 import { mountedDefinitions } from '../composition/mounts';
 import type { InboundClassification } from '../protocol/classify';
-import { checkListCache } from '../protocol/list-cache';
+import { checkListCache, checkReadCache } from '../protocol/list-cache';
 import { RequestStateSeal } from '../protocol/request-state';
 import { handleTasks, TaskStore } from '../tasks/tasks';
 import { TASKS_EXTENSION_CAPABILITY, taskRequestAnswerer, TaskHttpAnswer } from '../tasks/tasks-extension';
@@ -96,6 +96,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
   const composition = new Composition(options, checked.mounts, { tools, ...members }, checked.unauthenticated);
   const store = taskStore(checked, tools);
   const listCache = checkListCache(options.listCache, composition.ruled);
+  const readCache = checkReadCache(options.readCache, composition.ruled);
   // How members run: the invoker, in a child of the container, with the round state sealed for 2026-07-28.
   const invoker = new Invoker(options.resolver ? { ...options.invoker, resolver: options.resolver } : options.invoker);
   const seal = new RequestStateSeal(options.requestState, 'createMcpServer');
@@ -138,7 +139,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
     });
     if (store && era === 'legacy') handleTasks(server, store, callerOf, (tool, result) => mapResult(tool, result));
     handleMemberLists(server, members, allowed);
-    handleMemberCalls({ server, era, members, allowed, deps: run, attached: !context.perRequest, singleProcess });
+    handleMemberCalls({ server, era, members, allowed, deps: run, attached: !context.perRequest, singleProcess, readCache });
     if (era === 'modern' && !context.perRequest) {
       // A 2026-07-28 stdio connection: the SDK's router passes each update to the listen streams that
       // named its URI; it is sent only while the connection's caller may see that resource.

@@ -13,7 +13,7 @@ import type { ServableTool } from '../members/served-tools';
 import type { McpCompositionOptions } from '../composition/composition';
 import { checkMounts, type McpMount } from '../composition/mounts';
 import { checkTasksOptions, type McpTasksOptions } from '../tasks/tasks';
-import type { McpListCache } from '../protocol/list-cache';
+import type { McpListCache, McpReadCache } from '../protocol/list-cache';
 import type { McpRequestStateOptions } from '../protocol/request-state';
 
 /**
@@ -95,6 +95,13 @@ export interface McpServerOptions extends McpCompositionOptions {
    * then the list differs per caller, else `'public'`). 2025-11-25 answers carry neither.
    */
   listCache?: McpListCache;
+  /**
+   * What MCP 2026-07-28 `resources/read` answers carry for resources without their own `cache`
+   * (`@Resource(uri, { cache: { ttlMs, cacheScope } })`): `ttlMs` (default 0: read every time) and
+   * `cacheScope` (default `'private'`; `'public'` is refused with a `visible` rule, and a resource with
+   * scopes reads as `'private'` whatever this says). 2025-11-25 answers carry neither.
+   */
+  readCache?: McpReadCache;
   /**
    * How MCP 2026-07-28 input-required rounds keep a call's answers between rounds (elicitation,
    * sampling and approvals on a request without a session): sealed (AES-256-GCM) into the
