@@ -24,7 +24,7 @@ interface Handlers {
 
 /**
  * A client answering with `handlers`; `asked` records each request's params, `keys` each one's id
- * (on 2026-07-28 the SDK fulfils an input request under its inputRequests key as its id).
+ * (on 2026-07-28 the SDK fulfils an input request with its inputRequests key as the request id).
  */
 function client(handlers: Handlers, mode: 'pin' | 'legacy' = 'pin'): { client: Client; asked: Array<Record<string, unknown>>; keys: unknown[] } {
   const asked: Array<Record<string, unknown>> = [];
@@ -39,9 +39,9 @@ function client(handlers: Handlers, mode: 'pin' | 'legacy' = 'pin'): { client: C
   for (const kind of ['elicit', 'sample', 'roots'] as const) {
     const answer = handlers[kind];
     if (!answer) continue;
-    created.setRequestHandler(methods[kind] as 'elicitation/create', async (request) => {
+    created.setRequestHandler(methods[kind] as 'elicitation/create', async (request, ctx) => {
       asked.push((request.params ?? {}) as Record<string, unknown>);
-      keys.push(request.id);
+      keys.push(ctx.mcpReq.id);
       return answer((request.params ?? {}) as Record<string, unknown>) as never;
     });
   }
@@ -276,6 +276,21 @@ describe('2026-07-28 input-required rounds over HTTP', () => {
     expect(text(await legacy.callTool({ name: 'pair', arguments: {} }))).toBe('Grace likes red');
     expect(asked).toHaveLength(2);
     expect(runs.pair).toBe(1);
+  });
+
+  it('a 2025-11-25 client answers roots/list on its session, and asks made together are sent together', async () => {
+    const { client: legacy, asked } = await connect(
+      {
+        elicit: name('Grace'),
+        sample: () => ({ role: 'assistant', model: 'm', content: { type: 'text', text: 'Hey' } }),
+        roots: () => ({ roots: [{ uri: 'file:///home', name: 'home' }] }),
+      },
+      'legacy',
+    );
+    expect(text(await legacy.callTool({ name: 'roots', arguments: {} }))).toBe('home=file:///home');
+    expect(text(await legacy.callTool({ name: 'together', arguments: {} }))).toBe('Hey Grace in file:///home');
+    expect(asked).toHaveLength(4);
+    expect(runs.together).toBe(1);
   });
 });
 
