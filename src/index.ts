@@ -86,9 +86,13 @@ export { checkCallContext, LOG_LEVELS } from './invocation/tool-context';
 export { Content, contentAsText, ToolContent, PromptMessages } from './content/content';
 export type { Bytes, ContentPart, EmbeddedResource, ResourceLink, PromptMessage } from './content/content';
 export type {
+  AskCall,
+  AskOperation,
+  AskOptions,
   CallAuth,
   CallContext,
   CallIdentity,
+  ClientRoot,
   ContextCall,
   ElicitField,
   ElicitResult,

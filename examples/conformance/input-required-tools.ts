@@ -2,7 +2,9 @@
  * The tools the conformance suite's `input-required-result-*` scenarios (MCP 2026-07-28, SEP-2322)
  * call, as toolwright tool classes: each asks through its context; on a 2026-07-28 request the
  * server turns each ask into an input-required round (the call re-runs with the answers so far,
- * carried in the sealed requestState). On 2025-11-25 the same tools ask over the session.
+ * carried in the sealed requestState), keyed on the wire by the ask's `key` where the scenario names
+ * one; asks made together (`Promise.all`) go out in one round. On 2025-11-25 the same tools ask over
+ * the session.
  */
 import 'reflect-metadata';
 import { Expects, Tool } from 'toolwright';
@@ -15,7 +17,7 @@ const CONFIRM: ElicitSchema = { type: 'object', properties: { ok: { type: 'boole
 @Expects({})
 export class InputRequiredElicitation {
   async call(_input: unknown, context: ToolContext): Promise<string> {
-    const answer = await context.elicit('What is your name?', NAME);
+    const answer = await context.elicit('What is your name?', NAME, { key: 'user_name' });
     return answer.action === 'accept' ? `Hello, ${String(answer.content?.name)}!` : `No name given (${answer.action}).`;
   }
 }
@@ -29,6 +31,32 @@ export class InputRequiredSampling {
       maxTokens: 100,
     });
     return answer.content.type === 'text' ? answer.content.text : `(${answer.content.type} answer)`;
+  }
+}
+
+@Tool({ name: 'test_input_required_result_list_roots', description: 'Asks the client for its roots and lists them' })
+@Expects({})
+export class InputRequiredListRoots {
+  async call(_input: unknown, context: ToolContext): Promise<string> {
+    const roots = await context.roots({ key: 'client_roots' });
+    return `Roots: ${roots.map((root) => `${root.name ?? '(unnamed)'} at ${root.uri}`).join(', ') || 'none'}`;
+  }
+}
+
+@Tool({ name: 'test_input_required_result_multiple_inputs', description: "Asks the user, the caller's model and the client at once" })
+@Expects({})
+export class InputRequiredMultipleInputs {
+  async call(_input: unknown, context: ToolContext): Promise<string> {
+    const [name, greeting, roots] = await Promise.all([
+      context.elicit('What is your name?', NAME, { key: 'user_name' }),
+      context.sample(
+        { messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }], maxTokens: 50 },
+        { key: 'greeting' },
+      ),
+      context.roots({ key: 'client_roots' }),
+    ]);
+    const said = greeting.content.type === 'text' ? greeting.content.text : `(${greeting.content.type})`;
+    return `${said} ${String(name.content?.name)} (${roots.length} roots)`;
   }
 }
 
@@ -109,6 +137,8 @@ export const inputRequiredTools = [
   StreamingElicitation,
   InputRequiredElicitation,
   InputRequiredSampling,
+  InputRequiredListRoots,
+  InputRequiredMultipleInputs,
   InputRequiredRequestState,
   InputRequiredTamperedState,
   InputRequiredMultiRound,

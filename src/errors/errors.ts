@@ -122,8 +122,8 @@ export class ToolTimeoutError extends ToolwrightError {
 }
 
 /**
- * A tool asked its context for something the transport cannot do: `elicit` (ask the user) or
- * `sample` (ask the caller's model) with no one to ask. Developer-facing; its message says how to
+ * A tool asked its context for something the transport cannot do: `elicit` (ask the user),
+ * `sample` (ask the caller's model) or `roots` (ask the client for its roots) with no one to ask. Developer-facing; its message says how to
  * provide it.
  */
 export class ToolContextUnavailableError extends ToolwrightError {
@@ -131,7 +131,7 @@ export class ToolContextUnavailableError extends ToolwrightError {
   constructor(
     message: string,
     /** The operation that could not run. */
-    readonly operation: 'elicit' | 'sample',
+    readonly operation: 'elicit' | 'sample' | 'roots',
   ) {
     super(message);
   }

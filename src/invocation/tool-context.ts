@@ -1,7 +1,7 @@
 /**
  * The one context a tool receives beside its input, whatever transport called it: the signal, the
- * call's identity, and four operations (progress, log, elicit, sample) that each transport fills in
- * as far as it can. A transport passes its handlers in `CallOptions.context`; process-wide defaults
+ * call's identity, and five operations (progress, log, elicit, sample, roots) that each transport
+ * fills in as far as it can. A transport passes its handlers in `CallOptions.context`; process-wide defaults
  * come from `configure({ toolContext })`.
  */
 import { ToolContextUnavailableError } from '../errors/errors';
@@ -116,27 +116,53 @@ export interface SampleResult {
   readonly stopReason?: string;
 }
 
+/** A root the client offers (MCP `roots/list`): a directory or file the tool may work in, as a URI (`file://…`), and its name. */
+export interface ClientRoot {
+  readonly uri: string;
+  readonly name?: string;
+}
+
+/** The options of one ask (`context.elicit`, `context.sample`, `context.roots`). */
+export interface AskOptions {
+  /**
+   * Names this ask: on MCP 2026-07-28 the key of its input request on the wire and of its recorded
+   * answer (without one, an ask is keyed by its position in the call: `ask-1`, `ask-2`, …). 1 to 64
+   * characters of letters, digits, `_`, `.` and `-`, not of the form `ask-<number>`; each key once per call.
+   */
+  key?: string;
+}
+
 /** What every handler receives last: which tool asked, and the call's signal. */
 export interface ContextCall {
   readonly tool: ToolDefinition;
   readonly signal: AbortSignal;
 }
 
+/** What an ask's handler (`elicit`, `sample`, `roots`) receives last: the call, and the ask's key if the tool gave one. */
+export interface AskCall extends ContextCall {
+  readonly key?: string;
+}
+
 /** How a transport (or an application, in process) answers a tool's context operations. */
 export interface ToolContextHandlers {
   progress?(done: number, total: number | undefined, message: string | undefined, call: ContextCall): void | Promise<void>;
   log?(level: LogLevel, message: string, data: unknown, call: ContextCall): void | Promise<void>;
-  elicit?(message: string, schema: ElicitSchema, call: ContextCall): ElicitResult | Promise<ElicitResult>;
-  sample?(request: SampleRequest, call: ContextCall): SampleResult | Promise<SampleResult>;
+  elicit?(message: string, schema: ElicitSchema, call: AskCall): ElicitResult | Promise<ElicitResult>;
+  sample?(request: SampleRequest, call: AskCall): SampleResult | Promise<SampleResult>;
+  /** The roots the client offers (MCP `roots/list`). */
+  roots?(call: AskCall): readonly ClientRoot[] | Promise<readonly ClientRoot[]>;
 }
+
+/** The operations that ask someone: the user (`elicit`), the caller's model (`sample`), the client (`roots`). */
+export type AskOperation = 'elicit' | 'sample' | 'roots';
 
 /** `CallOptions.context`: the handlers and the identity of one call. */
 export interface CallContext extends ToolContextHandlers, Partial<CallIdentity> {
   /**
-   * Why this transport cannot ask the user or the model, for the error `elicit`/`sample` raise when
-   * there is no handler (default: "pass an `elicit` handler in the call options …").
+   * Why this transport cannot ask the user, the model or the client, for the error `elicit`/`sample`/
+   * `roots` raise when there is no handler (default: "pass an `elicit` handler in the call options …").
    */
-  unavailable?: { elicit?: string; sample?: string };
+  unavailable?: { elicit?: string; sample?: string; roots?: string };
 }
 
 /** What a tool receives beside its input. */
@@ -156,13 +182,16 @@ export interface ToolContext {
   log(level: LogLevel, message: string, data?: unknown): Promise<void>;
   /**
    * Asks the user to fill in a form (MCP `elicitation/create`, form mode). Rejects with a
-   * ToolContextUnavailableError where the transport cannot ask the user.
+   * ToolContextUnavailableError where the transport cannot ask the user. `options.key` names the ask
+   * (AskOptions); asks made together (`Promise.all`) go out together.
    */
-  elicit(message: string, schema: ElicitSchema): Promise<ElicitResult>;
+  elicit(message: string, schema: ElicitSchema, options?: AskOptions): Promise<ElicitResult>;
   /** Asks the caller's model for a completion (MCP `sampling/createMessage`); rejects where it cannot. */
-  sample(request: SampleRequest): Promise<SampleResult>;
-  /** Whether `elicit` / `sample` can reach someone in this call (so a tool can choose another path). */
-  supports(operation: 'elicit' | 'sample'): boolean;
+  sample(request: SampleRequest, options?: AskOptions): Promise<SampleResult>;
+  /** Asks the client for the roots it offers (MCP `roots/list`); rejects where it cannot. */
+  roots(options?: AskOptions): Promise<readonly ClientRoot[]>;
+  /** Whether `elicit` / `sample` / `roots` can reach someone in this call (so a tool can choose another path). */
+  supports(operation: AskOperation): boolean;
 }
 
 let defaults: ToolContextHandlers = {};
@@ -177,7 +206,12 @@ export function setDefaultContextHandlers(handlers: ToolContextHandlers | undefi
   defaults = { ...handlers };
 }
 
-const HANDLERS = ['progress', 'log', 'elicit', 'sample'] as const;
+const HANDLERS = ['progress', 'log', 'elicit', 'sample', 'roots'] as const;
+
+/** What an ask's key may be: short, and safe in any wire format and message. */
+const ASK_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
+/** The keys asks without one get (by position): a tool's own key may not look like one. */
+const POSITIONAL_KEY = /^ask-\d+$/;
 
 /**
  * Checks a `context` option (for adapters that take one): an object whose handlers are functions.
@@ -187,7 +221,7 @@ export function checkCallContext(context: unknown, where: string, option = 'cont
   if (context === undefined) return;
   if (!isPlainObject(context)) {
     throw new DeclarationError(
-      `${where}: '${option}' must be an object of handlers { progress, log, elicit, sample }; got ${describeValue(context)}.`,
+      `${where}: '${option}' must be an object of handlers { progress, log, elicit, sample, roots }; got ${describeValue(context)}.`,
     );
   }
   for (const name of HANDLERS) {
@@ -203,6 +237,8 @@ const IN_PROCESS_IDENTITY: CallIdentity = Object.freeze({ transport: IN_PROCESS 
 /** A tool's context: handlers from the call, else from `configure`, else the transport's limits. */
 class Context implements ToolContext {
   readonly call: CallIdentity;
+  /** The keys this call's asks used (each once). */
+  private keys?: Set<string>;
 
   constructor(
     readonly tool: ToolDefinition,
@@ -217,7 +253,7 @@ class Context implements ToolContext {
     return this.given?.[name] ?? defaults[name];
   }
 
-  supports(operation: 'elicit' | 'sample'): boolean {
+  supports(operation: AskOperation): boolean {
     return this.handler(operation) !== undefined;
   }
 
@@ -239,7 +275,7 @@ class Context implements ToolContext {
     if (handler) await this.quietly('log', () => handler(level, String(message), data, this));
   }
 
-  async elicit(message: string, schema: ElicitSchema): Promise<ElicitResult> {
+  async elicit(message: string, schema: ElicitSchema, options?: AskOptions): Promise<ElicitResult> {
     if (typeof message !== 'string' || message === '') {
       throw new TypeError(
         `${this.who()}: context.elicit(message, schema) needs a message to show the user; got ${describeValue(message)}.`,
@@ -250,30 +286,62 @@ class Context implements ToolContext {
         `${this.who()}: context.elicit(message, schema) needs a form schema { type: 'object', properties: { … } }; got ${describeValue(schema)}.`,
       );
     }
+    const call = this.askCall('elicit', options);
     const handler = this.handler('elicit');
     if (!handler) throw this.unavailable('elicit', 'ask the user');
-    return handler(message, schema, this);
+    return handler(message, schema, call);
   }
 
-  async sample(request: SampleRequest): Promise<SampleResult> {
+  async sample(request: SampleRequest, options?: AskOptions): Promise<SampleResult> {
     if (!isPlainObject(request) || !Array.isArray(request.messages) || !Number.isInteger(request.maxTokens) || request.maxTokens < 1) {
       throw new TypeError(
         `${this.who()}: context.sample(request) needs { messages: [{ role, content }], maxTokens: a whole number of at least 1 }; got ${describeValue(request)}.`,
       );
     }
+    const call = this.askCall('sample', options);
     const handler = this.handler('sample');
     if (!handler) throw this.unavailable('sample', "ask the caller's model");
-    return handler(request, this);
+    return handler(request, call);
+  }
+
+  async roots(options?: AskOptions): Promise<readonly ClientRoot[]> {
+    const call = this.askCall('roots', options);
+    const handler = this.handler('roots');
+    if (!handler) throw this.unavailable('roots', 'ask the client for its roots');
+    return handler(call);
+  }
+
+  /** What an ask's handler receives: the call, and the ask's key, checked (its form, and once per call). */
+  private askCall(operation: AskOperation, options: AskOptions | undefined): AskCall {
+    const usage = `context.${operation}(${operation === 'elicit' ? 'message, schema, ' : operation === 'sample' ? 'request, ' : ''}{ key })`;
+    if (options !== undefined && !isPlainObject(options)) {
+      throw new TypeError(`${this.who()}: ${usage} takes an options object { key? }; got ${describeValue(options)}.`);
+    }
+    const key = options?.key;
+    if (key === undefined) return { tool: this.tool, signal: this.signal };
+    if (typeof key !== 'string' || !ASK_KEY.test(key) || POSITIONAL_KEY.test(key)) {
+      throw new TypeError(
+        `${this.who()}: ${usage} needs a key of 1 to 64 letters, digits, '_', '.' or '-', not of the form 'ask-<number>' (asks without a key are keyed so); got ${describeValue(key)}.`,
+      );
+    }
+    this.keys ??= new Set();
+    if (this.keys.has(key)) {
+      throw new TypeError(
+        `${this.who()}: ${usage} used the key '${key}' a second time in this call; give each ask of one call its own key (or none: asks without a key are keyed by their position).`,
+      );
+    }
+    this.keys.add(key);
+    return { tool: this.tool, signal: this.signal, key };
   }
 
   private who(): string {
     return `${this.tool.toolName()} (${this.tool.id})`;
   }
 
-  private unavailable(operation: 'elicit' | 'sample', what: string): ToolContextUnavailableError {
+  private unavailable(operation: AskOperation, what: string): ToolContextUnavailableError {
     const reason =
       this.given?.unavailable?.[operation] ??
-      `pass an \`${operation}\` handler in the call options (invoke(tool, args, { context: { ${operation} } })) or configure({ toolContext: { ${operation} } })`;
+      `pass ${operation === 'elicit' ? 'an' : 'a'} \`${operation}\` handler in the call options (invoke(tool, args, { context: { ${operation} } })) or configure({ toolContext: { ${operation} } })`;
     return new ToolContextUnavailableError(
       `${this.who()} called context.${operation}(), and this transport (${this.call.transport}) cannot ${what}: ${reason}.`,
       operation,

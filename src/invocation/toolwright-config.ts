@@ -30,9 +30,9 @@ export interface ToolwrightSettings {
    */
   defaultTimeoutMs?: number;
   /**
-   * Process-wide handlers of the tool context (`progress`, `log`, `elicit`, `sample`) for calls
+   * Process-wide handlers of the tool context (`progress`, `log`, `elicit`, `sample`, `roots`) for calls
    * whose transport passes none, e.g. `{ log: (level, message) => logger[level]?.(message) }`.
-   * Default none: progress and logs go nowhere, `elicit` and `sample` fail naming the fix.
+   * Default none: progress and logs go nowhere, `elicit`, `sample` and `roots` fail naming the fix.
    */
   toolContext?: ToolContextHandlers;
   /**

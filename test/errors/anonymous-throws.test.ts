@@ -22,7 +22,7 @@ const GROUND_FLOOR = 'the ground floor: the error module itself and util/, which
 
 const ALLOWED: Record<string, { count: number; why: string }> = {
   'content/content.ts': { count: 12, why: RUNTIME_VALUE },
-  'invocation/tool-context.ts': { count: 6, why: RUNTIME_VALUE },
+  'invocation/tool-context.ts': { count: 9, why: RUNTIME_VALUE },
   'invocation/failure.ts': { count: 1, why: RUNTIME_VALUE },
   'invocation/pipeline.ts': { count: 1, why: RUNTIME_VALUE },
   'invocation/approval.ts': { count: 1, why: RUNTIME_VALUE },

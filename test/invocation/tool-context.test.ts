@@ -166,6 +166,64 @@ describe('invoke()', () => {
   });
 });
 
+/** Asks for the roots, then asks twice under the keys it is given (`keys`), and says what came back. */
+@Tool({ description: 'Asks under keys' })
+@Expects({})
+class KeyedAsks {
+  static keys: unknown[] = ['first', 'second'];
+  async call(_input: unknown, context: ToolContext) {
+    const roots = await context.roots({ key: 'where' });
+    const [a, b] = KeyedAsks.keys;
+    const one = await context.elicit('One?', { type: 'object', properties: {} }, { key: a as string });
+    const two = await context.sample({ messages: [], maxTokens: 1 }, { key: b as string });
+    return `${roots.map((root) => root.uri).join()} ${one.action} ${two.model}`;
+  }
+}
+
+describe('ask keys and roots', () => {
+  const keyed: ToolContextHandlers = {
+    roots: (call) => [{ uri: `file:///${call.key}` }],
+    elicit: (_message, _schema, call) => ({ action: call.key === 'first' ? 'accept' : 'decline' }),
+    sample: (_request, call) => ({ role: 'assistant', content: { type: 'text', text: '' }, model: String(call.key) }),
+  };
+  afterEach(() => (KeyedAsks.keys = ['first', 'second']));
+
+  it("each handler receives its ask's key; roots come from the roots handler", async () => {
+    expect((await invoke(KeyedAsks, {}, { context: keyed })).value).toBe('file:///where accept second');
+  });
+
+  it.each([
+    [['first', 'first'], "context.sample(request, { key }) used the key 'first' a second time in this call; give each ask of one call its own key"],
+    [['ask-2', 'x'], "context.elicit(message, schema, { key }) needs a key of 1 to 64 letters, digits, '_', '.' or '-', not of the form 'ask-<number>'"],
+    [['has space', 'x'], "got 'has space'"],
+    [['k'.repeat(65), 'x'], 'needs a key of 1 to 64 letters'],
+    [['', 'x'], 'needs a key of 1 to 64 letters'],
+    [[42, 'x'], 'got 42'],
+  ])('a bad or repeated key %j is refused naming the tool and the key', async (keys, message) => {
+    KeyedAsks.keys = keys;
+    const result = await invoke(KeyedAsks, {}, { context: keyed, onException: () => undefined });
+    expect(result.exception).toBeInstanceOf(TypeError);
+    expect((result.exception as Error).message).toMatch(/^keyed_asks \(KeyedAsks\): context\./);
+    expect((result.exception as Error).message).toContain(message);
+  });
+
+  it('without a roots handler, roots fails naming the fix, in process and in the Toolbox; supports() says so', async () => {
+    const result = await invoke(KeyedAsks, {}, { onException: () => undefined });
+    expect((result.exception as ToolContextUnavailableError).operation).toBe('roots');
+    expect((result.exception as Error).message).toBe(
+      'keyed_asks (KeyedAsks) called context.roots(), and this transport (inprocess) cannot ask the client for its roots: pass a `roots` handler in the call options (invoke(tool, args, { context: { roots } })) or configure({ toolContext: { roots } }).',
+    );
+    const reports: unknown[] = [];
+    configure({ onException: (error) => reports.push(error) });
+    try {
+      expect((await new Toolbox([KeyedAsks]).invoke({ id: 'c', name: 'keyed_asks', arguments: '{}' })).status).toBe('failed');
+      expect((reports[0] as Error).message).toContain('this transport (openai) cannot ask the client for its roots: pass a `roots` handler in the toolbox options');
+    } finally {
+      configure({ onException: undefined });
+    }
+  });
+});
+
 describe('the Toolbox', () => {
   it('runs the tool with its handlers; the identity is openai and the tool call id', async () => {
     const { seen, handlers } = recorder();
@@ -236,7 +294,7 @@ describe('the AI SDK', () => {
 
   it('checks the context option', () => {
     expect(() => toAiSdkTools([BookTable], { context: [] as never })).toThrow(
-      "toAiSdkTools: 'context' must be an object of handlers { progress, log, elicit, sample }; got [].",
+      "toAiSdkTools: 'context' must be an object of handlers { progress, log, elicit, sample, roots }; got [].",
     );
   });
 });

@@ -62,10 +62,11 @@ function toList<T>(items: unknown, where: string, what: string): T[] {
  * messages.push(completion.choices[0].message, ...toMessages(records));
  * ```
  */
-/** Why a toolbox call cannot ask the user or the model without a handler. */
+/** Why a toolbox call cannot ask the user, the model or for roots without a handler. */
 const UNAVAILABLE = {
   elicit: 'pass an `elicit` handler in the toolbox options or the call options ({ context: { elicit } }) that asks your user',
   sample: 'pass a `sample` handler in the toolbox options or the call options ({ context: { sample } }) that calls your model',
+  roots: "pass a `roots` handler in the toolbox options or the call options ({ context: { roots } }) that lists your user's workspace roots",
 };
 
 /**

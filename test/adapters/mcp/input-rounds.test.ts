@@ -8,6 +8,7 @@
 import 'reflect-metadata';
 import * as path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { configure } from 'toolwright';
 import { McpHttpHandle, serveHttp } from 'toolwright/mcp';
 import { paid, roundTools, runs, topic, wiped } from '../../fixtures/mcp-rounds/tools';
 import { connectStdioFixture, v2Client } from '../../helpers/mcp';
@@ -18,27 +19,33 @@ type Answer = (params: Record<string, unknown>) => unknown;
 interface Handlers {
   elicit?: Answer;
   sample?: Answer;
+  roots?: Answer;
 }
 
-function client(handlers: Handlers, mode: 'pin' | 'legacy' = 'pin'): { client: Client; asked: Array<Record<string, unknown>> } {
+/**
+ * A client answering with `handlers`; `asked` records each request's params, `keys` each one's id
+ * (on 2026-07-28 the SDK fulfils an input request with its inputRequests key as the request id).
+ */
+function client(handlers: Handlers, mode: 'pin' | 'legacy' = 'pin'): { client: Client; asked: Array<Record<string, unknown>>; keys: unknown[] } {
   const asked: Array<Record<string, unknown>> = [];
-  const capabilities = { ...(handlers.elicit ? { elicitation: { form: {} } } : {}), ...(handlers.sample ? { sampling: {} } : {}) };
+  const keys: unknown[] = [];
+  const capabilities = {
+    ...(handlers.elicit ? { elicitation: { form: {} } } : {}),
+    ...(handlers.sample ? { sampling: {} } : {}),
+    ...(handlers.roots ? { roots: {} } : {}),
+  };
   const created = v2Client('rounds', mode, { capabilities });
-  if (handlers.elicit) {
-    const answer = handlers.elicit;
-    created.setRequestHandler('elicitation/create', async (request) => {
-      asked.push(request.params as Record<string, unknown>);
-      return answer(request.params as Record<string, unknown>) as never;
+  const methods = { elicit: 'elicitation/create', sample: 'sampling/createMessage', roots: 'roots/list' } as const;
+  for (const kind of ['elicit', 'sample', 'roots'] as const) {
+    const answer = handlers[kind];
+    if (!answer) continue;
+    created.setRequestHandler(methods[kind] as 'elicitation/create', async (request, ctx) => {
+      asked.push((request.params ?? {}) as Record<string, unknown>);
+      keys.push(ctx.mcpReq.id);
+      return answer((request.params ?? {}) as Record<string, unknown>) as never;
     });
   }
-  if (handlers.sample) {
-    const answer = handlers.sample;
-    created.setRequestHandler('sampling/createMessage', async (request) => {
-      asked.push(request.params as Record<string, unknown>);
-      return answer(request.params as Record<string, unknown>) as never;
-    });
-  }
-  return { client: created, asked };
+  return { client: created, asked, keys };
 }
 
 function text(result: object): string {
@@ -206,6 +213,61 @@ describe('2026-07-28 input-required rounds over HTTP', () => {
     expect(text(result)).toBe('pair collected more answers than one requestState may carry, so the call was stopped; ask for less per call.');
   });
 
+  it("an ask's key names it on the wire; asks without a key are keyed by position", async () => {
+    const { client: modern, keys } = await connect({ elicit: name('Ada') });
+    expect(text(await modern.callTool({ name: 'keyed', arguments: {} }))).toBe('hello Ada');
+    expect(text(await modern.callTool({ name: 'greet', arguments: { greeting: 'hi' } }))).toBe('hi Ada');
+    expect(keys).toEqual(['user_name', 'ask-1']);
+    expect(runs.keyed).toBe(2);
+  });
+
+  it('two asks of one call with the same key: the second is refused naming the tool and the key, and is never asked', async () => {
+    const reported: unknown[] = [];
+    configure({ onException: (error) => void reported.push(error) });
+    try {
+      const { client: modern, asked } = await connect({ elicit: name('Ada') });
+      const result = await modern.callTool({ name: 'same_key', arguments: {} });
+      expect(result.isError).toBe(true);
+      expect(asked).toHaveLength(1);
+      expect(String(reported[0])).toContain(
+        "same_key (SameKey): context.elicit(message, schema, { key }) used the key 'who' a second time in this call; give each ask of one call its own key",
+      );
+    } finally {
+      configure({ onException: undefined });
+    }
+  });
+
+  it("roots: the client's roots come back through a round", async () => {
+    const { client: modern, keys } = await connect({ roots: () => ({ roots: [{ uri: 'file:///work', name: 'work' }, { uri: 'file:///tmp' }] }) });
+    expect(text(await modern.callTool({ name: 'roots', arguments: {} }))).toBe('work=file:///work,-=file:///tmp');
+    expect(keys).toEqual(['ask-1']);
+    expect(runs.roots).toBe(2);
+    // A request that does not declare roots: supports() says no.
+    const { client: without } = await connect({ elicit: name('x') });
+    expect(text(await without.callTool({ name: 'roots', arguments: {} }))).toBe('no roots');
+  });
+
+  it('asks made together (Promise.all of elicit, sample and roots) go out in one round, each under its key', async () => {
+    const { client: modern, keys } = await connect({
+      elicit: name('Ada'),
+      sample: () => ({ role: 'assistant', model: 'm', content: { type: 'text', text: 'Hi' } }),
+      roots: () => ({ roots: [{ uri: 'file:///work' }] }),
+    });
+    expect(text(await modern.callTool({ name: 'together', arguments: {} }))).toBe('Hi Ada in file:///work');
+    expect(keys).toEqual(['user_name', 'greeting', 'client_roots']);
+    expect(runs.together).toBe(2); // one round: once to reach the asks, once with all three answers
+  });
+
+  it('at most 16 asks go out in one round: the 17th made together waits for the next round', async () => {
+    const { client: modern, keys } = await connect({ elicit: (params) => ({ action: 'accept', content: { name: String(params.message).slice(9, -1) } }) });
+    const answers = Array.from({ length: 17 }, (_, i) => String(i + 1));
+    expect(text(await modern.callTool({ name: 'crowd', arguments: { times: 16 } }))).toBe(answers.slice(0, 16).join(','));
+    expect(runs.crowd).toBe(2);
+    expect(text(await modern.callTool({ name: 'crowd', arguments: { times: 17 } }))).toBe(answers.join(','));
+    expect(runs.crowd).toBe(5); // two rounds: sixteen asks, then the seventeenth
+    expect(keys.slice(16)).toEqual([...answers.slice(0, 16).map((n) => `ask-${n}`), 'ask-17']);
+  });
+
   it('a 2025-11-25 client on the same endpoint keeps the session push: one run, no re-run', async () => {
     const { client: legacy, asked } = await connect(
       { elicit: (params) => ({ action: 'accept', content: String(params.message).startsWith('Your') ? { name: 'Grace' } : { color: 'red' } }) },
@@ -214,6 +276,21 @@ describe('2026-07-28 input-required rounds over HTTP', () => {
     expect(text(await legacy.callTool({ name: 'pair', arguments: {} }))).toBe('Grace likes red');
     expect(asked).toHaveLength(2);
     expect(runs.pair).toBe(1);
+  });
+
+  it('a 2025-11-25 client answers roots/list on its session, and asks made together are sent together', async () => {
+    const { client: legacy, asked } = await connect(
+      {
+        elicit: name('Grace'),
+        sample: () => ({ role: 'assistant', model: 'm', content: { type: 'text', text: 'Hey' } }),
+        roots: () => ({ roots: [{ uri: 'file:///home', name: 'home' }] }),
+      },
+      'legacy',
+    );
+    expect(text(await legacy.callTool({ name: 'roots', arguments: {} }))).toBe('home=file:///home');
+    expect(text(await legacy.callTool({ name: 'together', arguments: {} }))).toBe('Hey Grace in file:///home');
+    expect(asked).toHaveLength(4);
+    expect(runs.together).toBe(1);
   });
 });
 

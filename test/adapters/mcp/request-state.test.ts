@@ -150,6 +150,30 @@ describe('a sealed requestState', () => {
     expect(answer.error?.message).toMatch(/inputResponses\['ask-1'\]: expected an elicitation result/);
   });
 
+  it('reads answers only under the keys it asked, each for its kind of question: another key answers nothing, another kind is refused', async () => {
+    const keyed = { name: 'keyed', arguments: {} };
+    const state = await firstRound(url, keyed, 'alice');
+    // Sent under the positional key the ask did not use: nothing is answered, the same question again.
+    const again = await post(url, { ...keyed, requestState: state, inputResponses: { 'ask-1': { action: 'accept', content: { name: 'M' } } } }, 'alice');
+    expect(Object.keys(again.result!.inputRequests!)).toEqual(['user_name']);
+    // A roots list for a form: refused naming the key.
+    const wrongKind = await post(url, { ...keyed, requestState: state, inputResponses: { user_name: { roots: [] } } }, 'alice');
+    expect(wrongKind.error?.message).toMatch(/inputResponses\['user_name'\]: expected an elicitation result/);
+    const done = await post(url, { ...keyed, requestState: state, inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } } }, 'alice');
+    expect(done.result?.content?.[0].text).toBe('hello Ada');
+  });
+
+  it('asks made together go out in one round; one left unanswered is asked again alone, the answered one kept', async () => {
+    const crowd = { name: 'crowd', arguments: { times: 2 } };
+    const first = await post(url, crowd, 'alice');
+    expect(Object.keys(first.result!.inputRequests!)).toEqual(['ask-1', 'ask-2']);
+    const answer = (name: string) => ({ action: 'accept', content: { name } });
+    const second = await post(url, { ...crowd, requestState: first.result!.requestState, inputResponses: { 'ask-2': answer('b') } }, 'alice');
+    expect(Object.keys(second.result!.inputRequests!)).toEqual(['ask-1']);
+    const done = await post(url, { ...crowd, requestState: second.result!.requestState, inputResponses: { 'ask-1': answer('a') } }, 'alice');
+    expect(done.result?.content?.[0].text).toBe('a,b');
+  });
+
   it('asks again when an accepted answer does not fill the form that was asked', async () => {
     const state = await firstRound(url, greet, 'alice');
     const again = await post(url, { ...greet, requestState: state, inputResponses: { 'ask-1': { action: 'accept', content: { nickname: 'A' } } } }, 'alice');

@@ -1,5 +1,5 @@
 /**
- * The tool context of an MCP call: progress, logs, elicitation and sampling go to the client over
+ * The tool context of an MCP call: progress, logs, elicitation, sampling and roots go to the client over
  * the request's own stream (related to the tools/call request), as far as the client and the
  * protocol revision of the request let them. `callHandlers` is the one place where the context and
  * the approver are chosen per revision.
@@ -25,16 +25,18 @@ function logData(message: string, data: unknown): unknown {
   return data === undefined ? message : { message, data };
 }
 
-/** Why elicit/sample cannot run: the client did not declare the capability. */
+/** Why elicit/sample/roots cannot run: the client did not declare the capability. */
 const CLIENT_CANNOT = {
   elicit:
     'the MCP client did not declare the elicitation capability (form mode) when it connected; use a client that can ask its user, or let the tool go on without asking (context.supports("elicit"))',
   sample:
     'the MCP client did not declare the sampling capability when it connected; use a client that offers its model, or let the tool go on without it (context.supports("sample"))',
+  roots:
+    'the MCP client did not declare the roots capability when it connected; use a client that offers its roots, or let the tool go on without them (context.supports("roots"))',
 };
 
 /**
- * Why elicit/sample cannot run on a server that never saw the client's initialize: a stateless
+ * Why elicit/sample/roots cannot run on a server that never saw the client's initialize: a stateless
  * server (one per request) knows nothing of the client, and the client's answer would reach another.
  */
 const STATELESS = {
@@ -42,14 +44,18 @@ const STATELESS = {
     'the server is stateless (no session), so it cannot send the client a request and receive its answer; serve with sessions (serveHttp without stateless: true) to ask the user, or let the tool go on without asking (context.supports("elicit"))',
   sample:
     'the server is stateless (no session), so it cannot send the client a request and receive its answer; serve with sessions (serveHttp without stateless: true) to ask the model, or let the tool go on without it (context.supports("sample"))',
+  roots:
+    'the server is stateless (no session), so it cannot send the client a request and receive its answer; serve with sessions (serveHttp without stateless: true) to ask for the roots, or let the tool go on without them (context.supports("roots"))',
 };
 
-/** Why elicit/sample cannot run on a 2026-07-28 request: the request did not declare the capability. */
+/** Why elicit/sample/roots cannot run on a 2026-07-28 request: the request did not declare the capability. */
 const MODERN_CANNOT = {
   elicit:
     'the MCP client did not declare the elicitation capability (form mode) in this request (MCP 2026-07-28 clients declare it per request); use a client that can ask its user, or let the tool go on without asking (context.supports("elicit"))',
   sample:
     'the MCP client did not declare the sampling capability in this request (MCP 2026-07-28 clients declare it per request); use a client that offers its model, or let the tool go on without it (context.supports("sample"))',
+  roots:
+    'the MCP client did not declare the roots capability in this request (MCP 2026-07-28 clients declare it per request); use a client that offers its roots, or let the tool go on without them (context.supports("roots"))',
 };
 
 /** What a tools/call runs with, per revision: its tool context and its approver. */
@@ -61,7 +67,7 @@ export interface CallHandlers {
 
 /**
  * The tool context and the approver of one tools/call, chosen by the revision the server instance
- * serves. 2025-11-25 sends elicitation and sampling requests on the call's stream (when the client
+ * serves. 2025-11-25 sends elicitation, sampling and roots requests on the call's stream (when the client
  * declared them at initialize); 2026-07-28 asks through the call's input-required rounds (../protocol/rounds.ts),
  * as far as the request's own client capabilities declare them. Progress and logs reach the client in both (logs follow `logging/setLevel` on 2025-11-25
  * and the request's `logLevel` on 2026-07-28: the SDK's `ctx.mcpReq.log` applies either).
@@ -89,7 +95,7 @@ export function callHandlers(
   if (era === 'modern') {
     const declared = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as
       ClientCapabilities | undefined;
-    const { elicit, sample, approve } = roundHandlers(rounds!, declared, toolName, approval.trusted);
+    const { elicit, sample, roots, approve } = roundHandlers(rounds!, declared, toolName, approval.trusted);
     // Read only when the tool asks what the request cannot answer: the call then needed that capability.
     const unavailable = {
       get elicit() {
@@ -100,8 +106,13 @@ export function callHandlers(
         rounds!.missing = 'sampling';
         return MODERN_CANNOT.sample;
       },
+      get roots() {
+        rounds!.missing = 'roots';
+        return MODERN_CANNOT.roots;
+      },
     };
-    return { context: { ...base, ...(elicit ? { elicit } : {}), ...(sample ? { sample } : {}), unavailable }, approve };
+    const asks = { ...(elicit ? { elicit } : {}), ...(sample ? { sample } : {}), ...(roots ? { roots } : {}) };
+    return { context: { ...base, ...asks, unavailable }, approve };
   }
   // The client's capabilities from its initialize (none on a stateless server, which never saw it).
   const capabilities = server.getClientCapabilities();
@@ -124,6 +135,7 @@ export function callHandlers(
             (await server.createMessage(sampleRequest as CreateMessageRequestParams, related)) as unknown as SampleResult,
         }
       : {}),
+    ...(capabilities?.roots ? { roots: async () => (await server.listRoots(undefined, related)).roots } : {}),
     unavailable: capabilities === undefined ? STATELESS : CLIENT_CANNOT,
   };
   return { context, approve: mcpApprover(server, request, toolName, approval.trusted, approval.timeoutMs) };

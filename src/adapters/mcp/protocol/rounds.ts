@@ -1,26 +1,28 @@
 /**
  * The tool context over MCP 2026-07-28 input-required rounds. A call re-runs from the start on each
- * round with the answers recorded so far: the k-th ask of a run gets the k-th recorded answer; the
- * first ask without one suspends the run (its signal is aborted with the suspension, so the invoker
- * ends the call as cancelled and reports nothing) and the server answers input-required with that
- * one request. A recorded answer whose request differs from what the run now asks is dropped from
- * there on and asked again. The answers travel in the sealed requestState (../protocol/request-state.ts).
+ * round with the answers recorded so far, each under its ask's key: the tool's own (`{ key }`), or
+ * its position in the run (`ask-1`, `ask-2`, …). An ask with a recorded answer for the same request
+ * gets it at once; one without suspends the run. Asks made together (`Promise.all`) go out together:
+ * the run is not stopped at the first unanswered ask, but once a macrotask passes with no new ask
+ * (or the round's bound of asks is reached); then its signal is aborted with the suspension (so the
+ * invoker ends the call as cancelled and reports nothing), the waiting asks reject with it, and the
+ * server answers input-required with every pending request. A recorded answer whose request differs
+ * from what the run now asks is dropped, with the answers recorded after it, and asked again. The
+ * answers travel in the sealed requestState (../protocol/request-state.ts).
  */
 import { createHash } from 'node:crypto';
 import {
   inputRequired,
   MissingRequiredClientCapabilityError,
-  ProtocolError,
-  ProtocolErrorCode,
   type CallToolResult,
   type ClientCapabilities,
   type InputRequest,
   type InputRequiredResult,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { Approver, ElicitResult, ElicitSchema, SampleRequest, SampleResult } from '../../../index';
-import { isPlainObject } from '../../../adapter-kit/internal';
+import type { Approver, AskCall, ClientRoot, ElicitResult, ElicitSchema, SampleRequest, SampleResult } from '../../../index';
 import { approvalForm, canElicitForm, decisionOf } from './approval';
+import { checkResponse, fitsForm, type AskKind } from './round-answers';
 import {
   invalidState,
   missingKeysError,
@@ -38,13 +40,16 @@ export class InputSuspension extends Error {
   }
 }
 
-type AskKind = 'elicit' | 'sample';
-/** One recorded answer: the digest of the request it answered, and the checked answer. */
+/** At most this many asks go out in one round; more asks made together wait for the next round. */
+export const MAX_ASKS_PER_ROUND = 16;
+
+/** One recorded answer: the key it was asked under, the digest of the request it answered, and the checked answer. */
 interface Recorded {
+  k: string;
   q: string;
   r: unknown;
 }
-/** The ask the last round sent: its inputRequests key, the digest of its request, its kind. */
+/** An ask the last round sent: its inputRequests key, the digest of its request, its kind. */
 interface Pending {
   k: string;
   q: string;
@@ -61,15 +66,21 @@ const digestOf = (request: InputRequest, bound: string | undefined) => {
 /** Why a replayed approval round runs nothing. */
 const ALREADY_RAN = 'this approval already ran the call once (the round was sent again); call the tool again to be asked again';
 
-/** The answers of one call so far, and the ask this run stopped at (if it did). */
+/** The answers of one call so far, and the asks this run stopped at (if it did). */
 export class CallRounds {
   /** Input-required rounds this call has taken before this one. */
   readonly taken: number;
   private readonly answers: Recorded[];
+  /** Asks this run made so far (an ask without a key is keyed by its position among them). */
   private asked = 0;
-  private stopped?: { pending: Pending; request: InputRequest };
+  /** The asks of this run nobody has answered yet, in the order made: this round sends them (at most MAX_ASKS_PER_ROUND). */
+  private readonly pending: Array<{ ask: Pending; request: InputRequest }> = [];
+  /** The waiting asks of this run: each rejects with the suspension once the run stops. */
+  private readonly waiting: Array<(suspension: InputSuspension) => void> = [];
+  /** Whether the run stopped: its asks are collected, its signal aborted; any later ask rejects at once. */
+  private closed = false;
   /** A capability the run needed and the request did not declare (the tool was told it cannot ask). */
-  missing?: 'elicitation' | 'sampling';
+  missing?: 'elicitation' | 'sampling' | 'roots';
   private made?: InputSuspension;
   /** The id of a remote call held open for this call's next round (../composition/held-calls.ts), from its state or from this run. */
   private held?: string;
@@ -115,7 +126,9 @@ export class CallRounds {
 
   /**
    * The rounds of a call from its opened state (none on a first round) and this round's
-   * `inputResponses`: the pending ask's response, checked, becomes the next recorded answer.
+   * `inputResponses`: each pending ask's response, checked, becomes a recorded answer (one not
+   * answered is asked again). A state sealed before asks had keys (answers by position, one pending
+   * ask) reads as the same answers under their positional keys.
    */
   static from(
     state: Record<string, unknown> | undefined,
@@ -123,10 +136,13 @@ export class CallRounds {
     abort: AbortController,
   ): CallRounds {
     const taken = typeof state?.n === 'number' ? state.n : 0;
-    const answers = Array.isArray(state?.a) ? (state.a as Recorded[]) : [];
-    const pending = state?.p as Pending | undefined;
-    if (pending && responses && Object.prototype.hasOwnProperty.call(responses, pending.k)) {
-      answers.push({ q: pending.q, r: checkResponse(pending, responses[pending.k]) });
+    const recorded = Array.isArray(state?.a) ? (state.a as Array<Omit<Recorded, 'k'> & { k?: string }>) : [];
+    let answers = recorded.map((answer, index) => ({ k: `ask-${index + 1}`, ...answer }));
+    const pending = (Array.isArray(state?.p) ? state.p : state?.p ? [state.p] : []) as Pending[];
+    for (const ask of pending) {
+      if (!responses || !Object.prototype.hasOwnProperty.call(responses, ask.k)) continue;
+      answers = answers.filter((answer) => answer.k !== ask.k);
+      answers.push({ k: ask.k, q: ask.q, r: checkResponse(ask.t, ask.k, responses[ask.k]) });
     }
     return new CallRounds(taken, answers, abort, typeof state?.h === 'string' ? state.h : undefined);
   }
@@ -160,26 +176,56 @@ export class CallRounds {
     return this.state === undefined || (await this.state.spent.claim(this.state.id, this.state.expiresAt)) === true;
   }
 
-  /** The ask this run stopped at, if any (even when the tool caught the suspension). */
+  /** Whether this run made an ask nobody has answered yet (even when the tool caught the suspension). */
   get suspended(): boolean {
-    return this.stopped !== undefined;
+    return this.pending.length > 0;
   }
 
-  /** The k-th ask of this run: its recorded answer, or the suspension. */
-  ask(kind: AskKind, request: InputRequest, fits: (answer: unknown) => boolean = () => true, bound?: string): unknown {
-    if (this.stopped) throw this.suspension;
-    const index = this.asked++;
+  /**
+   * An ask of this run under `key` (none: its position, `ask-<n>`): its recorded answer, or a wait
+   * that rejects with the suspension once the run stops (the ask then goes out in this round).
+   * `bound`: what else the answer is bound to (an approval: the digest of the call's arguments).
+   */
+  ask(kind: AskKind, request: InputRequest, fits: (answer: unknown) => boolean = () => true, bound?: string, key?: string): Promise<unknown> {
+    if (this.closed) return Promise.reject(this.suspension);
+    const k = key ?? `ask-${this.asked + 1}`;
+    this.asked++;
     const q = digestOf(request, bound);
-    const recorded = this.answers[index];
+    const at = this.answers.findIndex((answer) => answer.k === k);
+    const recorded = at < 0 ? undefined : this.answers[at];
     // An answer that does not fit what was asked (a form filled wrongly) is asked again, as a differing one.
-    if (recorded !== undefined && recorded.q === q && fits(recorded.r)) return recorded.r;
-    // Not answered yet, or answered for another request (the run differs from the last one): from here on, ask again.
-    this.answers.length = index;
-    this.stopped = { pending: { k: `ask-${index + 1}`, q, t: kind }, request };
-    // The run's signal is aborted with the suspension (so the invoker ends the run as cancelled and
-    // reports nothing) a microtask later: whoever awaits this ask (an approval's wait) is listening by then.
-    queueMicrotask(() => this.abort.abort(this.suspension));
-    throw this.suspension;
+    if (recorded !== undefined && recorded.q === q && fits(recorded.r)) return Promise.resolve(recorded.r);
+    // Answered for another request (the run differs from the last one): from here on, ask again.
+    if (recorded !== undefined) this.answers.length = at;
+    const waits = new Promise<never>((_, reject) => this.waiting.push(reject));
+    if (this.pending.length === MAX_ASKS_PER_ROUND) {
+      // The round is full: this ask waits for the next one, and the run stops now.
+      this.stop();
+      return waits;
+    }
+    this.pending.push({ ask: { k, q, t: kind }, request });
+    if (this.pending.length === 1) this.stopOnceQuiet(this.asked);
+    return waits;
+  }
+
+  /**
+   * Stops the run once a macrotask passes with no new ask, so that asks made together (in one
+   * turn, or in the microtasks after it) go out in one round. `asked`: the asks made so far.
+   */
+  private stopOnceQuiet(asked: number): void {
+    setImmediate(() => (this.asked === asked ? this.stop() : this.stopOnceQuiet(this.asked)));
+  }
+
+  /**
+   * Stops the run (once): its signal is aborted with the suspension first (so the invoker ends the
+   * run as cancelled and reports nothing, and an approval's wait hears it), then its waiting asks
+   * reject with it.
+   */
+  private stop(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.abort.abort(this.suspension);
+    for (const reject of this.waiting.splice(0)) reject(this.suspension);
   }
 
   /**
@@ -194,7 +240,7 @@ export class CallRounds {
   }
 
   /**
-   * What a suspended run answers: input-required with its ask, sealed for this call; or the tool
+   * What a suspended run answers: input-required with its asks, sealed for this call; or the tool
    * error that ends the call instead (past the round cap, answers too large for a state), or the
    * server's fault (`fault`: no keys in production).
    */
@@ -204,6 +250,8 @@ export class CallRounds {
     singleProcess: boolean,
     fault: (error: Error) => CallToolResult,
   ): CallToolResult | InputRequiredResult {
+    // The run ends here if it has not yet: no ask joins this round once it is answered.
+    this.stop();
     const answered = this.answerOf(seal, binding, singleProcess, fault);
     if (!('resultType' in answered)) this.release?.();
     return answered;
@@ -232,74 +280,20 @@ export class CallRounds {
     );
   }
 
-  /** The input-required answer for the ask this run stopped at, sealed for this call; undefined if too large. */
+  /** The input-required answer for the asks this run stopped at, sealed for this call; undefined if too large. */
   private inputRequired(seal: RequestStateSeal, binding: StateBinding): InputRequiredResult | undefined {
-    const { pending, request } = this.stopped!;
     const held = this.held === undefined ? {} : { h: this.held };
-    const state = seal.seal({ e: Date.now() + seal.ttlMs, n: this.taken + 1, a: this.answers, p: pending, ...held }, binding);
-    return state === undefined ? undefined : inputRequired({ inputRequests: { [pending.k]: request }, requestState: state });
+    const p = this.pending.map(({ ask }) => ask);
+    const state = seal.seal({ e: Date.now() + seal.ttlMs, n: this.taken + 1, a: this.answers, p, ...held }, binding);
+    const inputRequests = Object.fromEntries(this.pending.map(({ ask, request }) => [ask.k, request]));
+    return state === undefined ? undefined : inputRequired({ inputRequests, requestState: state });
   }
-}
-
-function badResponse(key: string, expected: string): ProtocolError {
-  return new ProtocolError(
-    ProtocolErrorCode.InvalidParams,
-    `Invalid inputResponses['${key}']: expected ${expected}, the answer to the request the server sent under that key.`,
-  );
-}
-
-const isElicitValue = (value: unknown) =>
-  typeof value === 'string' ||
-  typeof value === 'boolean' ||
-  (typeof value === 'number' && Number.isFinite(value)) ||
-  (Array.isArray(value) && value.every((item) => typeof item === 'string'));
-
-/** A client's response, checked for the kind of request it answers (a -32602 naming the key otherwise). */
-function checkResponse(pending: Pending, response: unknown): unknown {
-  if (pending.t === 'elicit') {
-    const expected = "an elicitation result { action: 'accept' | 'decline' | 'cancel', content? } with primitive content values";
-    if (!isPlainObject(response) || !['accept', 'decline', 'cancel'].includes(response.action as string))
-      throw badResponse(pending.k, expected);
-    if (response.action !== 'accept') return { action: response.action };
-    const content = response.content ?? {};
-    if (!isPlainObject(content) || !Object.values(content).every(isElicitValue)) throw badResponse(pending.k, expected);
-    return { action: 'accept', content };
-  }
-  const expected = "a sampling result { role: 'assistant', content: { type: 'text', text } (or image/audio), model }";
-  if (!isPlainObject(response) || response.role !== 'assistant' || typeof response.model !== 'string' || !isPlainObject(response.content)) {
-    throw badResponse(pending.k, expected);
-  }
-  const { content } = response;
-  const fine =
-    content.type === 'text'
-      ? typeof content.text === 'string'
-      : (content.type === 'image' || content.type === 'audio') && typeof content.data === 'string' && typeof content.mimeType === 'string';
-  if (!fine) throw badResponse(pending.k, expected);
-  return {
-    role: 'assistant',
-    content,
-    model: response.model,
-    ...(typeof response.stopReason === 'string' ? { stopReason: response.stopReason } : {}),
-  };
-}
-
-/** Accepted content must fill the form that was asked: its fields only, its required ones present, of their types. */
-function fitsForm(result: ElicitResult, schema: ElicitSchema): boolean {
-  if (result.action !== 'accept') return true;
-  const content = result.content ?? {};
-  for (const [name, value] of Object.entries(content)) {
-    const field = schema.properties[name];
-    if (!field) return false;
-    const type = field.type === 'integer' ? 'number' : field.type;
-    if (type === 'array' ? !Array.isArray(value) : typeof value !== type) return false;
-    if (field.type === 'integer' && !Number.isInteger(value)) return false;
-  }
-  return (schema.required ?? []).every((name) => content[name] !== undefined);
 }
 
 /**
- * The elicit/sample handlers and the approver of a 2026-07-28 call, as far as the request's own
- * client capabilities (its `_meta` envelope) declare them; each ask goes through the call's rounds.
+ * The elicit/sample/roots handlers and the approver of a 2026-07-28 call, as far as the request's own
+ * client capabilities (its `_meta` envelope) declare them; each ask goes through the call's rounds,
+ * under the key the tool gave it (AskCall.key) or its position.
  */
 export function roundHandlers(
   rounds: CallRounds,
@@ -307,21 +301,25 @@ export function roundHandlers(
   toolName: string,
   trusted: boolean,
 ): {
-  elicit?: (message: string, schema: ElicitSchema) => Promise<ElicitResult>;
-  sample?: (request: SampleRequest) => Promise<SampleResult>;
+  elicit?: (message: string, schema: ElicitSchema, call?: AskCall) => Promise<ElicitResult>;
+  sample?: (request: SampleRequest, call?: AskCall) => Promise<SampleResult>;
+  roots?: (call?: AskCall) => Promise<readonly ClientRoot[]>;
   approve: Approver | undefined;
 } {
   const canElicit = canElicitForm(capabilities);
-  const ask = async (message: string, schema: ElicitSchema, bound?: string): Promise<ElicitResult> => {
+  const ask = async (message: string, schema: ElicitSchema, bound?: string, key?: string): Promise<ElicitResult> => {
     const request = inputRequired.elicit({ mode: 'form', message, requestedSchema: schema as never });
-    return rounds.ask('elicit', request, (answer) => fitsForm(answer as ElicitResult, schema), bound) as ElicitResult;
+    return (await rounds.ask('elicit', request, (answer) => fitsForm(answer as ElicitResult, schema), bound, key)) as ElicitResult;
   };
-  const elicit = (message: string, schema: ElicitSchema) => ask(message, schema);
+  const elicit = (message: string, schema: ElicitSchema, call?: AskCall) => ask(message, schema, undefined, call?.key);
+  const sample = async (request: SampleRequest, call?: AskCall) =>
+    (await rounds.ask('sample', inputRequired.createMessage(request as never), undefined, undefined, call?.key)) as SampleResult;
+  const roots = async (call?: AskCall) =>
+    ((await rounds.ask('roots', inputRequired.listRoots(), undefined, undefined, call?.key)) as { roots: ClientRoot[] }).roots;
   return {
     ...(canElicit ? { elicit } : {}),
-    ...(capabilities?.sampling
-      ? { sample: async (request: SampleRequest) => rounds.ask('sample', inputRequired.createMessage(request as never)) as SampleResult }
-      : {}),
+    ...(capabilities?.sampling ? { sample } : {}),
+    ...(capabilities?.roots ? { roots } : {}),
     approve: canElicit
       ? async (call) => {
           // The recorded answer is bound to the exact arguments (sensitive ones included), not only to the question shown.
