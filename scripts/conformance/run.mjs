@@ -34,10 +34,51 @@ const tsNode = ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/r
 
 const REVISIONS = ['2025-11-25', '2026-07-28'];
 const MODES = ['session', 'stateless', 'client'];
-/** The client scenarios that apply to a tool-calling client (no OAuth: toolwright/mcp-client takes headers), by revision. */
+/** The auth/* client scenarios (toolwright/mcp-client's `auth`), by revision; the extension ones are not scored. */
+const AUTH_2025 = [
+  'auth/metadata-default',
+  'auth/metadata-var1',
+  'auth/metadata-var2',
+  'auth/metadata-var3',
+  'auth/basic-cimd',
+  'auth/scope-from-www-authenticate',
+  'auth/scope-from-scopes-supported',
+  'auth/scope-omitted-when-undefined',
+  'auth/scope-step-up',
+  'auth/scope-retry-limit',
+  'auth/token-endpoint-auth-basic',
+  'auth/token-endpoint-auth-post',
+  'auth/token-endpoint-auth-none',
+  'auth/pre-registration',
+];
+const AUTH_2026 = [
+  ...AUTH_2025,
+  'auth/resource-mismatch',
+  'auth/offline-access-scope',
+  'auth/offline-access-not-supported',
+  'auth/authorization-server-migration',
+  'auth/iss-supported',
+  'auth/iss-not-advertised',
+  'auth/iss-supported-missing',
+  'auth/iss-wrong-issuer',
+  'auth/iss-unexpected',
+  'auth/iss-normalized',
+  'auth/metadata-issuer-mismatch',
+];
+const AUTH_EXTENSIONS = [
+  'auth/client-credentials-jwt',
+  'auth/client-credentials-basic',
+  'auth/enterprise-managed-authorization',
+  'auth/dpop',
+  'auth/dpop-nonce',
+  'auth/wif-jwt-bearer',
+];
+/** The client scenarios that apply to a tool-calling client, by revision. */
 const CLIENT_SCENARIOS = {
-  '2025-11-25': ['tools_call'],
+  '2025-11-25': ['tools_call', ...AUTH_2025, ...AUTH_EXTENSIONS],
   '2026-07-28': [
+    ...AUTH_2026,
+    ...AUTH_EXTENSIONS,
     'tools_call',
     'request-metadata',
     'sep-2322-client-request-state',
@@ -211,6 +252,8 @@ async function clientRuns() {
             scenario,
             '--spec-version',
             revision,
+            // An extension scenario is on no revision's timeline: the suite runs it only when forced.
+            ...(AUTH_EXTENSIONS.includes(scenario) ? ['--force'] : []),
             '--timeout',
             '120000',
             '-o',

@@ -8,6 +8,7 @@ import type {
   Client,
   CompleteRequest,
   CompleteResult,
+  FetchLike,
   GetPromptResult,
   Tool as McpTool,
   Prompt,
@@ -23,6 +24,11 @@ import { AdmittedMcpServer, isAdmitted } from './admission';
 import { CAPABILITIES_META, capabilitiesOf, CLIENT_CAPABILITIES, InputRouter, McpInputHandlers } from './input-requests';
 import { loadSdk, Sdk } from './sdk';
 import { defaultProtocol, McpProtocol, McpServerConfig } from './server-config';
+import { Secrets } from './oauth/auth-error';
+import type { McpOAuthConfig } from './oauth/oauth-config';
+import { authorizingFetch, guardedFetch } from './oauth/oauth-fetch';
+import { StoredOAuthProvider } from './oauth/oauth-provider';
+import type { McpSecurityPolicy } from './security-policy';
 
 const STDERR_LINES = 20;
 
@@ -61,6 +67,15 @@ export type McpNegotiatedProtocol = '2025-11-25' | '2026-07-28' | (string & {});
 function negotiation(protocol: McpProtocol): { mode: 'legacy' | 'auto' | { pin: string } } {
   if (protocol === 'auto') return { mode: 'auto' };
   return protocol === '2025-11-25' ? { mode: 'legacy' } : { mode: { pin: protocol } };
+}
+
+/** An McpAuthError or McpSecurityError of a server's OAuth flow, wherever the SDK wrapped it. */
+function authFailure(error: unknown): Error | undefined {
+  for (let cause = error, depth = 0; typeof cause === 'object' && cause !== null && depth < 5; cause = (cause as Error).cause, depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (code === 'MCP_AUTH' || code === 'MCP_SECURITY') return cause as Error;
+  }
+  return undefined;
 }
 
 type RoutingClientClass = new (router: InputRouter, protocol: McpProtocol) => Client;
@@ -109,6 +124,8 @@ export class McpServerConnection {
   private readonly router: InputRouter;
   private readonly changeListeners = new Set<(list: McpListKind) => void>();
   private subscription?: { close(): Promise<void> };
+  private readonly security: McpSecurityPolicy;
+  private oauthFetch?: FetchLike;
 
   /** @internal Use connectMcpServer. */
   constructor(
@@ -120,6 +137,7 @@ export class McpServerConnection {
     this.config = server.config;
     this.protocol = server.config.protocol ?? defaultProtocol(server.config);
     this.router = new InputRouter(server.alias);
+    this.security = server.security;
   }
 
   /**
@@ -133,6 +151,23 @@ export class McpServerConnection {
   /** The last lines a command server wrote to stderr, for error messages. */
   private stderrTail(): string {
     return this.stderr.length > 0 ? ` Its last words on stderr: ${this.stderr.join(' | ')}` : '';
+  }
+
+  /** The fetch of a server with `auth`: one provider (its tokens, its flow) for every reconnect of this connection. */
+  private authorizing(sdk: Sdk, url: string, auth: McpOAuthConfig): FetchLike {
+    if (this.oauthFetch === undefined) {
+      const guard = (target: URL, what: string) => this.security.checkAuthUrl(this.alias, target, what);
+      const provider = new StoredOAuthProvider(this.alias, auth, url, guard, new Secrets(), sdk);
+      this.oauthFetch = authorizingFetch({
+        alias: this.alias,
+        serverUrl: new URL(url),
+        provider,
+        sdk,
+        flowFetch: guardedFetch(this.alias, guard),
+        ...(auth.dpop ? { base: sdk.withDpopFromProvider(provider)(fetch) } : {}),
+      });
+    }
+    return this.oauthFetch;
   }
 
   /** @internal Starts or reaches the server; connectMcpServer calls it. */
@@ -160,10 +195,10 @@ export class McpServerConnection {
       });
       transport = stdio;
     } else {
-      transport = new StreamableHTTPClientTransport(
-        new URL(this.config.url),
-        this.config.headers ? { requestInit: { headers: { ...this.config.headers } } } : undefined,
-      );
+      transport = new StreamableHTTPClientTransport(new URL(this.config.url), {
+        ...(this.config.headers ? { requestInit: { headers: { ...this.config.headers } } } : {}),
+        ...(this.config.auth ? { fetch: this.authorizing(sdk, this.config.url, this.config.auth) } : {}),
+      });
     }
     client.onclose = () => {
       if (this.client === client) this.open = false;
@@ -172,6 +207,9 @@ export class McpServerConnection {
       await client.connect(transport);
     } catch (error) {
       await client.close().catch(() => undefined);
+      // The OAuth flow's own errors (the policy refused a URL, the flow failed) say what went wrong already.
+      const refused = authFailure(error);
+      if (refused !== undefined) throw refused;
       const where = 'command' in this.config ? `starting '${this.config.command}'` : `reaching ${this.config.url}`;
       const pinned =
         (error as { code?: unknown }).code === sdk.SdkErrorCode.EraNegotiationFailed && this.protocol !== 'auto'
