@@ -157,13 +157,14 @@ export class McpServerConnection {
   private authorizing(sdk: Sdk, url: string, auth: McpOAuthConfig): FetchLike {
     if (this.oauthFetch === undefined) {
       const guard = (target: URL, what: string) => this.security.checkAuthUrl(this.alias, target, what);
-      const provider = new StoredOAuthProvider(this.alias, auth, url, guard, new Secrets(), sdk);
+      const secrets = new Secrets();
+      const provider = new StoredOAuthProvider(this.alias, auth, url, guard, secrets, sdk);
       this.oauthFetch = authorizingFetch({
         alias: this.alias,
         serverUrl: new URL(url),
         provider,
         sdk,
-        flowFetch: guardedFetch(this.alias, guard),
+        flowFetch: guardedFetch(this.alias, guard, secrets),
         ...(auth.dpop ? { base: sdk.withDpopFromProvider(provider)(fetch) } : {}),
       });
     }

@@ -8,7 +8,7 @@
  */
 import type { FetchLike } from '@modelcontextprotocol/client';
 import type { Sdk } from '../sdk';
-import { McpAuthError } from './auth-error';
+import { McpAuthError, Secrets } from './auth-error';
 import type { StoredOAuthProvider } from './oauth-provider';
 
 /** The most an answer of the OAuth flow (a metadata document, a token response) may hold. */
@@ -24,8 +24,12 @@ function urlOf(input: string | URL | Request): URL {
   return new URL(typeof input === 'object' && 'url' in input ? input.url : String(input));
 }
 
-/** The response with its body read whole, refused past OAUTH_RESPONSE_LIMIT bytes. */
-async function bounded(alias: string, url: URL, response: Response): Promise<Response> {
+/**
+ * The response with its body read whole, refused past OAUTH_RESPONSE_LIMIT bytes. An error answer
+ * is handed on with the flow's secrets taken out: the SDK puts an authorization server's error
+ * text in its errors and warnings, and a server may echo what it was sent.
+ */
+async function bounded(alias: string, url: URL, response: Response, secrets: Secrets): Promise<Response> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (response.body) {
@@ -45,7 +49,8 @@ async function bounded(alias: string, url: URL, response: Response): Promise<Res
     }
   }
   const empty = response.status === 204 || response.status === 304;
-  return new Response(empty ? null : Buffer.concat(chunks), {
+  const body = Buffer.concat(chunks);
+  return new Response(empty ? null : response.status >= 400 ? secrets.redact(body.toString('utf8')) : body, {
     status: response.status,
     statusText: response.statusText,
     headers: response.headers,
@@ -53,7 +58,7 @@ async function bounded(alias: string, url: URL, response: Response): Promise<Res
 }
 
 /** The fetch of the OAuth flow: every URL (and redirect) through `guard`, every answer bounded, every request timed out. */
-export function guardedFetch(alias: string, guard: UrlGuard, base: FetchLike = fetch): FetchLike {
+export function guardedFetch(alias: string, guard: UrlGuard, secrets: Secrets, base: FetchLike = fetch): FetchLike {
   return async (input, init) => {
     let url = urlOf(input);
     const method = (init?.method ?? 'GET').toUpperCase();
@@ -78,7 +83,7 @@ export function guardedFetch(alias: string, guard: UrlGuard, base: FetchLike = f
         url = new URL(location, url);
         continue;
       }
-      return bounded(alias, url, response);
+      return bounded(alias, url, response, secrets);
     }
   };
 }
@@ -143,6 +148,7 @@ export function authorizingFetch(options: AuthorizingFetchOptions): FetchLike {
     }
   };
 
+  /** Each request: at most one authorization for a 401 and one step-up for a 403 `insufficient_scope` (a partial grant, then more). */
   return async (input, init) => {
     const send = async (): Promise<Response> => {
       const headers = new Headers(init?.headers);
@@ -150,26 +156,29 @@ export function authorizingFetch(options: AuthorizingFetchOptions): FetchLike {
       if (tokens) headers.set('Authorization', `Bearer ${tokens.access_token}`);
       return base(input, { ...init, headers });
     };
-    let response = await send();
-    if (response.status !== 401 && !insufficientScope(sdk, response)) return response;
-    await authorize(response);
-    await response.body?.cancel().catch(() => undefined);
-    response = await send();
-    if (response.status === 401) {
-      await response.body?.cancel().catch(() => undefined);
-      throw new McpAuthError(
-        alias,
-        'the server still refused the token the authorization server issued (401). Check that both agree on the resource and the scopes.',
-      );
-    }
-    if (insufficientScope(sdk, response)) {
+    let authorized = false;
+    let steppedUp = false;
+    for (;;) {
+      const response = await send();
+      const stepUp = insufficientScope(sdk, response);
+      if (response.status !== 401 && !stepUp) return response;
       const { scope } = sdk.extractWWWAuthenticateParams(response);
       await response.body?.cancel().catch(() => undefined);
-      throw new McpAuthError(
-        alias,
-        `the server still asks for more scope${scope ? ` (${scope.slice(0, 200)})` : ''} after one step-up; the authorization server did not grant it.`,
-      );
+      if (response.status === 401 && authorized) {
+        throw new McpAuthError(
+          alias,
+          'the server still refused the token the authorization server issued (401). Check that both agree on the resource and the scopes.',
+        );
+      }
+      if (stepUp && steppedUp) {
+        throw new McpAuthError(
+          alias,
+          `the server still asks for more scope${scope ? ` (${scope.slice(0, 200)})` : ''} after a step-up; the authorization server did not grant it.`,
+        );
+      }
+      if (stepUp) steppedUp = true;
+      else authorized = true;
+      await authorize(response);
     }
-    return response;
   };
 }

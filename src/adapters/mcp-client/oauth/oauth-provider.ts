@@ -40,6 +40,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   private verifier?: string;
   private pendingState?: string;
   private discovery?: OAuthDiscoveryState;
+  /** The pre-registered client as the SDK stamped it with its authorization server. */
+  private preRegistered?: StoredOAuthClientInformation;
   /** The approval the last redirect brought back, taken by the flow that started it. */
   callback?: Callback;
   readonly addClientAuthentication?: AddClientAuthentication;
@@ -153,16 +155,25 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   async clientInformation(): Promise<StoredOAuthClientInformation | undefined> {
     if (this.config.clientId !== undefined) {
-      return {
-        client_id: this.config.clientId,
-        ...(this.config.clientSecret !== undefined ? { client_secret: this.config.clientSecret } : {}),
-      };
+      // Until the SDK stamps it, it belongs to the authorization server discovery found now.
+      const issuer = this.discovery?.authorizationServerMetadata?.issuer;
+      return (
+        this.preRegistered ?? {
+          client_id: this.config.clientId,
+          ...(this.config.clientSecret !== undefined ? { client_secret: this.config.clientSecret } : {}),
+          ...(issuer !== undefined ? { issuer } : {}),
+        }
+      );
     }
     return (await this.load()).client;
   }
 
   async saveClientInformation(client: StoredOAuthClientInformation): Promise<void> {
-    if (this.config.clientId !== undefined) return; // pre-registered: the config's, never replaced
+    if (this.config.clientId !== undefined) {
+      // Pre-registered: the config's, never replaced; the SDK's stamp of its issuer is kept (in memory, with the secret).
+      if (client.client_id === this.config.clientId) this.preRegistered = client;
+      return;
+    }
     this.secrets.add(client.client_secret);
     await this.save((saved) => void (saved.client = client));
   }
