@@ -21,7 +21,11 @@ import {
   McpSecurityError,
   McpSecurityPolicy,
   McpServerConnection,
+  RedisTokenStore,
 } from 'toolwright/mcp-client';
+import { Toolbox } from 'toolwright/openai';
+import Redis from 'ioredis';
+import { startRedis, TestRedis } from '../../helpers/redis';
 import { startAuthServer, TestAuthServer } from '../../helpers/oauth-server';
 
 @Tool('mcp', { name: 'whoami', description: 'The caller and its scopes' })
@@ -85,14 +89,14 @@ beforeEach(() => {
   as.metadataRedirect = undefined;
 });
 
-async function connect(auth: McpOAuthConfig, url = server.url): Promise<McpServerConnection> {
-  const connection = await connectMcpServer(admitMcpServer('books', { url, auth }, { security }));
+async function connect(auth: McpOAuthConfig | undefined, url = server.url): Promise<McpServerConnection> {
+  const connection = await connectMcpServer(admitMcpServer('books', { url, ...(auth ? { auth } : {}) }, { security }));
   open.push(connection);
   return connection;
 }
 
-async function whoami(connection: McpServerConnection): Promise<string> {
-  const result = await connection.callTool('whoami');
+async function whoami(connection: McpServerConnection, tool = 'whoami'): Promise<string> {
+  const result = await connection.callTool(tool);
   return (result.content[0] as { text: string }).text;
 }
 
@@ -167,6 +171,55 @@ describe('the flow', () => {
     await expect(connect({ redirectUrl: REDIRECT })).rejects.toThrow(
       new McpAuthError('books', `a user must approve access at ${as.url}, and its config has no 'auth.onAuthorizationUrl' to ask one. Give one (open the URL, resolve with the URL the user is sent back to), or a store that already holds its tokens.`),
     );
+  });
+});
+
+describe('the same config wherever a remote server is used', () => {
+  it("a Toolbox's remote server and a server mount reach the server through the flow", async () => {
+    const toolbox = new Toolbox();
+    expect(await toolbox.addMcpServer('books', { url: server.url, auth: { redirectUrl: REDIRECT, onAuthorizationUrl: approve } }, { security })).toEqual([
+      'mcp__books__whoami',
+    ]);
+    await toolbox.close();
+    const mounted = admitMcpServer('books', { url: server.url, auth: { redirectUrl: REDIRECT, onAuthorizationUrl: approve } }, { security });
+    const gateway = await serveHttp({ name: 'gateway', version: '1.0.0', mounts: [{ namespace: 'books', server: mounted }] }, { port: 0 });
+    try {
+      const viaGateway = await connect(undefined, gateway.url);
+      expect(await whoami(viaGateway, 'books_whoami')).toMatch(/^client-\d+ mcp:read,mcp:write$/);
+    } finally {
+      await gateway.close();
+    }
+    expect(approvals).toHaveLength(2);
+  });
+});
+
+describe('a Redis store', () => {
+  let redis: TestRedis;
+  let client: Redis;
+  beforeAll(async () => {
+    redis = await startRedis();
+    client = new Redis(redis.connection);
+  });
+  afterAll(async () => {
+    client?.disconnect();
+    await redis?.stop();
+  });
+
+  it('keeps tokens under its prefix for every process that shares it', async () => {
+    const store = new RedisTokenStore(client, { prefix: 'desk:' });
+    const first = await connect({ redirectUrl: REDIRECT, onAuthorizationUrl: approve, store });
+    const who = await whoami(first);
+    await first.close();
+    expect(JSON.parse((await client.get(`desk:${server.url}`))!).tokens.token_type).toBe('Bearer');
+    const later = await connect({ redirectUrl: REDIRECT, store: new RedisTokenStore(client, { prefix: 'desk:' }) });
+    expect(await whoami(later)).toBe(who);
+    expect(approvals).toHaveLength(1);
+    await store.delete(server.url);
+    expect(await client.exists(`desk:${server.url}`)).toBe(0);
+  });
+
+  it('refuses something that is not a Redis client', () => {
+    expect(() => new RedisTokenStore({} as never)).toThrow('RedisTokenStore takes an ioredis client (new Redis(...)); got {}.');
   });
 });
 
