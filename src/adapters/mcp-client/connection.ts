@@ -24,11 +24,7 @@ import { AdmittedMcpServer, isAdmitted } from './admission';
 import { CAPABILITIES_META, capabilitiesOf, CLIENT_CAPABILITIES, InputRouter, McpInputHandlers } from './input-requests';
 import { loadSdk, Sdk } from './sdk';
 import { defaultProtocol, McpProtocol, McpServerConfig } from './server-config';
-import { Secrets } from './oauth/auth-error';
-import type { McpOAuthConfig } from './oauth/oauth-config';
-import { authorizingFetch, guardedFetch } from './oauth/oauth-fetch';
-import { StoredOAuthProvider } from './oauth/oauth-provider';
-import type { McpSecurityPolicy } from './security-policy';
+import { authFailure, serverOAuthFetch } from './oauth/server-oauth';
 
 const STDERR_LINES = 20;
 
@@ -67,15 +63,6 @@ export type McpNegotiatedProtocol = '2025-11-25' | '2026-07-28' | (string & {});
 function negotiation(protocol: McpProtocol): { mode: 'legacy' | 'auto' | { pin: string } } {
   if (protocol === 'auto') return { mode: 'auto' };
   return protocol === '2025-11-25' ? { mode: 'legacy' } : { mode: { pin: protocol } };
-}
-
-/** An McpAuthError or McpSecurityError of a server's OAuth flow, wherever the SDK wrapped it. */
-function authFailure(error: unknown): Error | undefined {
-  for (let cause = error, depth = 0; typeof cause === 'object' && cause !== null && depth < 5; cause = (cause as Error).cause, depth++) {
-    const code = (cause as { code?: unknown }).code;
-    if (code === 'MCP_AUTH' || code === 'MCP_SECURITY') return cause as Error;
-  }
-  return undefined;
 }
 
 type RoutingClientClass = new (router: InputRouter, protocol: McpProtocol) => Client;
@@ -124,7 +111,7 @@ export class McpServerConnection {
   private readonly router: InputRouter;
   private readonly changeListeners = new Set<(list: McpListKind) => void>();
   private subscription?: { close(): Promise<void> };
-  private readonly security: McpSecurityPolicy;
+  /** A server with `auth`: its fetch (one provider, its tokens and flow, for every reconnect of this connection). */
   private oauthFetch?: FetchLike;
 
   /** @internal Use connectMcpServer. */
@@ -137,7 +124,8 @@ export class McpServerConnection {
     this.config = server.config;
     this.protocol = server.config.protocol ?? defaultProtocol(server.config);
     this.router = new InputRouter(server.alias);
-    this.security = server.security;
+    if ('url' in server.config && server.config.auth)
+      this.oauthFetch = serverOAuthFetch(server.alias, server.config.url, server.config.auth, server.security);
   }
 
   /**
@@ -151,24 +139,6 @@ export class McpServerConnection {
   /** The last lines a command server wrote to stderr, for error messages. */
   private stderrTail(): string {
     return this.stderr.length > 0 ? ` Its last words on stderr: ${this.stderr.join(' | ')}` : '';
-  }
-
-  /** The fetch of a server with `auth`: one provider (its tokens, its flow) for every reconnect of this connection. */
-  private authorizing(sdk: Sdk, url: string, auth: McpOAuthConfig): FetchLike {
-    if (this.oauthFetch === undefined) {
-      const guard = (target: URL, what: string) => this.security.checkAuthUrl(this.alias, target, what);
-      const secrets = new Secrets();
-      const provider = new StoredOAuthProvider(this.alias, auth, url, guard, secrets, sdk);
-      this.oauthFetch = authorizingFetch({
-        alias: this.alias,
-        serverUrl: new URL(url),
-        provider,
-        sdk,
-        flowFetch: guardedFetch(this.alias, guard, secrets),
-        ...(auth.dpop ? { base: sdk.withDpopFromProvider(provider)(fetch) } : {}),
-      });
-    }
-    return this.oauthFetch;
   }
 
   /** @internal Starts or reaches the server; connectMcpServer calls it. */
@@ -198,7 +168,7 @@ export class McpServerConnection {
     } else {
       transport = new StreamableHTTPClientTransport(new URL(this.config.url), {
         ...(this.config.headers ? { requestInit: { headers: { ...this.config.headers } } } : {}),
-        ...(this.config.auth ? { fetch: this.authorizing(sdk, this.config.url, this.config.auth) } : {}),
+        ...(this.oauthFetch ? { fetch: this.oauthFetch } : {}),
       });
     }
     client.onclose = () => {
