@@ -113,6 +113,12 @@ describe('the flow', () => {
     expect(query.get('state')).toMatch(/^[\w-]{20,}$/);
   });
 
+  it("asks for the config's scope beside the challenge's", async () => {
+    const connection = await connect({ redirectUrl: REDIRECT, onAuthorizationUrl: approve, scope: 'offline_access mcp:read' });
+    expect(await whoami(connection)).toMatch(/ offline_access,mcp:read,mcp:write$/);
+    expect(approvals[0].searchParams.get('scope')).toBe('offline_access mcp:read mcp:write');
+  });
+
   it('refreshes an expired token without asking the user again', async () => {
     const connection = await connect({ redirectUrl: REDIRECT, onAuthorizationUrl: approve });
     await whoami(connection);

@@ -18,6 +18,9 @@ const MAX_REDIRECTS = 3;
 /** How long one request of the flow may take. */
 const OAUTH_TIMEOUT_MS = 30_000;
 
+/** How much of a failure's own message (the SDK's, often an authorization server's text) an McpAuthError shows. */
+const SHOWN_MESSAGE = 500;
+
 export type UrlGuard = (url: URL, what: string) => void;
 
 function urlOf(input: string | URL | Request): URL {
@@ -121,7 +124,8 @@ export function authorizingFetch(options: AuthorizingFetchOptions): FetchLike {
       const { resourceMetadataUrl, scope: challenged } = sdk.extractWWWAuthenticateParams(challenge);
       const previous = await provider.tokens();
       const stepUp = challenge.status === 403;
-      const scope = stepUp ? sdk.computeScopeUnion(previous?.scope, challenged) : challenged;
+      // The config's own scope goes with what the server asks for (the SDK chooses from the metadata when neither says).
+      const scope = sdk.computeScopeUnion(provider.clientMetadata.scope, ...(stepUp ? [previous?.scope] : []), challenged);
       // A 401 with a token in hand: it no longer works here, so discovery runs again (the server may have moved to another authorization server).
       if (!stepUp) await provider.invalidateCredentials('discovery');
       const common = { serverUrl, resourceMetadataUrl, scope, fetchFn: flowFetch };
@@ -144,7 +148,8 @@ export function authorizingFetch(options: AuthorizingFetchOptions): FetchLike {
       if (error instanceof McpAuthError) throw error;
       if ((error as { code?: unknown })?.code === 'MCP_SECURITY') throw error;
       const name = (error as Error)?.name ?? 'Error';
-      throw new McpAuthError(alias, provider.secrets.redact(`${name}: ${(error as Error)?.message ?? String(error)}`));
+      const message = String((error as Error)?.message ?? error).slice(0, SHOWN_MESSAGE);
+      throw new McpAuthError(alias, provider.secrets.redact(`${name}: ${message}`));
     }
   };
 
