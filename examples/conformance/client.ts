@@ -13,6 +13,7 @@
  */
 import { admitMcpServer, connectMcpServer, McpProtocol, McpSecurityPolicy } from 'toolwright/mcp-client';
 import type { ElicitSchema, JsonSchema } from 'toolwright';
+import { authFor } from './client-auth';
 
 const url = process.argv[process.argv.length - 1];
 const revision = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
@@ -79,7 +80,9 @@ const input = {
 };
 
 async function main(): Promise<void> {
-  const connection = await connectMcpServer(admitMcpServer('conformance', { url, protocol }, { security }));
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as Record<string, string | undefined>;
+  const auth = authFor(process.env.MCP_CONFORMANCE_SCENARIO, context);
+  const connection = await connectMcpServer(admitMcpServer('conformance', { url, protocol, ...(auth ? { auth } : {}) }, { security }));
   try {
     const tools = await connection.listTools();
     const preservation = process.env.MCP_CONFORMANCE_SCENARIO === 'json-schema-2020-12-preservation';

@@ -8,6 +8,7 @@ import type {
   Client,
   CompleteRequest,
   CompleteResult,
+  FetchLike,
   GetPromptResult,
   Tool as McpTool,
   Prompt,
@@ -23,6 +24,7 @@ import { AdmittedMcpServer, isAdmitted } from './admission';
 import { CAPABILITIES_META, capabilitiesOf, CLIENT_CAPABILITIES, InputRouter, McpInputHandlers } from './input-requests';
 import { loadSdk, Sdk } from './sdk';
 import { defaultProtocol, McpProtocol, McpServerConfig } from './server-config';
+import { authFailure, serverOAuthFetch } from './oauth/server-oauth';
 
 const STDERR_LINES = 20;
 
@@ -109,6 +111,8 @@ export class McpServerConnection {
   private readonly router: InputRouter;
   private readonly changeListeners = new Set<(list: McpListKind) => void>();
   private subscription?: { close(): Promise<void> };
+  /** A server with `auth`: its fetch (one provider, its tokens and flow, for every reconnect of this connection). */
+  private oauthFetch?: FetchLike;
 
   /** @internal Use connectMcpServer. */
   constructor(
@@ -120,6 +124,8 @@ export class McpServerConnection {
     this.config = server.config;
     this.protocol = server.config.protocol ?? defaultProtocol(server.config);
     this.router = new InputRouter(server.alias);
+    if ('url' in server.config && server.config.auth)
+      this.oauthFetch = serverOAuthFetch(server.alias, server.config.url, server.config.auth, server.security);
   }
 
   /**
@@ -160,10 +166,10 @@ export class McpServerConnection {
       });
       transport = stdio;
     } else {
-      transport = new StreamableHTTPClientTransport(
-        new URL(this.config.url),
-        this.config.headers ? { requestInit: { headers: { ...this.config.headers } } } : undefined,
-      );
+      transport = new StreamableHTTPClientTransport(new URL(this.config.url), {
+        ...(this.config.headers ? { requestInit: { headers: { ...this.config.headers } } } : {}),
+        ...(this.oauthFetch ? { fetch: this.oauthFetch } : {}),
+      });
     }
     client.onclose = () => {
       if (this.client === client) this.open = false;
@@ -172,6 +178,9 @@ export class McpServerConnection {
       await client.connect(transport);
     } catch (error) {
       await client.close().catch(() => undefined);
+      // The OAuth flow's own errors (the policy refused a URL, the flow failed) say what went wrong already.
+      const refused = authFailure(error);
+      if (refused !== undefined) throw refused;
       const where = 'command' in this.config ? `starting '${this.config.command}'` : `reaching ${this.config.url}`;
       const pinned =
         (error as { code?: unknown }).code === sdk.SdkErrorCode.EraNegotiationFailed && this.protocol !== 'auto'

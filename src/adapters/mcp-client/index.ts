@@ -20,3 +20,8 @@ export type { McpCommandConfig, McpProtocol, McpServerConfig, McpUrlConfig } fro
 export { McpSecurityError, McpSecurityPolicy } from './security-policy';
 export type { McpSecurityPolicyOptions, McpTransportKind } from './security-policy';
 export { REFUSED_ENV_VARIABLES } from './refused-env';
+export type { McpAssertionContext, McpAuthorizationHandler, McpOAuthConfig } from './oauth/oauth-config';
+export { FileTokenStore, MemoryTokenStore, RedisTokenStore } from './oauth/token-stores';
+export type { McpTokenStore, RedisLike } from './oauth/token-stores';
+export { McpAuthError } from './oauth/auth-error';
+export { OAUTH_RESPONSE_LIMIT } from './oauth/oauth-fetch';

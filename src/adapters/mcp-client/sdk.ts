@@ -12,6 +12,14 @@ export interface Sdk {
   ProtocolError: typeof import('@modelcontextprotocol/client').ProtocolError;
   StdioClientTransport: typeof import('@modelcontextprotocol/client/stdio').StdioClientTransport;
   getDefaultEnvironment: typeof import('@modelcontextprotocol/client/stdio').getDefaultEnvironment;
+  /** The OAuth client (see ./oauth). */
+  auth: typeof import('@modelcontextprotocol/client').auth;
+  extractWWWAuthenticateParams: typeof import('@modelcontextprotocol/client').extractWWWAuthenticateParams;
+  computeScopeUnion: typeof import('@modelcontextprotocol/client').computeScopeUnion;
+  isStrictScopeSuperset: typeof import('@modelcontextprotocol/client').isStrictScopeSuperset;
+  createPrivateKeyJwtAuth: typeof import('@modelcontextprotocol/client').createPrivateKeyJwtAuth;
+  DpopSession: typeof import('@modelcontextprotocol/client').DpopSession;
+  withDpopFromProvider: typeof import('@modelcontextprotocol/client').withDpopFromProvider;
 }
 
 /** The package remote servers need, named in the SetupError when it is missing. */
@@ -29,6 +37,13 @@ export function loadSdk(): Promise<Sdk> {
       ProtocolError: client.ProtocolError,
       StdioClientTransport: stdio.StdioClientTransport,
       getDefaultEnvironment: stdio.getDefaultEnvironment,
+      auth: client.auth,
+      extractWWWAuthenticateParams: client.extractWWWAuthenticateParams,
+      computeScopeUnion: client.computeScopeUnion,
+      isStrictScopeSuperset: client.isStrictScopeSuperset,
+      createPrivateKeyJwtAuth: client.createPrivateKeyJwtAuth,
+      DpopSession: client.DpopSession,
+      withDpopFromProvider: client.withDpopFromProvider,
     }),
     (error: Error) => {
       sdk = undefined;

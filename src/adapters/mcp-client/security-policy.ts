@@ -257,9 +257,17 @@ export class McpSecurityPolicy {
     }
   }
 
-  private checkUrl(server: string, href: string): void {
+  /**
+   * @internal Throws McpSecurityError when the policy refuses a URL a server's OAuth flow reaches
+   * or sends the user to (`what` names it): the same rules as the server's own URL.
+   */
+  checkAuthUrl(server: string, url: URL, what: string): void {
+    this.checkUrl(server, url.href, `${what} (${url.origin}${url.pathname})`);
+  }
+
+  private checkUrl(server: string, href: string, what?: string): void {
     const deny = (rule: string, message: string): never => {
-      throw new McpSecurityError(server, 'url', rule, message);
+      throw new McpSecurityError(server, 'url', rule, what === undefined ? message : `${what}: ${message}`);
     };
     if (!this.allowUrls)
       deny('allowUrls', 'reaching servers by URL is not allowed. Pass a policy with allowUrls: true (and a hostAllowlist).');

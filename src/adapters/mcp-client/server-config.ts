@@ -7,6 +7,7 @@ import { checkKnownKeys, describeValue } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
 import { DeclarationError } from '../../index';
 import { checkEnvKeys } from './refused-env';
+import { checkOAuthConfig, McpOAuthConfig } from './oauth/oauth-config';
 
 /**
  * The MCP revision a connection speaks: `'auto'` probes with `server/discover` and falls back to
@@ -53,6 +54,11 @@ export interface McpUrlConfig {
   /** A Streamable HTTP endpoint, e.g. `https://tools.example.com/mcp`. */
   url: string;
   headers?: Record<string, string>;
+  /**
+   * OAuth as the MCP authorization spec says: a user's approval (authorization code with PKCE)
+   * or a service's client credentials; tokens kept in `auth.store`. See McpOAuthConfig.
+   */
+  auth?: McpOAuthConfig;
   /** The MCP revision to speak (see McpProtocol); default `'auto'`. */
   protocol?: McpProtocol;
 }
@@ -109,7 +115,7 @@ export function checkServerConfig(alias: string, config: unknown): McpServerConf
   if (type !== undefined && TYPES[type as string] !== (hasCommand ? 'command' : 'url')) {
     throw new DeclarationError(`${where}: type '${type}' does not match a ${hasCommand ? 'command' : 'url'} config.`);
   }
-  const allowed = hasCommand ? ['command', 'args', 'env', 'cwd', 'protocol'] : ['url', 'headers', 'protocol'];
+  const allowed = hasCommand ? ['command', 'args', 'env', 'cwd', 'protocol'] : ['url', 'headers', 'auth', 'protocol'];
   checkKnownKeys(where, rest, allowed, { noun: 'key' });
   const protocol = checkProtocol(where, rest.protocol);
   if (hasCommand) {
@@ -132,7 +138,14 @@ export function checkServerConfig(alias: string, config: unknown): McpServerConf
   } catch {
     throw new DeclarationError(`${where}: 'url' ${describeValue(url)} is not a valid URL.`);
   }
-  return { url, headers: stringRecord(headers, `${where}: 'headers'`), ...protocol };
+  const checkedHeaders = stringRecord(headers, `${where}: 'headers'`);
+  if (rest.auth === undefined) return { url, headers: checkedHeaders, ...protocol };
+  if (Object.keys(checkedHeaders ?? {}).some((name) => name.toLowerCase() === 'authorization')) {
+    throw new DeclarationError(
+      `${where}: give either an Authorization header or 'auth', not both ('auth' sets the header from its tokens).`,
+    );
+  }
+  return { url, headers: checkedHeaders, auth: checkOAuthConfig(where, rest.auth), ...protocol };
 }
 
 function checkProtocol(where: string, protocol: unknown): { protocol?: McpProtocol } {

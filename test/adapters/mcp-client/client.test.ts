@@ -175,7 +175,7 @@ describe('loadMcpConfig reads a config file and starts nothing', () => {
   it('names the file and what is wrong with it', async () => {
     const file = path.join(dir, 'bad.json');
     fs.writeFileSync(file, JSON.stringify({ mcpServers: { web: { url: 'https://h/mcp', header: {} } } }));
-    await expect(loadMcpConfig(file)).rejects.toThrow("MCP server 'web': unknown key 'header'. Known keys: url, headers, protocol.");
+    await expect(loadMcpConfig(file)).rejects.toThrow("MCP server 'web': unknown key 'header'. Known keys: url, headers, auth, protocol.");
     await expect(loadMcpConfig(path.join(dir, 'missing.json'))).rejects.toThrow(`loadMcpConfig: cannot read ${path.join(dir, 'missing.json')}`);
   });
 });
@@ -213,9 +213,14 @@ describe('the entry point', () => {
     expect(before.adapters).toEqual([]);
     expect(sdk).toEqual([]);
     expect(exported).toEqual([
+      'FileTokenStore',
+      'McpAuthError',
       'McpSecurityError',
       'McpSecurityPolicy',
+      'MemoryTokenStore',
+      'OAUTH_RESPONSE_LIMIT',
       'REFUSED_ENV_VARIABLES',
+      'RedisTokenStore',
       'admitMcpServer',
       'connectMcpServer',
       'loadMcpConfig',
