@@ -9,6 +9,11 @@
 //   node scripts/test-node-lines.mjs --line 24            # one line
 //   node scripts/test-node-lines.mjs test/adapters/queue  # other test paths (while developing)
 //   node scripts/test-node-lines.mjs --list               # print the lines and the suites, run nothing
+//   node scripts/test-node-lines.mjs --sequential         # one line after the other, output as it comes
+//
+// The lines run at the same time (each jest on one worker, as on a 2-core machine, so together they
+// use the cores one jest leaves idle); each line's output is kept in a file and printed whole when
+// that line ends. --sequential runs them one by one instead.
 //
 // The binaries are installed on first use (scripts/node-lines/lines.mjs). They exist for Linux x64
 // only: elsewhere the script says so and exits 0, unless CI=true.
@@ -75,13 +80,15 @@ try {
 const jest = join(root, 'node_modules', 'jest', 'bin', 'jest.js');
 /** How long jest may take to exit after writing its report. */
 const EXIT_GRACE_MS = 60_000;
-/** Runs jest under one line; resolves with its exit code and the counts of its JSON report. */
-function runLine({ major, version }, node) {
+/** Runs jest under one line; resolves with its exit code and the counts of its JSON report. `log`: a file for its output (else the terminal). */
+function runLine({ major, version }, node, log) {
   const report = join(fs.mkdtempSync(join(os.tmpdir(), 'toolwright-node-lines-')), 'report.json');
   // The line's node first on PATH: npm, npx and every `#!/usr/bin/env node` a test spawns run on it too.
   // TOOLWRIGHT_NODE_LINE: tests whose outcome does not depend on the Node running them (type checks) skip themselves.
   const env = { ...envFor(node), TOOLWRIGHT_NODE_LINE: major };
-  const child = spawn(node, [jest, '--json', `--outputFile=${report}`, ...suites], { cwd: root, env, stdio: 'inherit' });
+  const out = log === undefined ? 'inherit' : fs.openSync(log, 'w');
+  const child = spawn(node, [jest, '--json', `--outputFile=${report}`, ...suites], { cwd: root, env, stdio: ['ignore', out, out] });
+  if (typeof out === 'number') fs.closeSync(out);
   const started = Date.now();
   // Jest writes its report when the run has finished. A process still alive EXIT_GRACE_MS later is
   // held by something a test left open (it would hang CI until its time runs out): stopped, and failed.
@@ -116,10 +123,27 @@ function runLine({ major, version }, node) {
   );
 }
 
-const results = [];
-for (const [i, line] of lines.entries()) {
-  console.log(`\ntest:node-lines: Node ${line.version}: ${suites.map((suite) => relative(root, join(root, suite))).join(' ')}`);
-  results.push(await runLine(line, binaries[i]));
+const header = (line) => `\ntest:node-lines: Node ${line.version}: ${suites.map((suite) => relative(root, join(root, suite))).join(' ')}`;
+let results;
+if (args.includes('--sequential') || lines.length === 1) {
+  results = [];
+  for (const [i, line] of lines.entries()) {
+    console.log(header(line));
+    results.push(await runLine(line, binaries[i]));
+  }
+} else {
+  const logs = fs.mkdtempSync(join(os.tmpdir(), 'toolwright-node-lines-logs-'));
+  console.log(`test:node-lines: Node ${lines.map((line) => line.version).join(' and ')} at the same time; each line's output follows when it ends.`);
+  results = await Promise.all(
+    lines.map(async (line, i) => {
+      const log = join(logs, `node-${line.major}.log`);
+      const result = await runLine(line, binaries[i], log);
+      console.log(header(line));
+      process.stdout.write(fs.readFileSync(log, 'utf8'));
+      return result;
+    }),
+  );
+  fs.rmSync(logs, { recursive: true, force: true });
 }
 console.log('');
 for (const { version, code, signal, seconds, counts } of results) {
