@@ -11,7 +11,7 @@ export { deepFreeze } from '../util/deep-freeze';
 export { canonicalJson } from '../util/canonical-json';
 export { foreignTool } from '../invocation/foreign-tool';
 export type { ForeignToolSpec } from '../invocation/foreign-tool';
-export { DEFAULT_REQUEST_TIMEOUT_MS, isTimeoutMs, TIMEOUT_RULE } from '../util/limits';
+export { DEFAULT_REQUEST_TIMEOUT_MS, formatCount, isTimeoutMs, TIMEOUT_RULE } from '../util/limits';
 export { hasSensitive, redact, REDACTED } from '../invocation/redact';
 export { promptMessagesOf } from '../content/content';
 export { climbingVariable } from '../util/uri-template';

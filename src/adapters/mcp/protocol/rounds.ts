@@ -38,14 +38,14 @@ export class InputSuspension extends Error {
   }
 }
 
-type AskKind = 'elicit' | 'sample';
+export type AskKind = 'elicit' | 'sample';
 /** One recorded answer: the digest of the request it answered, and the checked answer. */
 interface Recorded {
   q: string;
   r: unknown;
 }
 /** The ask the last round sent: its inputRequests key, the digest of its request, its kind. */
-interface Pending {
+export interface Pending {
   k: string;
   q: string;
   t: AskKind;
@@ -255,7 +255,7 @@ const isElicitValue = (value: unknown) =>
   (Array.isArray(value) && value.every((item) => typeof item === 'string'));
 
 /** A client's response, checked for the kind of request it answers (a -32602 naming the key otherwise). */
-function checkResponse(pending: Pending, response: unknown): unknown {
+export function checkResponse(pending: Pending, response: unknown): unknown {
   if (pending.t === 'elicit') {
     const expected = "an elicitation result { action: 'accept' | 'decline' | 'cancel', content? } with primitive content values";
     if (!isPlainObject(response) || !['accept', 'decline', 'cancel'].includes(response.action as string))
@@ -284,7 +284,7 @@ function checkResponse(pending: Pending, response: unknown): unknown {
 }
 
 /** Accepted content must fill the form that was asked: its fields only, its required ones present, of their types. */
-function fitsForm(result: ElicitResult, schema: ElicitSchema): boolean {
+export function fitsForm(result: ElicitResult, schema: ElicitSchema): boolean {
   if (result.action !== 'accept') return true;
   const content = result.content ?? {};
   for (const [name, value] of Object.entries(content)) {
