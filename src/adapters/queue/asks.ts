@@ -60,10 +60,12 @@ export class JobInputError extends ToolwrightError {
   }
 }
 
+/** @internal */
 export function inputKey(prefix: string, name: string, jobId: string): string {
   return `${prefix}:${name}:toolwright:input:${jobId}`;
 }
 
+/** @internal */
 export function inputChannel(prefix: string, name: string): string {
   return `${prefix}:${name}:toolwright:input`;
 }
@@ -74,7 +76,7 @@ const KEY_SECONDS = CANCEL_MARK_SECONDS;
 /** How often a waiting ask looks for its answer without being woken (a lost publish costs this, never the call). */
 const RECHECK_MS = 2_000;
 
-/** The asks of a job that wait for an answer, and why it ended if it waited too long. */
+/** @internal The asks of a job that wait for an answer, and why it ended if it waited too long. */
 export async function readInput(client: IORedis, key: string): Promise<ToolJobInput> {
   const fields = await client.hgetall(key);
   const pending: Array<{ id: string; ask: QueuedAsk; order: number }> = [];
@@ -106,7 +108,7 @@ if redis.call('HEXISTS', KEYS[1], 'q:' .. ARGV[1]) == 0 then return 0 end
 if redis.call('HSETNX', KEYS[1], 'a:' .. ARGV[1], ARGV[2]) == 1 then return 1 end
 return 2`;
 
-/** Answers the job's ask `id` and wakes its worker; a JobInputError (`too-large`) when the answer is past INPUT_LIMITS. */
+/** @internal Answers the job's ask `id` and wakes its worker; a JobInputError (`too-large`) when the answer is past INPUT_LIMITS. */
 export async function answerAsk(
   client: IORedis,
   key: string,
@@ -127,7 +129,7 @@ export async function answerAsk(
   return set === 1 ? 'answered' : set === 2 ? 'answered-before' : 'unknown';
 }
 
-/** Per worker: the asks of its running jobs that wait, woken by the input channel. */
+/** @internal Per worker: the asks of its running jobs that wait, woken by the input channel. */
 export class InputWaits {
   private readonly waiting = new Map<string, Set<() => void>>();
 
@@ -147,7 +149,7 @@ export class InputWaits {
   }
 }
 
-/** The asks of one run of a job on a worker. */
+/** @internal The asks of one run of a job on a worker. */
 export class JobAsks {
   private readonly token = randomBytes(6).toString('base64url');
   private asked = 0;
@@ -256,7 +258,7 @@ export class JobAsks {
 const cannotAsk = (kind: AskKind) =>
   `this job was enqueued without asks: ['${kind}'] (its caller cannot answer while it runs; an MCP task's can when its request declares the tasks extension and the capability), so go on without asking (context.supports('${kind}'))`;
 
-/** The tool context of a job's run: asks for the kinds it was enqueued with, through `asks`. */
+/** @internal The tool context of a job's run: asks for the kinds it was enqueued with, through `asks`. */
 export function jobContext(asks: JobAsks | undefined, kinds: readonly AskKind[] | undefined): CallContext {
   const may = (kind: AskKind) => asks !== undefined && kinds !== undefined && kinds.includes(kind);
   return {
