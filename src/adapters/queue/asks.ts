@@ -14,9 +14,12 @@
 import { randomBytes } from 'node:crypto';
 import type IORedis from 'ioredis';
 import type { CallContext, ElicitResult, ElicitSchema, SampleRequest, SampleResult } from '../../index';
-import { ToolwrightError } from '../../index';
+import { DeclarationError, ToolwrightError } from '../../index';
+import { describeValue } from '../../adapter-kit';
 import { formatCount } from '../../adapter-kit/internal';
 import { CANCEL_MARK_SECONDS } from './delivery';
+import type { ToolJob } from './handles';
+import type { RedisGate } from './reachability';
 
 /** What a queued call may ask its caller while it runs. */
 export type AskKind = 'elicit' | 'sample';
@@ -58,6 +61,17 @@ export class JobInputError extends ToolwrightError {
   ) {
     super(message);
   }
+}
+
+/** @internal The kinds of asks a job may make, checked: a list of 'elicit' and 'sample'. */
+export function asksOf(value: unknown, where: string): AskKind[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || !value.every((kind) => ASK_KINDS.includes(kind as AskKind))) {
+    throw new DeclarationError(
+      `${where}: asks must be a list of ${ASK_KINDS.map((k) => `'${k}'`).join(' and ')}; got ${describeValue(value)}.`,
+    );
+  }
+  return [...new Set(value as AskKind[])];
 }
 
 /** @internal */
@@ -127,6 +141,27 @@ export async function answerAsk(
   const set = Number(await client.eval(ANSWER_SCRIPT, 1, key, id, json));
   if (set === 1) await client.publish(channel, jobId);
   return set === 1 ? 'answered' : set === 2 ? 'answered-before' : 'unknown';
+}
+
+/** @internal A job handle's `input()` and `answer()`, each through the queue's Redis gate. */
+export function jobInput(
+  redis: RedisGate,
+  client: () => Promise<IORedis>,
+  key: string,
+  channel: string,
+  id: string,
+): Pick<ToolJob, 'input' | 'answer'> {
+  return {
+    input: () => redis.run(`input() of job ${id}`, 'What it waits for is unknown: ask again.', async () => readInput(await client(), key)),
+    answer: async (askId, answer) => {
+      if (typeof askId !== 'string' || askId === '') {
+        throw new TypeError(`answer() of job ${id}: the ask's id must be a non-empty string; got ${describeValue(askId)}.`);
+      }
+      return redis.run(`answer() of job ${id}`, 'The answer may not have been taken: answer again.', async () =>
+        answerAsk(await client(), key, channel, id, askId, answer),
+      );
+    },
+  };
 }
 
 /** @internal Per worker: the asks of its running jobs that wait, woken by the input channel. */

@@ -19,7 +19,7 @@ import { DEFAULT_REDIS_TIMEOUT_MS, describeRedis, EXPIRED, failFast, RedisGate, 
 import { isTimeoutMs, TIMEOUT_RULE } from '../../adapter-kit/internal';
 import { DeclarationError } from '../../index';
 import type { EnqueueOptions, ToolJob, ToolJobInfo, ToolQueueOptions } from './handles';
-import { answerAsk, ASK_KINDS, AskKind, inputChannel, inputKey, readInput } from './asks';
+import { asksOf, inputChannel, inputKey, jobInput } from './asks';
 
 interface Waiter {
   /** Called with the job's return value when its 'completed' event carried one. */
@@ -55,17 +55,6 @@ function enqueueFacts(definition: ToolDefinition): EnqueueFacts {
     enqueueFactsByTool.set(definition, (facts = { name, where: `enqueue(${name})`, retryable: isRetryable(definition) }));
   }
   return facts;
-}
-
-/** The kinds of asks a job may make, checked: a list of 'elicit' and 'sample'. */
-function asksOf(value: unknown, where: string): AskKind[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value) || !value.every((kind) => ASK_KINDS.includes(kind as AskKind))) {
-    throw new DeclarationError(
-      `${where}: asks must be a list of ${ASK_KINDS.map((k) => `'${k}'`).join(' and ')}; got ${describeValue(value)}.`,
-    );
-  }
-  return [...new Set(value as AskKind[])];
 }
 
 function positiveInteger(value: unknown, name: string, where: string, min = 1): number | undefined {
@@ -269,19 +258,13 @@ export class ToolQueue {
       info: () => this.redis.run(`info() of job ${id}`, 'The job is where it was.', () => this.info(id)),
       result: (options) => this.result(tool, id, options?.timeoutMs) as Promise<Result<T>>,
       cancel: () => this.redis.run(`cancel() of job ${id}`, 'The job may not have been cancelled: cancel it again.', () => this.cancel(id)),
-      input: () =>
-        this.redis.run(`input() of job ${id}`, 'What it waits for is unknown: ask again.', async () =>
-          readInput(await redisClientOf(this.bullQueue), inputKey(this.prefix, this.name, id)),
-        ),
-      answer: async (askId, answer) => {
-        if (typeof askId !== 'string' || askId === '') {
-          throw new TypeError(`answer() of job ${id}: the ask's id must be a non-empty string; got ${describeValue(askId)}.`);
-        }
-        const key = inputKey(this.prefix, this.name, id);
-        return this.redis.run(`answer() of job ${id}`, 'The answer may not have been taken: answer again.', async () =>
-          answerAsk(await redisClientOf(this.bullQueue), key, inputChannel(this.prefix, this.name), id, askId, answer),
-        );
-      },
+      ...jobInput(
+        this.redis,
+        () => redisClientOf(this.bullQueue),
+        inputKey(this.prefix, this.name, id),
+        inputChannel(this.prefix, this.name),
+        id,
+      ),
     };
   }
 

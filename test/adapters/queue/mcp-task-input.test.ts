@@ -45,8 +45,13 @@ class AskModel {
 @Tool({ adapters: { mcp: { taskSupport: 'optional' } } })
 @Expects({})
 class WhoCanAnswer {
-  call(_input: unknown, context: ToolContext) {
-    return `elicit: ${context.supports('elicit')}, sample: ${context.supports('sample')}`;
+  async call(_input: unknown, context: ToolContext) {
+    const can = `elicit: ${context.supports('elicit')}, sample: ${context.supports('sample')}`;
+    if (context.supports('elicit')) return can;
+    return `${can}; ${await context.elicit('Anyone?', CONFIRM).then(
+      () => 'asked',
+      (error: Error) => error.message,
+    )}`;
   }
 }
 
@@ -210,7 +215,9 @@ describe('asking inside a task (input_required on tasks/get, answered with tasks
 
   it('a task asks only what its request declared the client can answer', async () => {
     const none = await create(a, 'who_can_answer', {}, { elicitation: false, sampling: false });
-    expect(await settled(a, none)).toMatchObject({ result: { content: [{ text: 'elicit: false, sample: false' }] } });
+    expect((await settled(a, none)).result.content[0].text).toMatch(
+      /^elicit: false, sample: false; who_can_answer .* called context.elicit\(\), and this transport \(queue\) cannot ask the user: this job was enqueued without asks: \['elicit'\]/,
+    );
     const elicit = await create(a, 'who_can_answer', {}, { sampling: false });
     expect(await settled(a, elicit)).toMatchObject({ result: { content: [{ text: 'elicit: true, sample: false' }] } });
   });
@@ -249,5 +256,22 @@ describe('asking inside a task (input_required on tasks/get, answered with tasks
     const cancelled = await settled(a, taskId);
     expect(cancelled).toMatchObject({ status: 'cancelled' });
     expect(cancelled).not.toHaveProperty('inputRequests');
+  });
+
+  it('on the queue itself: enqueue({ asks }) is checked; input() and answer() drive a job from its handle', async () => {
+    const queue = queues[0];
+    await expect(queue.enqueue(ConfirmDelete, { filename: 'q.txt' }, { asks: ['roots'] as never })).rejects.toThrow(
+      "enqueue(confirm_delete): asks must be a list of 'elicit' and 'sample'; got ['roots'].",
+    );
+    const job = await queue.enqueue<string>(ConfirmDelete, { filename: 'q.txt' }, { asks: ['elicit'] });
+    let input = await job.input();
+    while (input.pending.length === 0) input = await new Promise((resolve) => setTimeout(resolve, 10)).then(() => job.input());
+    expect(input.pending).toEqual([{ id: expect.any(String), ask: { kind: 'elicit', message: 'Delete q.txt?', schema: CONFIRM } }]);
+    const [{ id }] = input.pending;
+    expect(await job.answer('no-such-ask', { action: 'cancel' })).toBe('unknown');
+    expect(await job.answer(id, { action: 'accept', content: { confirm: true } })).toBe('answered');
+    expect(await job.answer(id, { action: 'decline' })).toBe('answered-before');
+    expect((await job.result()).value).toBe('Deleted q.txt');
+    expect(await job.input()).toEqual({ pending: [], answered: [] });
   });
 });
