@@ -13,7 +13,7 @@ export { cacheHintProblem } from '../util/cache-hint';
 export type { CacheHintFields } from '../util/cache-hint';
 export { foreignTool } from '../invocation/foreign-tool';
 export type { ForeignToolSpec } from '../invocation/foreign-tool';
-export { DEFAULT_REQUEST_TIMEOUT_MS, isTimeoutMs, TIMEOUT_RULE } from '../util/limits';
+export { DEFAULT_REQUEST_TIMEOUT_MS, formatCount, isTimeoutMs, TIMEOUT_RULE } from '../util/limits';
 export { hasSensitive, redact, REDACTED } from '../invocation/redact';
 export { promptMessagesOf } from '../content/content';
 export { climbingVariable } from '../util/uri-template';

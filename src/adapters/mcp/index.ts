@@ -14,7 +14,7 @@ export type { McpEra } from './members/call-context';
 export type { McpListCache, McpReadCache } from './protocol/list-cache';
 export type { McpToolIcon } from './members/tool-extras';
 export type { McpRequestStateOptions, McpSpentApprovals } from './protocol/request-state';
-export type { McpTaskJob, McpTaskQueue, McpTasksOptions } from './tasks/tasks';
+export type { McpTaskAsk, McpTaskJob, McpTaskQueue, McpTasksOptions } from './tasks/tasks';
 export { McpServedTools } from './members/served-tools';
 export { McpServedMembers } from './members/served-members';
 export { McpServedCompletions, McpServedPrompts, McpServedResources } from './members/member-entries';

@@ -2,7 +2,8 @@
  * The queue's public shapes: its options, a call's options, and the handle of a queued call.
  */
 import type { ConnectionOptions } from 'bullmq';
-import type { AmbientSource, InvokerOptions, Result, ToolDefinition } from '../../index';
+import type { AmbientSource, ElicitResult, InvokerOptions, Result, SampleResult, ToolDefinition } from '../../index';
+import type { AnswerOutcome, AskKind, ToolJobInput } from './asks';
 
 /** The options of `createToolQueue({ ... })`: where Redis is, the queue's name, the invoker that validates before enqueueing, how long finished jobs stay, and how long to wait for Redis. */
 export interface ToolQueueOptions {
@@ -67,6 +68,13 @@ export interface EnqueueOptions {
    * tool, so every process finds it by id (MCP tasks do this). The arguments are not read.
    */
   outcome?: Result;
+  /**
+   * What the tool may ask its caller while it runs (`context.elicit`: `'elicit'`, `context.sample`:
+   * `'sample'`): the worker keeps each ask in Redis until someone answers it through the job's
+   * handle (`input()`, `answer()`; an MCP task's client does, with `tasks/get` and `tasks/update`).
+   * Default none: the tool's `context.supports()` is false and an ask fails naming why.
+   */
+  asks?: readonly AskKind[];
 }
 
 /** Where a queued call is, with its times. */
@@ -104,4 +112,17 @@ export interface ToolJob<T = unknown> {
    * ends with the cancelled failure. Resolves false when the call had already finished.
    */
   cancel(): Promise<boolean>;
+  /**
+   * What the running call waits for: the asks of its tool (`context.elicit` / `context.sample`) no
+   * one has answered yet, each under its id, and why it ended if it waited longer than its worker's
+   * `inputTimeoutMs`. Empty for a job enqueued without `asks`.
+   */
+  input(): Promise<ToolJobInput>;
+  /**
+   * Answers the waiting ask `id` (an `ElicitResult` for an `elicit`, a `SampleResult` for a `sample`;
+   * Redis must be trusted, as for the job's input): `answered`, `answered-before` (the first answer
+   * stands), or `unknown` (no such ask waits in this run of the call). An answer past
+   * `INPUT_LIMITS.maxAnswerBytes` is refused with a `JobInputError`.
+   */
+  answer(id: string, answer: ElicitResult | SampleResult): Promise<AnswerOutcome>;
 }

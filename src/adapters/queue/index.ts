@@ -15,3 +15,5 @@ export type { QueuedCall, ToolWorker, ToolWorkerOptions } from './worker';
 export { QueueConfig } from './config';
 export { RemoteToolException, ToolJobError } from './wire';
 export { RedisUnreachableError } from './reachability';
+export { INPUT_LIMITS, JobInputError } from './asks';
+export type { AnswerOutcome, AskKind, QueuedAsk, ToolJobInput } from './asks';

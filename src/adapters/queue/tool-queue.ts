@@ -19,6 +19,7 @@ import { DEFAULT_REDIS_TIMEOUT_MS, describeRedis, EXPIRED, failFast, RedisGate, 
 import { isTimeoutMs, TIMEOUT_RULE } from '../../adapter-kit/internal';
 import { DeclarationError } from '../../index';
 import type { EnqueueOptions, ToolJob, ToolJobInfo, ToolQueueOptions } from './handles';
+import { asksOf, inputChannel, inputKey, jobInput } from './asks';
 
 interface Waiter {
   /** Called with the job's return value when its 'completed' event carried one. */
@@ -37,6 +38,7 @@ const ENQUEUE_KEYS = new Set([
   'invalidInputAsJob',
   'approved',
   'outcome',
+  'asks',
 ]);
 
 /** What enqueue needs of a tool, read once per tool. */
@@ -150,6 +152,7 @@ export class ToolQueue {
       );
     }
     const ambient = ambientToJson(options.ambientContext, where);
+    const asks = asksOf(options.asks, where);
 
     const { outcome } = options;
     if (outcome !== undefined && !(outcome instanceof Result)) {
@@ -164,7 +167,12 @@ export class ToolQueue {
       tool: name,
       version: definition.version,
       ...(checked.ok
-        ? { input: checked.input, ambient, ...(options.approved === true ? { approved: true as const } : {}) }
+        ? {
+            input: checked.input,
+            ambient,
+            ...(options.approved === true ? { approved: true as const } : {}),
+            ...(asks.length > 0 ? { asks } : {}),
+          }
         : { input: {}, ambient: {}, rejected: toWire(checked.result) }),
     };
     const jobId = options.jobId ?? randomUUID();
@@ -236,6 +244,8 @@ export class ToolQueue {
       info: async () => ({ status: 'rejected' }),
       result: async () => result,
       cancel: async () => false,
+      input: async () => ({ pending: [], answered: [] }),
+      answer: async () => 'unknown',
     };
   }
 
@@ -248,6 +258,13 @@ export class ToolQueue {
       info: () => this.redis.run(`info() of job ${id}`, 'The job is where it was.', () => this.info(id)),
       result: (options) => this.result(tool, id, options?.timeoutMs) as Promise<Result<T>>,
       cancel: () => this.redis.run(`cancel() of job ${id}`, 'The job may not have been cancelled: cancel it again.', () => this.cancel(id)),
+      ...jobInput(
+        this.redis,
+        () => redisClientOf(this.bullQueue),
+        inputKey(this.prefix, this.name, id),
+        inputChannel(this.prefix, this.name),
+        id,
+      ),
     };
   }
 

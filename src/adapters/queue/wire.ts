@@ -15,6 +15,7 @@ import {
 import { describeValue } from '../../adapter-kit';
 import { isPlainObject, setOwn } from '../../adapter-kit/internal';
 import { QueueConfig } from './config';
+import type { AskKind } from './asks';
 
 export interface ToolJobData {
   /** The tool's name (`toolName('queue')`). */
@@ -26,6 +27,8 @@ export interface ToolJobData {
   readonly ambient: Record<string, unknown>;
   /** A person approved the call where it was enqueued: the worker does not ask again. */
   readonly approved?: true;
+  /** What the tool may ask its caller while it runs (the caller answers through the job's handle); none when absent. */
+  readonly asks?: readonly AskKind[];
   /** Set when the call was answered before it was enqueued (invalid input, refused by the enqueuer's pipeline): the outcome; the tool never runs. */
   readonly rejected?: WireResult;
 }

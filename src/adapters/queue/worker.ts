@@ -16,7 +16,8 @@ import { checkCallOptions, checkKnownKeys, describeValue } from '../../adapter-k
 import { isPlainObject } from '../../adapter-kit/internal';
 import { cancelChannel, DEFAULT_PREFIX, DEFAULT_QUEUE_NAME, isRetryable } from './delivery';
 import { isScrubbed, scrubJobData } from './scrub';
-import { endStrandedDisconnects, endStrandedDisconnectsOf } from './connections';
+import { endStrandedDisconnects, endStrandedDisconnectsOf, redisClientOf } from './connections';
+import { InputWaits, inputChannel, inputKey, JobAsks, jobContext } from './asks';
 import { toWire, ToolJobData, WireResult } from './wire';
 import { DeclarationError } from '../../index';
 
@@ -58,6 +59,11 @@ export interface ToolWorkerOptions {
   lockDurationMs?: number;
   /** How often this worker looks for jobs whose worker died (default: lockDurationMs). */
   stalledIntervalMs?: number;
+  /**
+   * How long a job enqueued with `asks` waits for an answer to one ask (`context.elicit` /
+   * `context.sample`) before it is stopped and ends failed, saying so (default 600 000 ms: ten minutes).
+   */
+  inputTimeoutMs?: number;
 }
 
 /** What `startToolWorker` returns: a worker running the queue's jobs through the invoker. */
@@ -82,7 +88,11 @@ const OPTION_KEYS = new Set([
   'invoker',
   'lockDurationMs',
   'stalledIntervalMs',
+  'inputTimeoutMs',
 ]);
+
+/** How long a job waits for an answer to one ask unless told (inputTimeoutMs). */
+const DEFAULT_INPUT_TIMEOUT_MS = 600_000;
 
 /** How long a cancel for a job this worker was not running is remembered. */
 const RECENT_CANCEL_MS = 60_000;
@@ -122,8 +132,10 @@ export function startToolWorker(options: ToolWorkerOptions): ToolWorker {
   const concurrency = integer(options.concurrency, 'concurrency', 1) ?? 1;
   const lockDuration = integer(options.lockDurationMs, 'lockDurationMs', 100) ?? 30_000;
   const stalledInterval = integer(options.stalledIntervalMs, 'stalledIntervalMs', 100) ?? lockDuration;
+  const inputTimeoutMs = integer(options.inputTimeoutMs, 'inputTimeoutMs', 10) ?? DEFAULT_INPUT_TIMEOUT_MS;
   const name = options.name ?? DEFAULT_QUEUE_NAME;
   const prefix = options.prefix ?? DEFAULT_PREFIX;
+  const waits = new InputWaits();
 
   const tools = new Map<string, ToolDefinition>();
   const definitions = options.tools ? options.tools.map((tool) => Tools.resolve(tool)) : Tools.forAdapter('queue', { allVersions: true });
@@ -172,15 +184,29 @@ export function startToolWorker(options: ToolWorkerOptions): ToolWorker {
       ambientContext = (await options.ambientContext({ jobId: job.id!, tool, enqueued: ambientContext as Record<string, unknown> })) ?? {};
     }
     const child = (options.container ?? undefined)?.createChildContainer();
-    // Approved where it was enqueued: run as approved. Any other job of a tool that needs approval is refused.
-    const result = await invoker.invoke(tool, data.input, {
-      ambientContext,
-      signal,
-      transport: 'queue',
-      request: job,
-      ...(data.approved === true ? { approve: () => true } : {}),
-      ...(child ? { container: child } : {}),
-    });
+    // Enqueued with asks: the tool's context.elicit/sample wait in Redis for the caller's answer.
+    const asks =
+      Array.isArray(data.asks) && data.asks.length > 0
+        ? new JobAsks(await redisClientOf(worker), inputKey(prefix, name, job.id!), job.id!, tool.toolName('queue'), inputTimeoutMs, waits)
+        : undefined;
+    await asks?.start();
+    let result: Result;
+    try {
+      // Approved where it was enqueued: run as approved. Any other job of a tool that needs approval is refused.
+      result = await invoker.invoke(tool, data.input, {
+        ambientContext,
+        signal,
+        transport: 'queue',
+        request: job,
+        context: jobContext(asks, data.asks),
+        ...(data.approved === true ? { approve: () => true } : {}),
+        ...(child ? { container: child } : {}),
+      });
+    } finally {
+      await asks?.end().catch(() => undefined);
+    }
+    // It waited for an answer too long: the job ends failed, saying so (whatever the tool made of it).
+    if (asks?.timedOut !== undefined) throw new UnrecoverableError(asks.timedOut);
     if (!result.ok && result.outcome === 'exception' && retryable && job.attemptsMade + 1 < (job.opts.attempts ?? 1)) {
       // Thrown so BullMQ retries it with backoff; the detail was reported by the invoker already.
       throw new Error(`${tool.toolName('queue')} ended in an exception (attempt ${job.attemptsMade + 1}); retrying.`);
@@ -230,8 +256,9 @@ export function startToolWorker(options: ToolWorkerOptions): ToolWorker {
       : new IORedis({ ...(connection as Record<string, unknown>), lazyConnect: true, maxRetriesPerRequest: null });
   subscriber.on('error', () => undefined);
   endStrandedDisconnects(subscriber);
-  const subscribed = subscriber.connect().then(() => subscriber.subscribe(cancelChannel(prefix, name)));
-  subscriber.on('message', (_channel: string, jobId: string) => {
+  const subscribed = subscriber.connect().then(() => subscriber.subscribe(cancelChannel(prefix, name), inputChannel(prefix, name)));
+  subscriber.on('message', (channel: string, jobId: string) => {
+    if (channel === inputChannel(prefix, name)) return waits.wake(jobId);
     if (worker.cancelJob(jobId, 'cancelled') || cancelledHere.has(jobId)) return;
     const timer = setTimeout(() => cancelledHere.delete(jobId), RECENT_CANCEL_MS);
     timer.unref();

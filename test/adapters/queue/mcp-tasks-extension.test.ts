@@ -13,10 +13,10 @@ import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextproto
 import { configure, Expects, Exposes, Integer, Tool, ToolContext } from 'toolwright';
 import { McpHttpHandle, McpServerOptions, McpTaskQueue, serveHttp } from 'toolwright/mcp';
 import { createToolQueue, startToolWorker, ToolQueue, ToolWorker } from 'toolwright/queue';
-import { modernHeaders } from '../../helpers/mcp';
+import { rawTaskRequest, TaskAnswer, TASKS_EXTENSION } from '../../helpers/mcp-tasks';
 import { startRedis, TestRedis } from '../../helpers/redis';
 
-const TASKS = 'io.modelcontextprotocol/tasks';
+const TASKS = TASKS_EXTENSION;
 const started: string[] = [];
 
 @Tool({ adapters: { mcp: { taskSupport: 'optional' } } })
@@ -74,7 +74,7 @@ const auth = {
 
 /** A result schema that takes any answer, for the methods the 2.x Client has no type of. */
 const ANY = { '~standard': { version: 1 as const, vendor: 'test', validate: (value: unknown) => ({ value }) } };
-type Answer = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Answer = TaskAnswer;
 
 let redis: TestRedis;
 let worker: ToolWorker;
@@ -108,46 +108,8 @@ async function legacy(handle: McpHttpHandle, token = 'alice'): Promise<LegacyCli
   return client;
 }
 
-let nextId = 1;
-
-/**
- * A 2026-07-28 request over raw HTTP, with the `_meta` envelope and the SEP-2243 headers (the 2.x
- * Client cannot read a CreateTaskResult: its 2026-07-28 codec refuses any tools/call resultType but
- * complete and input_required). Resolves to the JSON-RPC response and its HTTP status.
- */
-async function raw(
-  handle: McpHttpHandle,
-  method: string,
-  params: Record<string, unknown>,
-  { token = 'alice', extension = true, elicitation = false, headers = {} as Record<string, string> } = {},
-): Promise<{ status: number; result?: Answer; error?: { code: number; message: string; data?: any } }> {
-  const name = method === 'tools/call' ? params.name : typeof params.taskId === 'string' ? params.taskId : undefined;
-  const response = await fetch(handle.url, {
-    method: 'POST',
-    headers: { ...modernHeaders(method, typeof name === 'string' ? name : undefined), authorization: `Bearer ${token}`, ...headers },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: nextId++,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1.0.0' },
-          'io.modelcontextprotocol/clientCapabilities': {
-            ...(extension ? { extensions: { [TASKS]: {} } } : {}),
-            ...(elicitation ? { elicitation: { form: {} } } : {}),
-          },
-        },
-      },
-    }),
-  });
-  const text = await response.text();
-  const body = response.headers.get('content-type')?.includes('text/event-stream')
-    ? JSON.parse(text.split('\n').filter((line) => line.startsWith('data:')).pop()!.slice(5))
-    : JSON.parse(text);
-  return { status: response.status, ...body };
-}
+/** A 2026-07-28 request over raw HTTP (../../helpers/mcp-tasks.ts). */
+const raw = rawTaskRequest;
 
 /** Creates a task over raw HTTP: the CreateTaskResult. */
 async function create(handle: McpHttpHandle, name: string, args: object, token = 'alice'): Promise<Answer> {
@@ -272,7 +234,7 @@ describe('MCP tasks on 2026-07-28: the io.modelcontextprotocol/tasks extension o
     expect(await raw(handle, 'tasks/list', {})).toMatchObject({ error: { code: -32601 } });
     // This server's tasks never wait for input: tasks/update says so (and checks its params first).
     expect(await raw(handle, 'tasks/update', { taskId: created.taskId, inputResponses: {} })).toMatchObject({
-      error: { code: -32602, message: expect.stringMatching(/is not waiting for input/) },
+      error: { code: -32602, message: expect.stringMatching(/takes no answers/) },
     });
     expect(await raw(handle, 'tasks/update', { taskId: created.taskId })).toMatchObject({ error: { code: -32602, message: expect.stringMatching(/inputResponses/) } });
     // An Mcp-Name header that names another task is a header mismatch (SEP-2243): 400, -32020.

@@ -15,7 +15,7 @@ import { withMcpRequest } from '../members/request-context';
 import type { McpServedTools, ServedTool } from '../members/served-tools';
 import type { Composition } from '../composition/composition';
 import { createdTask, enqueueTaskCall, McpTasksOptions, TaskStore } from '../tasks/tasks';
-import { createdTaskResult, declaresTasks, missingTasksExtension } from '../tasks/tasks-extension';
+import { createdTaskResult, declaresTasks, missingTasksExtension, taskAsks } from '../tasks/tasks-extension';
 
 /** What every tools/call of one server factory shares. */
 export interface ToolCallDeps {
@@ -76,7 +76,10 @@ export async function callTool(
     );
   }
   if (era === 'legacy' && !asTask && support === 'required') {
-    throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Tool ${name} must be called as a task (taskSupport required): add params.task.`);
+    throw new ProtocolError(
+      ProtocolErrorCode.MethodNotFound,
+      `Tool ${name} must be called as a task (taskSupport required): add params.task.`,
+    );
   }
   const { invoker, seal } = deps.run;
   const prepared = await prepareRun(deps.run, server, era, ctx, entry.definition, name, args);
@@ -99,6 +102,8 @@ export async function callTool(
         // Whose task it is: its caller's (callerIdentity).
         callerOf(ctx),
         () => rounds?.suspended === true,
+        // 2026-07-28: the tool may ask inside the task what the request says its client can answer.
+        era === 'modern' ? taskAsks(ctx) : [],
       ),
     );
     if (!job) return stopped();
@@ -106,7 +111,17 @@ export async function callTool(
   }
   const trace = new McpCallTrace(request, entry.tool.name, 'tools/call');
   const result = await withMcpRequest(request, () =>
-    entry.handler(args, { invoker, ambientContext, container: child, request, signal, approve, callId: String(request.requestId), trace, context }),
+    entry.handler(args, {
+      invoker,
+      ambientContext,
+      container: child,
+      request,
+      signal,
+      approve,
+      callId: String(request.requestId),
+      trace,
+      context,
+    }),
   );
   // A run that reached an unanswered ask ends as input-required, whatever the tool did with the suspension.
   if (rounds?.suspended) return stopped();

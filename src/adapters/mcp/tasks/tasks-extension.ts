@@ -15,26 +15,35 @@
  *   these methods are answered at `serveHttp`'s entry (`taskRequestAnswerer`), since the SDK's
  *   2026-07-28 dispatch refuses the 2025 spec method names before any handler; `serveStdio` has no
  *   such entry, so it neither advertises the extension nor creates tasks for 2026-07-28 clients;
- *   `tasks/cancel` acks with an empty result whatever the task's state; `tasks/update` is refused
- *   (this server's tasks never wait for input: input-required rounds inside a task are not offered
- *   yet); `tasks/result` and `tasks/list` do not exist (-32601). All of them answer -32021 to a
- *   request that did not declare the extension, and -32602 for an unknown task id or another
- *   caller's task.
+ *   `tasks/cancel` acks with an empty result whatever the task's state; `tasks/result` and
+ *   `tasks/list` do not exist (-32601). All of them answer -32021 to a request that did not declare
+ *   the extension, and -32602 for an unknown task id or another caller's task;
+ * - a task asks inside its run: a tools/call whose request declares elicitation (form) or sampling
+ *   enqueues its job with those asks; the tool's `context.elicit` / `context.sample` on the worker
+ *   wait in the queue's Redis, `tasks/get` answers `input_required` with them as `inputRequests`
+ *   (keyed by the worker's ask ids), and `tasks/update` delivers the client's `inputResponses`:
+ *   each checked for its kind (and an elicitation's form) before any is taken, a second answer to
+ *   one refused, keys that name no ask of the task ignored (SEP-2663); the ack is empty.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  inputRequired,
   MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
   SERVER_INFO_META_KEY,
   type CallToolResult,
+  type ClientCapabilities,
+  type InputRequest,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { Result, ToolDefinition } from '../../../index';
+import type { ElicitResult, Result, SampleResult, ToolDefinition } from '../../../index';
 import { isPlainObject } from '../../../adapter-kit/internal';
 import type { InboundClassification } from '../protocol/classify';
-import { McpTaskJob, StoredTask, TaskStore, taskIdOf } from './tasks';
+import { canElicitForm } from '../protocol/approval';
+import { checkResponse, fitsForm } from '../protocol/round-answers';
+import { McpTaskAsk, McpTaskJob, StoredTask, TaskStore, taskIdOf, TERMINAL } from './tasks';
 
 /** The extension's identifier, as capabilities name it. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -53,6 +62,23 @@ export function declaresTasks(ctx: ServerContext): boolean {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const capabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY] as { extensions?: unknown } | undefined;
   return isPlainObject(capabilities?.extensions) && capabilities.extensions[TASKS_EXTENSION] !== undefined;
+}
+
+/**
+ * What the tool of a task created by this request may ask its client while it runs: what the
+ * request's client capabilities declare (form elicitation, sampling).
+ */
+export function taskAsks(ctx: ServerContext): Array<'elicit' | 'sample'> {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const capabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+  return [...(canElicitForm(capabilities) ? ['elicit' as const] : []), ...(capabilities?.sampling ? ['sample' as const] : [])];
+}
+
+/** A task's ask as the extension's wire carries it in `inputRequests`. */
+function wireRequest(ask: McpTaskAsk): InputRequest {
+  return ask.kind === 'elicit'
+    ? inputRequired.elicit({ mode: 'form', message: ask.message, requestedSchema: ask.schema as never })
+    : inputRequired.createMessage(ask.request as never);
 }
 
 /** The -32021 of a request that needs the extension and did not declare it. */
@@ -171,11 +197,8 @@ async function answerTaskRequest(
         'Invalid tasks/update request: params.inputResponses must be an object of answers keyed by input request id.',
       );
     }
-    const found = await store.get(taskId, owner);
-    throw new ProtocolError(
-      ProtocolErrorCode.InvalidParams,
-      `Task ${taskId} is not waiting for input (its status is ${found.status}): this server's tasks do not ask for input; read the task with tasks/get.`,
-    );
+    await updateTask(await store.get(taskId, owner), params.inputResponses);
+    return {}; // the ack; the task's state after is read with tasks/get
   }
   const found = await store.get(taskId, owner);
   const task = wireTask(store, found);
@@ -185,5 +208,67 @@ async function answerTaskRequest(
   if (found.status === 'failed') {
     return { ...task, error: { code: ProtocolErrorCode.InternalError, message: found.statusMessage } };
   }
+  if (found.status === 'input_required') {
+    return { ...task, inputRequests: Object.fromEntries(found.input!.pending.map(({ id, ask }) => [id, wireRequest(ask)])) };
+  }
   return task;
+}
+
+/**
+ * Delivers a tasks/update's answers to the asks its task waits for: every answer to a waiting ask is
+ * checked first (its kind's shape, an elicitation's form), then each is taken once. A key answered
+ * before is refused (the first answer stands); keys that name no ask of the task are ignored, as
+ * SEP-2663 has it, unless none names one and the task waits for nothing: then it says so.
+ */
+async function updateTask(found: StoredTask, responses: Record<string, unknown>): Promise<void> {
+  const { taskId } = found;
+  const pending = new Map((found.input?.pending ?? []).map(({ id, ask }) => [id, ask]));
+  const answered = new Set(found.input?.answered ?? []);
+  const keys = Object.keys(responses);
+  const again = keys.find((key) => answered.has(key));
+  if (again !== undefined) throw answeredBefore(taskId, again);
+  if (!keys.some((key) => pending.has(key)) && found.status !== 'input_required') {
+    const ended = TERMINAL.has(found.status) ? 'has ended' : 'is not waiting for input';
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `Task ${taskId} ${ended} (its status is ${found.status}), so it takes no answers; read it with tasks/get, and answer the inputRequests of an input_required task.`,
+    );
+  }
+  const checked: Array<[string, ElicitResult | SampleResult]> = [];
+  for (const key of keys) {
+    const ask = pending.get(key);
+    if (ask === undefined) continue;
+    const answer = checkResponse(ask.kind, key, responses[key]) as ElicitResult | SampleResult;
+    if (ask.kind === 'elicit' && !fitsForm(answer as ElicitResult, ask.schema)) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Invalid inputResponses['${key}']: the accepted content does not fill the form that was asked (its fields only, the required ones present, of their types); answer it again.`,
+      );
+    }
+    checked.push([key, answer]);
+  }
+  for (const [key, answer] of checked) {
+    const taken = await found.job.answer!(key, answer).catch((error: unknown) => {
+      if ((error as { code?: unknown })?.code === 'JOB_INPUT')
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, (error as Error).message);
+      throw error;
+    });
+    if (taken === 'answered-before') throw answeredBefore(taskId, key);
+    // The task ended (or its run started again) between the read and the answer: it takes none now.
+    if (taken === 'unknown') throw notFoundAsk(taskId, key);
+  }
+}
+
+function answeredBefore(taskId: string, key: string): ProtocolError {
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Input request '${key}' of task ${taskId} was answered already; the first answer stands. Read the task with tasks/get for what it waits for now.`,
+  );
+}
+
+function notFoundAsk(taskId: string, key: string): ProtocolError {
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Task ${taskId} no longer waits for input request '${key}' (it ended or started again); read it with tasks/get.`,
+  );
 }

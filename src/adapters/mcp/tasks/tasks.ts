@@ -24,9 +24,15 @@ import {
   type Task,
 } from '@modelcontextprotocol/server';
 import { AmbientSource, CallOptions, Invoker, Result, ToolDefinition } from '../../../index';
+import type { ElicitResult, ElicitSchema, SampleRequest, SampleResult } from '../../../index';
 import { describeValue } from '../../../adapter-kit';
 import { isPlainObject } from '../../../adapter-kit/internal';
 import { DeclarationError, SetupError } from '../../../index';
+
+/** What the tool of a running task asked and waits for (`context.elicit` / `context.sample`). */
+export type McpTaskAsk =
+  | { readonly kind: 'elicit'; readonly message: string; readonly schema: ElicitSchema }
+  | { readonly kind: 'sample'; readonly request: SampleRequest };
 
 /** A queued call as the task store reads it; `toolwright/queue`'s `ToolJob` is one. */
 export interface McpTaskJob {
@@ -35,6 +41,17 @@ export interface McpTaskJob {
   info(): Promise<{ status: string; enqueuedAt?: Date; updatedAt?: Date; failedReason?: string }>;
   result(): Promise<Result>;
   cancel(): Promise<boolean>;
+  /**
+   * The asks the running call waits for, under their ids, the ids answered already, and why it
+   * ended if it waited too long. A queue without it runs tasks that never ask.
+   */
+  input?(): Promise<{
+    readonly pending: ReadonlyArray<{ readonly id: string; readonly ask: McpTaskAsk }>;
+    readonly answered: readonly string[];
+    readonly timedOut?: string;
+  }>;
+  /** Answers the waiting ask `id` (once: a second answer is `answered-before`). */
+  answer?(id: string, answer: ElicitResult | SampleResult): Promise<'answered' | 'answered-before' | 'unknown'>;
 }
 
 /**
@@ -50,7 +67,14 @@ export interface McpTaskQueue {
   enqueue(
     tool: ToolDefinition,
     args: unknown,
-    options: { ambientContext?: AmbientSource; approved?: boolean; outcome?: Result; jobId?: string },
+    options: {
+      ambientContext?: AmbientSource;
+      approved?: boolean;
+      outcome?: Result;
+      jobId?: string;
+      /** What the tool may ask the task's client while it runs (the client answers through tasks/update). */
+      asks?: ReadonlyArray<'elicit' | 'sample'>;
+    },
   ): Promise<McpTaskJob>;
   job(id: string, options: { tools: readonly ToolDefinition[] }): Promise<McpTaskJob | undefined>;
   /** How long finished jobs stay readable, in milliseconds (null: until removed). */
@@ -107,7 +131,7 @@ export function notFound(taskId: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, `Task not found: ${taskId}`);
 }
 
-export type TaskStatus = 'working' | 'completed' | 'failed' | 'cancelled';
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 export const TERMINAL = new Set<TaskStatus>(['completed', 'failed', 'cancelled']);
 
 /** A task as the store has it, whichever revision asks. */
@@ -118,6 +142,8 @@ export interface StoredTask {
   readonly createdAt: string;
   readonly lastUpdatedAt: string;
   readonly statusMessage?: string;
+  /** What an `input_required` task waits for, and the asks answered already. */
+  readonly input?: Awaited<ReturnType<NonNullable<McpTaskJob['input']>>>;
 }
 
 /** What the task methods of both revisions share: the queue, the tools it may name, the intervals. */
@@ -140,13 +166,16 @@ export class TaskStore {
     const job = await this.options.queue.job(taskId, { tools: this.tools });
     const info = job ? await job.info() : undefined;
     if (!job || !info || info.status === 'unknown' || info.status === 'rejected') throw notFound(taskId);
-    const status: TaskStatus = WORKING.has(info.status)
+    let status: TaskStatus = WORKING.has(info.status)
       ? 'working'
       : info.status === 'completed'
         ? 'completed'
         : info.status === 'cancelled'
           ? 'cancelled'
           : 'failed';
+    // A running call that waits for answers is input_required; one that waited too long failed saying so.
+    const input = (status === 'working' && info.status === 'active') || status === 'failed' ? await job.input?.() : undefined;
+    if (status === 'working' && input !== undefined && input.pending.length > 0) status = 'input_required';
     const now = new Date().toISOString();
     return {
       job,
@@ -154,8 +183,10 @@ export class TaskStore {
       status,
       createdAt: info.enqueuedAt?.toISOString() ?? now,
       lastUpdatedAt: info.updatedAt?.toISOString() ?? now,
-      ...(status === 'failed' ? { statusMessage: 'The worker running the call stopped or refused it.' } : {}),
+      ...(input !== undefined ? { input } : {}),
+      ...(status === 'failed' ? { statusMessage: input?.timedOut ?? 'The worker running the call stopped or refused it.' } : {}),
       ...(status === 'cancelled' ? { statusMessage: 'The call was cancelled.' } : {}),
+      ...(status === 'input_required' ? { statusMessage: 'The call waits for the answers to inputRequests (tasks/update).' } : {}),
     };
   }
 
@@ -268,11 +299,13 @@ export async function enqueueTaskCall(
   call: CallOptions & { ambientContext: AmbientSource },
   owner: string,
   suspended: () => boolean = () => false,
+  asks: ReadonlyArray<'elicit' | 'sample'> = [],
 ): Promise<McpTaskJob | undefined> {
   const taskId = newTaskId(owner);
   let job: McpTaskJob | undefined;
   const answer = await invoker.admit(tool, args, call, async ({ wire, approved }) => {
-    job = await queue.enqueue(tool, wire, { ambientContext: call.ambientContext, approved, jobId: taskId });
+    const may = asks.length > 0 ? { asks } : {};
+    job = await queue.enqueue(tool, wire, { ambientContext: call.ambientContext, approved, jobId: taskId, ...may });
     // Enqueued: the middleware sees the call admitted (the audit record of a task is its admission).
     return job.id === undefined ? job.result() : Result.success(tool, undefined);
   });
