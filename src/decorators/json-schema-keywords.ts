@@ -11,8 +11,8 @@ import { checkRawKeywords } from '../schema/raw-keywords';
  * written after the keywords derived from the class, in every input schema that shows the class
  * (MCP, function calling, OpenAPI, `inputSchema`), and enforced by the invoker, which validates
  * against that same schema. They may not say what the class's fields say (`type`, `properties`,
- * `required`, `additionalProperties`, …) nor refer outside the schema (`$ref` is '#',
- * '#/$defs/<@SchemaName>' or '#<anchor>'). Output schemas leave them out; OpenAI strict mode and
+ * `required`, `additionalProperties`, …) nor refer outside the schema (`$ref` is `#`,
+ * `#/$defs/<schema name>` or `#<anchor>`). Output schemas leave them out; OpenAI strict mode and
  * draft-07 cannot say them. Not inherited: a subclass declares its own.
  *
  * ```ts
