@@ -45,6 +45,14 @@ class AskTwiceAtOnce {
   }
 }
 
+@Tool('mcp', { name: 'wipe', approval: 'required' })
+@Expects({})
+class Wipe {
+  call() {
+    return 'wiped';
+  }
+}
+
 @Prompt({ name: 'interview' })
 @Expects({})
 class Interview {
@@ -56,17 +64,24 @@ class Interview {
 let handle: McpHttpHandle;
 const clients: Client[] = [];
 
-async function serve(stateless: boolean, http: HttpServeOptions = {}): Promise<void> {
-  handle = await serveHttp({ name: 'ask', version: '1.0.0', tools: [AskAround, AskTwiceAtOnce], prompts: [Interview] }, { port: 0, stateless, ...http });
+async function serve(stateless: boolean, http: HttpServeOptions = {}, approvalTimeoutMs?: number): Promise<void> {
+  const tools = [AskAround, AskTwiceAtOnce, Wipe];
+  handle = await serveHttp({ name: 'ask', version: '1.0.0', tools, prompts: [Interview], ...(approvalTimeoutMs ? { approvalTimeoutMs } : {}) }, { port: 0, stateless, ...http });
 }
 
-type ElicitHandler = (id: string | number) => Promise<{ action: 'accept'; content: Record<string, unknown> }>;
+type ElicitHandler = (id: string | number, signal: AbortSignal) => Promise<{ action: 'accept'; content: Record<string, unknown> }>;
 
-async function connect(token?: string, onElicit: ElicitHandler = async () => ({ action: 'accept', content: { yes: true } })): Promise<Client> {
-  const client = new Client({ name: 'asker', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: { form: {} }, roots: {} } });
-  client.setRequestHandler(ElicitRequestSchema, (_request, extra) => onElicit(extra.requestId));
-  client.setRequestHandler(CreateMessageRequestSchema, () => ({ role: 'assistant', content: { type: 'text', text: 'Hello' }, model: 'm' }));
-  client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: 'file:///work', name: 'work' }] }));
+async function connect(
+  token?: string,
+  onElicit: ElicitHandler = async () => ({ action: 'accept', content: { yes: true } }),
+  { offers = true } = {},
+): Promise<Client> {
+  const client = new Client({ name: 'asker', version: '1.0.0' }, { capabilities: offers ? { sampling: {}, elicitation: { form: {} }, roots: {} } : {} });
+  if (offers) {
+    client.setRequestHandler(ElicitRequestSchema, (_request, extra) => onElicit(extra.requestId, extra.signal));
+    client.setRequestHandler(CreateMessageRequestSchema, () => ({ role: 'assistant', content: { type: 'text', text: 'Hello' }, model: 'm' }));
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: 'file:///work', name: 'work' }] }));
+  }
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   await client.connect(new StreamableHTTPClientTransport(new URL(handle.url), { requestInit: { headers } }));
   clients.push(client);
@@ -143,6 +158,29 @@ it('past maxPendingAsks an ask is refused saying so; an answered ask frees its p
   const answer = (await call(client, 'ask_twice_at_once')) as { elicit: unknown; sample: string };
   expect(answer.elicit).toEqual({ action: 'accept', content: { yes: true } });
   expect(answer.sample).toMatch(/^refused: .*1 requests of stateless calls .* waiting .*\(maxPendingAsks\).*sampling\/createMessage/);
+  expect(await call(client, 'ask_around')).toEqual(ASKED);
+});
+
+it('a client that cannot answer an ask (the server cannot know: it never saw initialize) answers an error, which the ask rejects with', async () => {
+  await serve(true);
+  const answer = (await call(await connect(undefined, undefined, { offers: false }), 'ask_around')) as Record<string, unknown>;
+  expect(answer.supports).toEqual({ elicit: true, sample: true, roots: true });
+  for (const ask of ['elicit', 'sample', 'roots']) expect(answer[ask]).toMatch(/^refused: .*Method not found/);
+});
+
+it('an ask the server gives up on (approvalTimeoutMs) is cancelled under the id the client was asked with, and frees its place', async () => {
+  await serve(true, { maxPendingAsks: 1 }, 30);
+  const cancelled: Array<string | number> = [];
+  let first = true;
+  const client = await connect(undefined, (id, signal) => {
+    if (!first) return Promise.resolve({ action: 'accept', content: { yes: true } });
+    first = false;
+    // Never answered: the client's request handler is aborted by the server's notifications/cancelled.
+    return new Promise((_resolve, reject) => signal.addEventListener('abort', () => (cancelled.push(id), reject(signal.reason))));
+  });
+  const result = await client.callTool({ name: 'wipe', arguments: {} });
+  expect(result.isError).toBe(true);
+  expect(cancelled).toHaveLength(1);
   expect(await call(client, 'ask_around')).toEqual(ASKED);
 });
 
