@@ -45,7 +45,7 @@ describe('the official MCP conformance suite, by revision', () => {
     [
       'stateless',
       [
-        ['server 2025-11-25 stateless', '33 scenarios run; scored: 26 of 30 passed; not scored: 3 of 3 passed; 4 expected failures'],
+        ['server 2025-11-25 stateless', '33 scenarios run; scored: 30 of 30 passed; not scored: 3 of 3 passed; 0 expected failures'],
         ['server 2026-07-28 stateless', '50 scenarios run; scored: 37 of 37 passed; not scored: 12 of 13 passed; 1 expected failures'],
       ],
     ],
@@ -69,18 +69,18 @@ describe('the official MCP conformance suite, by revision', () => {
       for (const file of fs.readdirSync(join(root, 'examples', 'conformance')).filter((f) => f.startsWith('expected-failures.'))) {
         fs.copyFileSync(join(root, 'examples', 'conformance', file), join(dir, file));
       }
-      const file = join(dir, 'expected-failures.2025-11-25.stateless.yml');
-      // tools-call-sampling still fails but is no longer listed; tools-list passes but is listed.
-      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('  - tools-call-sampling\n', '  - tools-list\n'));
-      const { code, stdout } = await conformance('--mode', 'stateless', '--revision', '2025-11-25', '--baseline-dir', dir);
+      const file = join(dir, 'expected-failures.2026-07-28.stateless.yml');
+      // tasks-mrtr-composition still fails but is no longer listed; tools-list passes but is listed.
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('  - tasks-mrtr-composition\n', '  - tools-list\n'));
+      const { code, stdout } = await conformance('--mode', 'stateless', '--revision', '2026-07-28', '--baseline-dir', dir);
       expect(stdout).toContain(
-        'DOES NOT match its expected failures (unexpected failures: tools-call-sampling; listed but passing (remove them): tools-list)',
+        'DOES NOT match its expected failures (unexpected failures: tasks-mrtr-composition; listed but passing (remove them): tools-list)',
       );
       expect(code).toBe(1);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 120_000); // one 2026-07-28 run: 50 scenarios
 });
 
 describe('the Node 20 route: a resolve hook gives only the suite fs.globSync', () => {

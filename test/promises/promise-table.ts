@@ -116,8 +116,8 @@ export const WAYS: Record<string, WayIn> = {
     entry: 'toolwright/mcp',
     era: 'legacy',
     kinds: ALL,
-    // No session to ask through: a tool that needs approval is refused (trustClientConfirmation aside).
-    asks: 'never',
+    // Asked on the call's SSE answer; the client's answer, a later POST, reaches the server that asked.
+    asks: 'person',
     callers: BOTH,
     user: itself,
     notApplicable: { identity: 'stateless: no session outlives a request, each is authenticated on its own' },

@@ -6,6 +6,8 @@ export const DEFAULT_LIMITS = {
   /** A session with no request for 15 minutes is closed. */
   sessionIdleTimeoutMs: 15 * 60 * 1000,
   maxSessions: 10_000,
+  /** Requests of stateless calls to their clients (elicitation, sampling, roots) waiting for answers. */
+  maxPendingAsks: 10_000,
   /** 4 MiB, as the SDK's own HTTP entry points. */
   maxBodyBytes: 4 * 1024 * 1024,
   /** Headers, and then the body, each get this long to arrive. */

@@ -22,6 +22,7 @@ import type { McpServedTools } from '../members/served-tools';
 import type { McpServedCompletions, McpServedPrompts, McpServedResources } from '../members/member-entries';
 import type { MemberSets } from '../members/member-requests';
 import { serveWeb, SessionTable } from './sessions';
+import { StatelessAsks } from './stateless-asks';
 import { answeredRequestId, webRequest, writeWebResponse } from './web-bridge';
 import { classifyPost } from '../protocol/classify';
 import type { EventStore } from './event-store';
@@ -87,6 +88,11 @@ export interface HttpServeOptions {
   sessionIdleTimeoutMs?: number;
   /** Open sessions at most (default 10,000; MCP 2025-11-25); beyond it an initialize request gets 503 with `Retry-After`. */
   maxSessions?: number;
+  /**
+   * Stateless mode: requests of calls to their clients (elicitation, sampling, roots) waiting for
+   * the client's answer, at most (default 10,000); past it a tool's ask fails, saying so.
+   */
+  maxPendingAsks?: number;
   /** Time for the request headers, and then for the body, to arrive (default 30 s); a late body gets 408. */
   requestTimeoutMs?: number;
   /** Host names (optionally `name:port`) the server answers, whatever it is bound to; for proxies and non-loopback hosts. */
@@ -291,10 +297,11 @@ export function httpHandler(
   servedUrl: () => string,
   resourceVisibleTo?: ResourceVisibleTo,
 ): McpNodeHandler {
-  const { host, path, stateless, maxBodyBytes, requestTimeoutMs, ssePolling, ...limits } = resolveHttpOptions(http);
+  const { host, path, stateless, maxBodyBytes, requestTimeoutMs, ssePolling, maxPendingAsks, ...limits } = resolveHttpOptions(http);
   const gate = http.auth !== undefined ? httpAuthGate(http.auth, servedUrl) : undefined;
   const sessions = new SessionTable(limits, () => makeServer({ era: 'legacy' }), http.eventStore, ssePolling);
   const refusal = hostGuard(host, http);
+  const asks = new StatelessAsks(maxPendingAsks);
   // 2026-07-28: a server per request, whatever `stateless` says (the revision has no sessions).
   const answersTaskMethods = taskRequests !== undefined;
   const modern = createMcpHandler(
@@ -365,18 +372,21 @@ export function httpHandler(
     }
 
     if (stateless) {
-      const server = makeServer({ era: 'legacy', perRequest: true });
-      // A tool call answers over SSE when the client takes it, so progress, logs, elicitation and
-      // sampling reach the client mid-call; everything else answers with one JSON body.
-      const transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: !streamsCall(req, body),
-      });
+      // A tool call answers over SSE when the client takes it, so progress, logs, elicitation,
+      // sampling and roots reach the client mid-call; everything else answers with one JSON body.
+      // The client answers an ask in a later POST: `asks` hands it to the server that asked.
+      const streams = streamsCall(req, body);
+      const server = makeServer({ era: 'legacy', perRequest: true, assumeClientAsks: streams });
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !streams });
+      let forgetAsks = () => {};
       res.on('close', () => {
+        forgetAsks();
         void transport.close();
         void server.close();
       });
       await server.connect(transport);
+      forgetAsks = asks.serve(transport, caller);
+      if (res.closed) forgetAsks();
       return serveWeb(transport, request, res, body, authInfo);
     }
 
@@ -484,6 +494,7 @@ function resolveHttpOptions(http: HttpServeOptions, where = 'serveHttp') {
     maxBodyBytes: limit('maxBodyBytes'),
     requestTimeoutMs: limit('requestTimeoutMs'),
     maxSessions: limit('maxSessions'),
+    maxPendingAsks: limit('maxPendingAsks'),
     sessionIdleTimeoutMs,
     ssePolling: checkSsePolling(where, http.ssePolling, { eventStore: eventStore !== undefined, sessionIdleTimeoutMs }),
   };

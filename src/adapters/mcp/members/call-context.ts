@@ -36,16 +36,17 @@ const CLIENT_CANNOT = {
 };
 
 /**
- * Why elicit/sample/roots cannot run on a server that never saw the client's initialize: a stateless
- * server (one per request) knows nothing of the client, and the client's answer would reach another.
+ * Why elicit/sample/roots cannot run on a stateless server outside a tools/call (a prompt, a resource):
+ * that request answers with one JSON body, with no stream to send the client a request on. A
+ * tools/call answers over SSE and can ask (../hosting/stateless-asks.ts).
  */
 const STATELESS = {
   elicit:
-    'the server is stateless (no session), so it cannot send the client a request and receive its answer; serve with sessions (serveHttp without stateless: true) to ask the user, or let the tool go on without asking (context.supports("elicit"))',
+    'the server is stateless, and there only a tools/call answers over SSE, on which the server can send the client a request; this request answers with one JSON body, so it cannot ask the user mid-request; ask from a tool, serve with sessions, or let it go on without asking (context.supports("elicit"))',
   sample:
-    'the server is stateless (no session), so it cannot send the client a request and receive its answer; serve with sessions (serveHttp without stateless: true) to ask the model, or let the tool go on without it (context.supports("sample"))',
+    'the server is stateless, and there only a tools/call answers over SSE, on which the server can send the client a request; this request answers with one JSON body, so it cannot ask the model mid-request; ask from a tool, serve with sessions, or let it go on without it (context.supports("sample"))',
   roots:
-    'the server is stateless (no session), so it cannot send the client a request and receive its answer; serve with sessions (serveHttp without stateless: true) to ask for the roots, or let the tool go on without them (context.supports("roots"))',
+    'the server is stateless, and there only a tools/call answers over SSE, on which the server can send the client a request; this request answers with one JSON body, so it cannot ask for the roots mid-request; ask from a tool, serve with sessions, or let it go on without them (context.supports("roots"))',
 };
 
 /** Why elicit/sample/roots cannot run on a 2026-07-28 request: the request did not declare the capability. */
@@ -114,7 +115,8 @@ export function callHandlers(
     const asks = { ...(elicit ? { elicit } : {}), ...(sample ? { sample } : {}), ...(roots ? { roots } : {}) };
     return { context: { ...base, ...asks, unavailable }, approve };
   }
-  // The client's capabilities from its initialize (none on a stateless server, which never saw it).
+  // The client's capabilities from its initialize; a stateless server never saw it: it assumes every ask
+  // when the call answers over SSE (ToolsServer.assumeClientAsks), and has none otherwise.
   const capabilities = server.getClientCapabilities();
   const related = { relatedRequestId: request.requestId, signal: request.signal };
   const context: CallContext = {

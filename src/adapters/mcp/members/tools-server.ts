@@ -6,11 +6,18 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   Server,
+  type ClientCapabilities,
+  type ElicitRequestFormParams,
+  type ElicitRequestURLParams,
+  type ElicitResult,
   type JSONRPCRequest,
+  type RequestOptions,
   type Result,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import type { ElicitSchema } from '../../../index';
 import { isPlainObject } from '../../../adapter-kit/internal';
+import { fitsForm } from '../protocol/round-answers';
 import { promptParams, uriOf } from './member-calls';
 
 /** Checks of the params of member requests before the SDK's schema: one line saying what is wrong, as tools/call has. */
@@ -30,6 +37,42 @@ const PARAM_CHECKS: Record<string, (params: unknown) => void> = {
  * (404 on 2026-07-28) and its input-required seam applies to calls.
  */
 export class ToolsServer extends Server {
+  /** What a client that never sent initialize is taken to offer (`assumeClientAsks`). */
+  private assumed?: ClientCapabilities;
+
+  /**
+   * A stateless 2025-11-25 call answered over SSE: the server never saw the client's initialize,
+   * so it cannot know what the client offers; it offers the tool every ask (a form, sampling
+   * without tools, roots) and a client that cannot answer one answers an error, which the ask
+   * rejects with. A client's declared capabilities, when the server has them, always win.
+   */
+  assumeClientAsks(): void {
+    this.assumed = { elicitation: { form: {} }, sampling: {}, roots: {} };
+  }
+
+  override getClientCapabilities(): ClientCapabilities | undefined {
+    return super.getClientCapabilities() ?? this.assumed;
+  }
+
+  /**
+   * The SDK's elicitInput refuses a form unless the client declared it at initialize: on a server
+   * that assumes the client's asks, the form goes out as a plain request, its accepted content
+   * checked against the form as the SDK checks it.
+   */
+  override async elicitInput(params: ElicitRequestFormParams | ElicitRequestURLParams, options?: RequestOptions): Promise<ElicitResult> {
+    if (this.assumed === undefined || super.getClientCapabilities() !== undefined || params.mode === 'url') {
+      return super.elicitInput(params, options);
+    }
+    const result = await this.request({ method: 'elicitation/create', params: { ...params, mode: 'form' } }, options);
+    if (!fitsForm(result as never, params.requestedSchema as unknown as ElicitSchema)) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        'Elicitation response content does not match requested schema: the client accepted the form with fields that are missing, unknown or of the wrong type.',
+      );
+    }
+    return result;
+  }
+
   protected override _wrapHandler(
     method: string,
     handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>,

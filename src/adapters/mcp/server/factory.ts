@@ -40,6 +40,8 @@ export interface McpServerFactoryContext {
   singleProcess?: boolean;
   /** @internal 2026-07-28: the entry answers the tasks extension's methods (`taskRequests`), so the server may create tasks. */
   answersTaskMethods?: boolean;
+  /** @internal A stateless 2025-11-25 call answered over SSE: its client's asks are assumed (ToolsServer.assumeClientAsks). */
+  assumeClientAsks?: boolean;
 }
 
 /** The factory of SDK servers `mcpServerFactory` returns, with the live tool set they share. */
@@ -147,6 +149,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
       const connection = new ListenRequest('stdio', server.getNegotiatedProtocolVersion() ?? '2026-07-28', new AbortController().signal);
       resources.seenBy(server, (uri) => resourceVisibleTo(uri, connection));
     }
+    if (context.assumeClientAsks) server.assumeClientAsks();
     if (options.configure) runConfigure(options.configure, server);
     if (!context.perRequest) for (const set of [tools, resources, prompts, completions]) set.attach(server);
     return server;
