@@ -18,7 +18,6 @@ import { DeclarationError, ToolwrightError } from '../../index';
 import { describeValue } from '../../adapter-kit';
 import { formatCount } from '../../adapter-kit/internal';
 import { CANCEL_MARK_SECONDS } from './delivery';
-import type { ToolJob } from './handles';
 import type { RedisGate } from './reachability';
 
 /** What a queued call may ask its caller while it runs. */
@@ -143,6 +142,12 @@ export async function answerAsk(
   return set === 1 ? 'answered' : set === 2 ? 'answered-before' : 'unknown';
 }
 
+/** @internal A job handle's `input()` and `answer()` (ToolJob's), each through the queue's Redis gate. */
+export interface JobInputMethods {
+  input(): Promise<ToolJobInput>;
+  answer(id: string, answer: ElicitResult | SampleResult): Promise<AnswerOutcome>;
+}
+
 /** @internal A job handle's `input()` and `answer()`, each through the queue's Redis gate. */
 export function jobInput(
   redis: RedisGate,
@@ -150,7 +155,7 @@ export function jobInput(
   key: string,
   channel: string,
   id: string,
-): Pick<ToolJob, 'input' | 'answer'> {
+): JobInputMethods {
   return {
     input: () => redis.run(`input() of job ${id}`, 'What it waits for is unknown: ask again.', async () => readInput(await client(), key)),
     answer: async (askId, answer) => {
