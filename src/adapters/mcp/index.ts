@@ -24,6 +24,7 @@ export type { EventStore } from './hosting/event-store';
 export type { McpSsePolling } from './hosting/sse-polling';
 export type { ServableTool } from './members/served-tools';
 export { createMcpHttpHandler, serveHttp, serveStdio } from './hosting/serve';
+export type { McpServedSets } from './members/served-sets';
 export type { HttpServeOptions, McpHttpHandle, McpHttpHandler, McpNodeHandler, McpStdioHandle, StdioServeOptions } from './hosting/serve';
 export { McpRequestContext, mcpRequest } from './members/request-context';
 export type { McpRequestHeaders } from './members/request-context';

@@ -5,7 +5,8 @@
  */
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import { RequestContext } from '../members/call-request';
-import { isRemoteMount, McpMount, mountLocal, MountSets } from './mounts';
+import { isRemoteMount, McpMount, mountLocal } from './mounts';
+import type { McpServedSets } from '../members/served-sets';
 import { RemoteMount } from './remote-mount';
 import type { McpRequestContext } from '../members/request-context';
 import type { ServedMember } from '../members/served-members';
@@ -48,7 +49,7 @@ export class Composition {
   constructor(
     options: McpCompositionOptions,
     private readonly mounts: readonly McpMount[],
-    private readonly sets: MountSets,
+    private readonly sets: McpServedSets,
     unauthenticated: readonly string[],
   ) {
     this.visibility = Visibility.of(options.visible, options.visibleTimeoutMs, unauthenticated);

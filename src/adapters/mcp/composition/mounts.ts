@@ -8,10 +8,10 @@ import type { AdmittedMcpServer } from '../../mcp-client/index';
 import { checkKnownKeys, describeValue } from '../../../adapter-kit';
 import { TAG_PATTERN } from '../../../adapter-kit/internal';
 import { DeclarationError, MemberKind, ToolDefinition, ToolLike, ToolRegistry, Tools } from '../../../index';
-import type { McpServedCompletions, McpServedPrompts, McpServedResources } from '../members/member-entries';
+import type { McpServedSets } from '../members/served-sets';
 import { scopeListProblem } from '../auth/auth';
 import { MCP_ADAPTER } from '../members/config';
-import { McpServedTools, ServableTool, toEntry } from '../members/served-tools';
+import { ServableTool, toEntry } from '../members/served-tools';
 import { McpToolEntry } from '../members/wrap';
 
 /** Mounted members are served as `<namespace><MOUNT_SEPARATOR><name>`. */
@@ -184,16 +184,8 @@ function toEntryDefinition(member: ServableTool): ToolDefinition {
     : Tools.resolve(member as ToolLike);
 }
 
-/** The served sets a mount serves into. */
-export interface MountSets {
-  readonly tools: McpServedTools;
-  readonly resources: McpServedResources;
-  readonly prompts: McpServedPrompts;
-  readonly completions: McpServedCompletions;
-}
-
 /** A local mount's members, served under its namespace: their own definitions, so their scopes, tags and pipeline. */
-export function mountLocal(sets: MountSets, mount: McpLocalMount): void {
+export function mountLocal(sets: McpServedSets, mount: McpLocalMount): void {
   const { namespace, registry } = mount;
   registry?.registerAdapter(MCP_ADAPTER);
   const of = (list: ReadonlyArray<ToolLike> | undefined, ...kinds: MemberKind[]): ToolLike[] =>

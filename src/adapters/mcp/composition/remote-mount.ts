@@ -13,7 +13,7 @@ import { DeclarationError, MemberKind, SetupError } from '../../../index';
 import { HeldRemoteCalls } from './held-calls';
 import { DEFAULT_MAX_HELD_CALLS, DEFAULT_REMOTE_TIMEOUT_MS, MCP_TOOL_NAME, McpRemoteMount, MOUNT_SEPARATOR } from './mounts';
 import type { McpResourceEntry } from '../members/member-entries';
-import type { MountSets } from './mounts';
+import type { McpServedSets } from '../members/served-sets';
 import { remoteMembers } from './remote-members';
 import { invokeFor, mapResult, McpToolEntry } from '../members/wrap';
 
@@ -61,7 +61,7 @@ export class RemoteMount {
 
   constructor(
     private readonly mount: McpRemoteMount,
-    private readonly sets: MountSets,
+    private readonly sets: McpServedSets,
     private readonly report: (error: Error) => void,
   ) {
     this.held = new HeldRemoteCalls(mount.maxHeldCalls ?? DEFAULT_MAX_HELD_CALLS, this.timeoutMs);

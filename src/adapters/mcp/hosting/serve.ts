@@ -17,7 +17,7 @@ import { jsonRpcError, readJsonBody } from './http-body';
 import { mcpServerFactory, McpServerFactory, McpServerFactoryContext, McpServerOptions } from '../server/factory';
 import { isConfigureFailure } from '../server/options';
 import type { McpServedTools } from '../members/served-tools';
-import type { McpServedCompletions, McpServedPrompts, McpServedResources } from '../members/member-entries';
+import type { McpServedSets } from '../members/served-sets';
 import type { MemberSets } from '../members/member-requests';
 import { serveWeb, SessionTable } from './sessions';
 import { StatelessAsks } from './stateless-asks';
@@ -34,19 +34,11 @@ export type { McpStdioHandle, StdioServeOptions } from './stdio';
 
 
 /** What `serveHttp` resolves to: the URL, the live sets of what it serves, and `close()`. */
-export interface McpHttpHandle {
+export interface McpHttpHandle extends McpServedSets {
   /** Where clients connect, e.g. `http://127.0.0.1:3000/mcp`. */
   readonly url: string;
   /** Open sessions (session mode). */
   readonly sessions: () => number;
-  /** The tools served: add and remove them at run time; connected clients are sent tools/list_changed. */
-  readonly tools: McpServedTools;
-  /** The resources and templates served: add, remove, and `updated(uri)` to tell subscribed clients a resource changed. */
-  readonly resources: McpServedResources;
-  /** The prompts served: add and remove them at run time; connected clients are sent prompts/list_changed. */
-  readonly prompts: McpServedPrompts;
-  /** The completions served. */
-  readonly completions: McpServedCompletions;
   close(): Promise<void>;
 }
 
@@ -90,12 +82,7 @@ export async function serveHttp(options: McpServerOptions, http: HttpServeOption
 }
 
 /** `createMcpHttpHandler`'s answer: the endpoint's handler, and what `serveHttp`'s handle offers beside it. */
-export interface McpHttpHandler extends McpNodeHandler {
-  readonly tools: McpServedTools;
-  readonly resources: McpServedResources;
-  readonly prompts: McpServedPrompts;
-  readonly completions: McpServedCompletions;
-}
+export interface McpHttpHandler extends McpNodeHandler, McpServedSets {}
 
 /**
  * `serveHttp` without a server of its own: the MCP endpoint (both revisions, sessions, host rules,

@@ -3,8 +3,7 @@ import { parseJSONRPCMessage, ProtocolErrorCode, type JSONRPCMessage, type Serve
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import { DEFAULT_LIMITS, positiveInteger, TOO_LARGE } from './limits';
 import { mcpServerFactory, McpServerOptions } from '../server/factory';
-import type { McpServedTools } from '../members/served-tools';
-import type { McpServedCompletions, McpServedPrompts, McpServedResources } from '../members/member-entries';
+import type { McpServedSets } from '../members/served-sets';
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
@@ -142,20 +141,12 @@ export interface StdioServeOptions {
 }
 
 /** What `serveStdio` resolves to: the connection's SDK server, the live sets of what it serves, and `close()`. */
-export interface McpStdioHandle {
+export interface McpStdioHandle extends McpServedSets {
   /**
    * The SDK server serving the connection, once the client's first message chose its revision
    * (undefined before).
    */
   readonly server: Server | undefined;
-  /** The tools served: add and remove them while the client is connected (it is told the list changed). */
-  readonly tools: McpServedTools;
-  /** The resources and templates served: add, remove, and `updated(uri)` to tell a subscribed client a resource changed. */
-  readonly resources: McpServedResources;
-  /** The prompts served: add and remove them while the client is connected (it is told the list changed). */
-  readonly prompts: McpServedPrompts;
-  /** The completions served. */
-  readonly completions: McpServedCompletions;
   close(): Promise<void>;
 }
 

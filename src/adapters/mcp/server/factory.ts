@@ -16,6 +16,7 @@ import { handleMemberLists, memberCapabilities, MemberRule } from '../members/me
 import type { RunDeps } from '../members/member-run';
 import { ListenRequest, ResourceVisibleTo } from '../members/resource-listens';
 import { McpServedTools } from '../members/served-tools';
+import type { McpServedSets } from '../members/served-sets';
 import { callParams, ToolsServer } from '../members/tools-server';
 import { mapResult, McpAdapter } from '../members/wrap';
 import { Composition } from '../composition/composition';
@@ -45,20 +46,12 @@ export interface McpServerFactoryContext {
 }
 
 /** The factory of SDK servers `mcpServerFactory` returns, with the live tool set they share. */
-export interface McpServerFactory {
+export interface McpServerFactory extends McpServedSets {
   (context?: McpServerFactoryContext): Server;
-  /** The tools served: add and remove them at run time; clients are sent tools/list_changed. */
-  readonly tools: McpServedTools;
   /** Resolves once every remote mount is connected and its tools served; rejects with why one could not be. */
   readonly ready: () => Promise<void>;
   /** Closes the remote mounts' connections (command servers' processes exit). */
   readonly close: () => Promise<void>;
-  /** The resources and resource templates served: add, remove, and `updated(uri)` for subscribers. */
-  readonly resources: McpServedResources;
-  /** The prompts served: add and remove them at run time; clients are sent prompts/list_changed. */
-  readonly prompts: McpServedPrompts;
-  /** The completions served. */
-  readonly completions: McpServedCompletions;
   /**
    * @internal Runs the `configure` hook once on a server that is then dropped, so a hook that throws
    * fails the serving entry at start (a DeclarationError naming the hook), not every request after.
