@@ -17,7 +17,8 @@ export function isDateTime(text: string): boolean {
   return (fullFormats['date-time'] as { validate: (text: string) => boolean }).validate(text) && !Number.isNaN(Date.parse(text));
 }
 
-function formatHolds(format: string, value: string): boolean {
+/** Whether text holds a JSON Schema format as the invoker's validator reads it (ajv-formats' full set, date-time as JavaScript can hold it). */
+export function formatHolds(format: string, value: string): boolean {
   if (format === 'date-time') return isDateTime(value);
   const check = (fullFormats as Record<string, FormatCheck | undefined>)[format];
   if (!check) return true;

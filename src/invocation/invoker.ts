@@ -7,6 +7,7 @@ import { mismatchOf } from '../contract/conforms';
 import type { Contract, FieldModel } from '../contract/field-model';
 import {
   configuredCompiled,
+  configuredGeneratedCode,
   configuredDestructiveApproval,
   configuredMiddleware,
   configuredTimeoutMs,
@@ -27,7 +28,16 @@ import type { ToolDefinition } from '../registry/tool-definition';
 import { describeValue, isPlainObject } from '../util/describe-value';
 import { DEFAULT_MAX_INPUT_DEPTH, formatCount, isTimeoutMs, MAX_INPUT_DEPTH, TIMEOUT_RULE } from '../util/limits';
 import { AmbientSource, currentAmbient, readAmbient } from './ambient';
-import { approvalRule, Approver, awaitDecision, changedError, deniedError, needsApproval, readDecision, unavailableError } from './approval';
+import {
+  approvalRule,
+  Approver,
+  awaitDecision,
+  changedError,
+  deniedError,
+  needsApproval,
+  readDecision,
+  unavailableError,
+} from './approval';
 import { ApprovalQuestion, argumentsDigest, questionOf, showArguments } from './approval-question';
 import { NEVER_ABORTED, settle } from './deadline';
 import { FieldOrder, InputProblems } from './input-problems';
@@ -35,6 +45,7 @@ import { inputShapeFine, inputShapeProblem } from './input-shape';
 import { contractInstantiator, fieldPreparer, FieldPreparer } from './prepare';
 import { hasResidual, residualErrors } from './residual';
 import { compiledResidual } from './compiled-residual';
+import { GeneratedInput, generatedInput } from './generated-input';
 import { checkResolver, defaultResolver, DependencyContainer, resolutionFailure, tsyringeResolver } from './resolve-tool';
 import type { ToolResolver } from './resolver';
 import { checkOutput } from './rendering';
@@ -164,6 +175,8 @@ interface Plan {
   readonly residual: boolean;
   readonly order: FieldOrder;
   readonly output?: Function;
+  /** The contract's generated functions (./generated-input.ts): made at the first compiled call, null where none are. */
+  generated?: GeneratedInput | null;
 }
 
 /** Input the schema or the undeclared-key check refused: the problems so far, and the prepared wire input. */
@@ -333,6 +346,18 @@ export class Invoker {
     return this.options.compiled ?? configuredCompiled();
   }
 
+  /** Does this invoker's compiled path generate code? */
+  private generatesCode(): boolean {
+    return this.compiled() && configuredGeneratedCode();
+  }
+
+  /** The generated input functions the compiled path uses for this plan, if any. */
+  private generated(plan: Plan): GeneratedInput | undefined {
+    if (!this.generatesCode()) return undefined;
+    if (plan.generated === undefined) plan.generated = generatedInput(plan.input.target) ?? null;
+    return plan.generated ?? undefined;
+  }
+
   private destructiveApproval(): boolean {
     return this.options.requireApprovalForDestructive ?? configuredDestructiveApproval();
   }
@@ -362,7 +387,15 @@ export class Invoker {
       configured.length === 0 ? this.middleware : this.middleware.length === 0 ? configured : [...configured, ...this.middleware];
     const rule = approvalRule(definition, this.destructiveApproval());
     if (middleware.length === 0 && rule === undefined) return toTool(false);
-    const pipelineCall = new PipelineCall(definition, prepared.input, prepared.ambient, caller ?? NEVER_ABORTED, transportOf(call), id, call.request);
+    const pipelineCall = new PipelineCall(
+      definition,
+      prepared.input,
+      prepared.ambient,
+      caller ?? NEVER_ABORTED,
+      transportOf(call),
+      id,
+      call.request,
+    );
     const last = rule === undefined ? () => toTool(false) : () => this.approveThenCall(pipelineCall, rule, call, args, toTool);
     return runPipeline(middleware, pipelineCall, last, (error) => this.fromThrown(definition, error, caller, args));
   }
@@ -412,7 +445,12 @@ export class Invoker {
    * approval, or its arguments fail their checks (such a call never runs); the refusal when its
    * arguments cannot be shown. `name`: the tool's name as the person knows it.
    */
-  async approvalQuestion(tool: ToolLike, args: unknown, call: CallOptions, name?: string): Promise<ApprovalQuestion | Result<never> | undefined> {
+  async approvalQuestion(
+    tool: ToolLike,
+    args: unknown,
+    call: CallOptions,
+    name?: string,
+  ): Promise<ApprovalQuestion | Result<never> | undefined> {
     const definition = Tools.resolve(tool);
     const rule = approvalRule(definition, this.destructiveApproval());
     if (rule === undefined) return undefined;
@@ -489,7 +527,7 @@ export class Invoker {
       ambientValues.push([field.name, value]);
     }
 
-    const input = plan.instantiate(prepared) as Record<string, unknown>;
+    const input = (this.generated(plan)?.instantiate ?? plan.instantiate)(prepared) as Record<string, unknown>;
     for (const [name, value] of ambientValues) input[name] = value;
 
     if (plan.residual) {
@@ -566,7 +604,7 @@ export class Invoker {
     if (content) result.content = content.parts;
     if (plan.output) {
       try {
-        checkOutput(result, plan.output);
+        checkOutput(result, plan.output, this.generatesCode());
       } catch (error) {
         return this.exception(definition, error, args);
       }
@@ -597,7 +635,7 @@ export class Invoker {
     if (checked instanceof RefusedInput) return { ok: false, result: await this.refused(definition, plan, checked, args, true) };
     if (plan.residual) {
       const found = new InputProblems(plan.order);
-      await this.residual(plan, plan.instantiate(checked), found);
+      await this.residual(plan, (this.generated(plan)?.instantiate ?? plan.instantiate)(checked), found);
       if (!found.empty) return { ok: false, result: this.inputProblems(definition, found, args) };
     }
     return { ok: true, input: checked };
@@ -623,6 +661,16 @@ export class Invoker {
       );
     }
 
+    // 2–5 in one generated function, for input it accepts; the steps below find and name any problem.
+    // Where it also stands for the depth and Unicode walk, it goes first.
+    const generated = foreignCallee(definition) ? undefined : this.generated(plan);
+    const reject = this.options.rejectUndeclaredInputs;
+    const first = generated !== undefined && reject && generated.depth !== undefined && generated.depth <= this.options.maxInputDepth;
+    if (first) {
+      const wire = generated.check(args, nullMeansAbsent, true);
+      if (wire !== undefined) return wire;
+    }
+
     // Bounded depth and valid Unicode, checked without recursion before any step that recurses.
     const shape =
       this.compiled() && inputShapeFine(args, this.options.maxInputDepth) ? undefined : inputShapeProblem(args, this.options.maxInputDepth);
@@ -630,6 +678,11 @@ export class Invoker {
     // A foreign tool (a remote one) checks the rest itself: its input is the arguments, as JSON.
     const foreign = foreignInput(definition, args);
     if (foreign) return foreign.problem ? this.inputFailure(definition, [foreign.problem], args, undefined, report) : foreign.input;
+
+    if (generated && !first) {
+      const wire = generated.check(args, nullMeansAbsent, reject);
+      if (wire !== undefined) return wire;
+    }
 
     // 2–3. Ambient keys a caller sent are dropped; undeclared keys are refused (or dropped).
     // Gathered only when there is a problem: a valid call allocates nothing for them.

@@ -15,6 +15,7 @@ import { copyJson } from '../util/copy-json';
 export type Prepare = (value: unknown, nullMeansAbsent: boolean) => unknown;
 export type Instantiate = (value: unknown) => unknown;
 
+const SHORT_INTEGER = /^[-+]?\d{1,15}$/;
 const NUMBER = /^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$/;
 const TRUE_WORDS = new Set(['1', 'true', 't', 'yes', 'y', 'on']);
 const FALSE_WORDS = new Set(['0', 'false', 'f', 'no', 'n', 'off']);
@@ -51,15 +52,20 @@ function isExactIntegerText(text: string): boolean {
  * most 2^53 in magnitude. Other text stays text and is refused: `'9007199254740993'` would silently
  * become another number, and `'1.0000000000000001'` the integer 1.
  */
-function coerceInteger(value: unknown): unknown {
-  return typeof value === 'string' && NUMBER.test(value) && isExactIntegerText(value) ? Number(value) : value;
+export function coerceInteger(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  // Up to 15 digits is always below 2^53: the common case skips the exact-integer arithmetic.
+  if (SHORT_INTEGER.test(value)) return Number(value);
+  return NUMBER.test(value) && isExactIntegerText(value) ? Number(value) : value;
 }
 
-function coerceNumber(value: unknown): unknown {
+/** Decimal text as the number `Number()` reads; other values unchanged. */
+export function coerceNumber(value: unknown): unknown {
   return typeof value === 'string' && NUMBER.test(value) ? Number(value) : value;
 }
 
-function coerceBoolean(value: unknown): unknown {
+/** `1 true t yes y on` / `0 false f no n off` (any case, trimmed) and the integers 1/0 as booleans; other values unchanged. */
+export function coerceBoolean(value: unknown): unknown {
   if (typeof value === 'string') {
     const word = value.trim().toLowerCase();
     if (TRUE_WORDS.has(word)) return true;
@@ -71,7 +77,8 @@ function coerceBoolean(value: unknown): unknown {
   return value;
 }
 
-function dateToWire(value: unknown): unknown {
+/** A valid Date as its ISO-8601 text (what the schema validator sees); other values unchanged. */
+export function dateToWire(value: unknown): unknown {
   return value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString() : value;
 }
 

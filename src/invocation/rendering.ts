@@ -5,6 +5,7 @@
  */
 import type { ToolDefinition } from '../registry/tool-definition';
 import { renderContract } from '../serialization/contract-renderer';
+import { generatedRenderer } from '../serialization/generated-output';
 import { renderLoose, RenderOptions, Rendering } from '../serialization/json-safe';
 import type { Result } from './result';
 
@@ -21,8 +22,26 @@ export function renderToolValue(tool: ToolDefinition, value: unknown, options: R
   return output ? renderContract(output.target, value, options, who(tool)) : renderLoose(value, options);
 }
 
-/** The invoker's output check: renders the value against the output contract and keeps the rendering for `result`. */
-export function checkOutput(result: Result, output: Function): void {
+/**
+ * The invoker's output check: renders the value against the output contract and keeps the
+ * rendering for `result`. `generated`: the contract's generated renderer answers first, for the
+ * values it is sure of (../serialization/generated-output.ts); the reference renders the rest.
+ */
+export function checkOutput(result: Result, output: Function, generated: boolean): void {
+  const render = generated ? generatedRenderer(output) : undefined;
+  if (render) {
+    let value: unknown;
+    try {
+      value = render(result.value);
+    } catch {
+      // A getter that throws: the reference renderer reads it again, and reports what it throws.
+      value = undefined;
+    }
+    if (value !== undefined) {
+      renderings.set(result, { value, opaquePath: undefined });
+      return;
+    }
+  }
   renderings.set(result, renderContract(output, result.value, {}, who(result.tool)));
 }
 

@@ -54,6 +54,12 @@ export interface ToolwrightSettings {
    * path everywhere, for invokers that set no `compiled` of their own.
    */
   compiled?: boolean;
+  /**
+   * The compiled path generates one function per contract with `new Function` (default true).
+   * `false` keeps it to closures, for environments that forbid generated code (a
+   * Content-Security-Policy without 'unsafe-eval'); ajv, which compiles the schemas, needs it too.
+   */
+  generatedCode?: boolean;
 }
 
 /** Logs to stderr; a value that cannot even be printed (its getters or Proxy traps throw) is named, not printed. */
@@ -71,6 +77,7 @@ let defaultTimeoutMs: number | undefined;
 let middleware: readonly Middleware[] = [];
 let destructiveApproval = false;
 let compiled = true;
+let generatedCode = true;
 
 /** Process-wide settings. `configure({ onException: undefined })` (or `onWarning`) restores the default. */
 export function configure(settings: ToolwrightSettings): void {
@@ -113,6 +120,13 @@ export function configure(settings: ToolwrightSettings): void {
     }
     compiled = next !== false;
   }
+  if ('generatedCode' in settings) {
+    const next = settings.generatedCode;
+    if (next !== undefined && typeof next !== 'boolean') {
+      throw new DeclarationError(`configure: generatedCode must be true or false; got ${describeValue(next)}.`);
+    }
+    generatedCode = next !== false;
+  }
 }
 
 /** The process-wide middleware, outermost first. */
@@ -123,6 +137,11 @@ export function configuredMiddleware(): readonly Middleware[] {
 /** Do invokers that set no `compiled` of their own check input through the compiled path? */
 export function configuredCompiled(): boolean {
   return compiled;
+}
+
+/** Does the compiled path generate code (`configure({ generatedCode })`)? */
+export function configuredGeneratedCode(): boolean {
+  return generatedCode;
 }
 
 /** Do destructive tools need approval process-wide? */

@@ -130,7 +130,8 @@ function cachedSchema(target: Function, options: ResolvedOptions): JsonSchema {
   return (schemas[slot(options)] ??= new SchemaWriter(target, options).write());
 }
 
-function inferEnumType(values: readonly unknown[]): string | undefined {
+/** The JSON Schema type every enum value shares, or undefined for a mix. */
+export function inferEnumType(values: readonly unknown[]): string | undefined {
   if (values.every((v) => typeof v === 'string')) return 'string';
   if (values.every((v) => typeof v === 'number' && Number.isInteger(v))) return 'integer';
   if (values.every((v) => typeof v === 'number')) return 'number';

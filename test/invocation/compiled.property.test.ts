@@ -12,7 +12,14 @@ import fc from 'fast-check';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
+  ArrayUnique,
   IsBoolean,
+  IsDivisibleBy,
+  IsNotEmptyObject,
+  IsNumber,
+  IsPositive,
+  IsUUID,
+  Matches,
   IsEmail,
   IsIn,
   IsInt,
@@ -59,7 +66,29 @@ class ThrowsOnX implements ValidatorConstraintInterface {
   }
 }
 
-const KINDS = ['string', 'email', 'int', 'number', 'bool', 'enum', 'date', 'nested', 'strings', 'nestedArray', 'union', 'custom', 'async', 'conditional', 'throws'] as const;
+const KINDS = [
+  'string',
+  'email',
+  'int',
+  'number',
+  'bool',
+  'enum',
+  'date',
+  'nested',
+  'strings',
+  'nestedArray',
+  'union',
+  'custom',
+  'async',
+  'conditional',
+  'throws',
+  'pattern',
+  'uuid',
+  'limits',
+  'unique',
+  'record',
+  'intEnum',
+] as const;
 type Kind = (typeof KINDS)[number];
 
 interface FieldSpec {
@@ -181,6 +210,28 @@ function buildClass(spec: ClassSpec): Function {
       case 'throws':
         decorators.push(IsString(), Validate(ThrowsOnX));
         break;
+      case 'pattern':
+        decorators.push(IsString(), Matches(/^[a-c]+$/), MaxLength(4));
+        break;
+      case 'uuid':
+        decorators.push(IsUUID());
+        break;
+      case 'limits':
+        design = Number;
+        decorators.push(IsNumber(), IsPositive(), IsDivisibleBy(0.5), Max(10));
+        break;
+      case 'unique':
+        design = Array;
+        decorators.push(IsString({ each: true }), ArrayUnique(), ArrayMaxSize(3));
+        break;
+      case 'record':
+        design = Object;
+        decorators.push(IsNotEmptyObject());
+        break;
+      case 'intEnum':
+        design = Number;
+        decorators.push(IsIn([1, 2, 3]));
+        break;
     }
     decorators.push(Field(options as never) as never);
     define(Input.prototype, key, design, decorators);
@@ -233,6 +284,12 @@ const VALUES: Record<Kind, fc.Arbitrary<unknown>> = {
   async: fc.constantFrom('free', 'taken', 2),
   conditional: fc.constantFrom('abcd', 'abc', 'a', 3, null),
   throws: fc.constantFrom('x', 'y', 1),
+  pattern: fc.constantFrom('abc', 'abd', '', 'ABC', 'abcab', 3, '\uD800'),
+  uuid: fc.constantFrom('123e4567-e89b-42d3-a456-426614174000', '123E4567-E89B-12D3-A456-426614174000', 'not-a-uuid', 'urn:uuid:123e4567-e89b-12d3-a456-426614174000', 7),
+  limits: fc.constantFrom(1.5, 0, -1, 1.25, '2.5', 10, 10.5, 1e300),
+  unique: fc.oneof(fc.array(fc.constantFrom('a', 'b', 'c', 1), { maxLength: 4 }), fc.constantFrom(null, 'a')),
+  record: fc.constantFrom({ a: 1 }, {}, { b: { c: [1] } }, [], 'x', { '\uD800': 1 }),
+  intEnum: fc.constantFrom(1, 3, 4, '2', '2.0', 1.5, 'one'),
 };
 
 const validSub = (tag: string) =>
@@ -254,6 +311,12 @@ const VALID: Record<Kind, fc.Arbitrary<unknown>> = {
   async: fc.constant('free'),
   conditional: fc.constant('abcd'),
   throws: fc.constant('y'),
+  pattern: fc.constantFrom('abc', 'a'),
+  uuid: fc.constant('123e4567-e89b-42d3-a456-426614174000'),
+  limits: fc.constantFrom(1.5, '2.5', 10),
+  unique: fc.array(fc.constantFrom('a', 'b', 'c'), { minLength: 1, maxLength: 3 }).map((items) => [...new Set(items)]),
+  record: fc.constantFrom({ a: 1 }, { b: { c: [1] } }),
+  intEnum: fc.constantFrom(1, 3, '2'),
 };
 
 /** Values the schema lets through and a run-time check refuses (the others: a valid value). */
