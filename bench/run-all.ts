@@ -9,6 +9,7 @@ import * as path from 'node:path';
 const ALL = [
   'schema',
   'invoke',
+  'fast-checks',
   'invoke-memory',
   'tracing',
   'render',

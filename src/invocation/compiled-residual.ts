@@ -4,6 +4,8 @@
  * no nested class that has) left out of the walk, and no promise made unless a check answers with
  * one. Same order, same messages, same problems as ./residual.ts, which stays the reference: a
  * property test runs both on random contracts and payloads (test/invocation/compiled.property.test.ts).
+ * A use of a built-in class-validator re-checks (`@IsEmail`, `@IsUrl`, `@IsUUID`, the ISO dates)
+ * runs as its fast check (../contract/sources/fast-checks.ts), which answers as validator.js does.
  */
 import { getFromContainer, ValidationTypes } from 'class-validator';
 import { contractOf } from '../contract/build-contract';
