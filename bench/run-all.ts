@@ -9,8 +9,8 @@ import * as path from 'node:path';
 const ALL = [
   'schema',
   'invoke',
-  'fast-checks',
   'invoke-memory',
+  'fast-checks',
   'tracing',
   'render',
   'mcp',
