@@ -51,7 +51,8 @@ function prove(): Proof[] {
         const [expected, actual] = [outcome(c.reference, value), outcome(fast, value)];
         if (expected !== actual) {
           proof.disagreements++;
-          if (proof.disagreements <= 20) process.stderr.write(`${c.label} ${JSON.stringify(value)}: validator.js ${expected}, fast ${actual}\n`);
+          if (proof.disagreements <= 20)
+            process.stderr.write(`${c.label} ${JSON.stringify(value)}: validator.js ${expected}, fast ${actual}\n`);
         }
       };
       NON_STRINGS.forEach(check);
@@ -92,7 +93,17 @@ function speed(check: (value: unknown) => boolean, values: readonly unknown[]): 
 
 function speeds(): string[][] {
   const rows: string[][] = [];
-  const wanted = ['@IsEmail()', '@IsEmail({"allow_display_name":true})', '@IsUrl()', '@IsUrl({"require_protocol":true})', '@IsUUID()', '@IsUUID(4)', '@IsISO8601()', '@IsISO8601({"strict":true})', '@IsRFC3339()'];
+  const wanted = [
+    '@IsEmail()',
+    '@IsEmail({"allow_display_name":true})',
+    '@IsUrl()',
+    '@IsUrl({"require_protocol":true})',
+    '@IsUUID()',
+    '@IsUUID(4)',
+    '@IsISO8601()',
+    '@IsISO8601({"strict":true})',
+    '@IsRFC3339()',
+  ];
   for (const c of fastCases().filter((x) => wanted.includes(x.label))) {
     const fast = FAST_CHECKS[c.name](c.constraints)!;
     const r = seeded(99);

@@ -154,7 +154,7 @@ describe('a custom constraint under a built-in name is not the built-in', () => 
   }
   // Both answer as isEmail() and isURL() do on the probes that tell built-ins apart; each is stricter.
   const OurEmail = () => Ours('isEmail', (value) => typeof value === 'string' && /^[a-z.]+@example\.com$/.test(value));
-  const OurUrl = () => Ours('isUrl', (value) => isURL(value) && (value as string).includes('example.com'));
+  const OurUrl = () => Ours('isUrl', (value) => typeof value === 'string' && isURL(value) && value.includes('example.com'));
 
   it('one registered as isEmail or isUrl that answers as the built-in on its probes still decides on the compiled path (no fast check stands in)', async () => {
     class Signup {

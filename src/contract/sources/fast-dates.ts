@@ -91,7 +91,8 @@ export function fastIso8601(options: unknown): ((value: unknown) => boolean) | u
     }
     if (length === 10) return true;
     const separator = value.charCodeAt(10);
-    if (!(separator === 84 || (!strictSeparator && separator === 32)) || length < 16 || !clock(value, 11, false, 0)) return reference(value);
+    if (!(separator === 84 || (!strictSeparator && separator === 32)) || length < 16 || !clock(value, 11, false, 0))
+      return reference(value);
     let at = 16;
     if (value.charCodeAt(at) === 58) {
       if (!clock(value, 11, true, 59)) return reference(value);
