@@ -10,6 +10,7 @@ const ALL = [
   'schema',
   'invoke',
   'invoke-memory',
+  'fast-checks',
   'tracing',
   'render',
   'mcp',

@@ -4,10 +4,13 @@
  * no nested class that has) left out of the walk, and no promise made unless a check answers with
  * one. Same order, same messages, same problems as ./residual.ts, which stays the reference: a
  * property test runs both on random contracts and payloads (test/invocation/compiled.property.test.ts).
+ * A use of a built-in class-validator re-checks (`@IsEmail`, `@IsUrl`, `@IsUUID`, the ISO dates)
+ * runs as its fast check (../contract/sources/fast-checks.ts), which answers as validator.js does.
  */
 import { getFromContainer, ValidationTypes } from 'class-validator';
 import { contractOf } from '../contract/build-contract';
 import { classValidatorMessage, residualProblem, ValidationMetadata } from '../contract/sources/class-validator';
+import { fastCheckOf } from '../contract/sources/fast-checks';
 import type { Contract, FieldModel, TypeNode } from '../contract/field-model';
 import type { InputProblems } from './input-problems';
 import { hasResidual } from './residual';
@@ -79,6 +82,24 @@ function constraintCheck(
   if (metadata.type !== ValidationTypes.CUSTOM_VALIDATION || !metadata.constraintCls) return () => undefined;
   const constraintCls = metadata.constraintCls;
   const each = metadata.each;
+  const fast = fastCheckOf(metadata);
+  if (fast) {
+    // class-validator's verdict, without class-validator: ../contract/sources/fast-checks.ts.
+    const passes = (item: unknown) => {
+      try {
+        return fast(item);
+      } catch {
+        return false;
+      }
+    };
+    return (_object, value, path, problems) => {
+      if (each && Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) if (!passes(value[i])) return fail(value, path, problems);
+      } else if (!passes(value)) {
+        fail(value, path, problems);
+      }
+    };
+  }
   /** Checks `items[start…]` (the value itself when `items` is undefined); asynchronous from the first check that answers with a promise. */
   const from = (
     constraint: ValidatorConstraint,

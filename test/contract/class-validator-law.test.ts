@@ -14,6 +14,7 @@ import {
   IsString,
   IsUrl,
   IsUUID,
+  isURL,
   Matches,
   MaxLength,
   MinLength,
@@ -144,6 +145,31 @@ describe('a custom constraint under a built-in name is not the built-in', () => 
     const refused = await invoke(LinkTool, { href: 'https://example.com/' });
     expect(refused.ok).toBe(false);
     expect(refused.fieldErrors?.[0]).toMatchObject({ field: 'href', keyword: 'isUrl' });
+  });
+
+  /** A decorator registered under a built-in's name, with a check of its own. */
+  function Ours(name: string, check: (value: unknown) => boolean): PropertyDecorator {
+    return (object, propertyName) =>
+      registerDecorator({ name, target: object.constructor, propertyName: propertyName as string, validator: { validate: check } });
+  }
+  // Both answer as isEmail() and isURL() do on the probes that tell built-ins apart; each is stricter.
+  const OurEmail = () => Ours('isEmail', (value) => typeof value === 'string' && /^[a-z.]+@example\.com$/.test(value));
+  const OurUrl = () => Ours('isUrl', (value) => typeof value === 'string' && isURL(value) && value.includes('example.com'));
+
+  it('one registered as isEmail or isUrl that answers as the built-in on its probes still decides on the compiled path (no fast check stands in)', async () => {
+    class Signup {
+      @IsString() @OurEmail() email!: string;
+      @IsString() @OurUrl() home!: string;
+    }
+    const SignupTool = echo(Signup);
+    const good = { email: 'ada@example.com', home: 'https://example.com/ada' };
+    expect((await invoke(SignupTool, good)).ok).toBe(true);
+    // Valid to class-validator's isEmail and isURL, refused by these two.
+    const refused = await invoke(SignupTool, { email: 'a.b+tag@gmail.com', home: 'https://www.google.com/search?q=x#y' });
+    expect(refused.fieldErrors?.map((error) => [error.field, error.keyword])).toEqual([
+      ['email', 'format'],
+      ['home', 'format'],
+    ]);
   });
 
   it('a constraint class named isUUID: it runs, and format uuid is not shown', async () => {
