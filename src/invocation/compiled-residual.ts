@@ -70,9 +70,11 @@ function constraintCheck(
   metadata: ValidationMetadata,
   owner: Function,
 ): (object: object, value: unknown, path: string, problems: InputProblems) => void | Promise<void> {
+  // Made once per constraint: the message function keeps its parsed template between calls.
+  const message = classValidatorMessage(metadata, owner);
   const fail = (value: unknown, path: string, problems: InputProblems) => {
     const { keyword, params } = residualProblem(metadata);
-    problems.add(path, classValidatorMessage(metadata, owner)(path, value), keyword, params);
+    problems.add(path, message(path, value), keyword, params);
   };
   if (metadata.type === ValidationTypes.IS_DEFINED) {
     return (_object, value, path, problems) => {
