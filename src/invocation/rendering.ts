@@ -1,15 +1,14 @@
 /**
  * The JSON-safe rendering of a successful Result's value. The invoker makes it when it checks the
- * returned value against the tool's `@Exposes` contract and keeps it here, beside the Result and
- * not on it, so an adapter that serializes the value reuses it and a call's value is walked once.
+ * returned value against the tool's `@Exposes` contract and keeps it in the Result's private field
+ * (not on its surface), so an adapter that serializes the value reuses it and a call's value is
+ * walked once.
  */
 import type { ToolDefinition } from '../registry/tool-definition';
 import { renderContract } from '../serialization/contract-renderer';
 import { generatedRenderer } from '../serialization/generated-output';
 import { renderLoose, RenderOptions, Rendering } from '../serialization/json-safe';
-import type { Result } from './result';
-
-const renderings = new WeakMap<Result, Rendering>();
+import { Result } from './result';
 
 /** How a tool's messages name it: `approve_loan (ApproveLoan)`. */
 function who(tool: ToolDefinition): () => string {
@@ -38,16 +37,16 @@ export function checkOutput(result: Result, output: Function, generated: boolean
       value = undefined;
     }
     if (value !== undefined) {
-      renderings.set(result, { value, opaquePath: undefined });
+      Result.keepRendering(result, { value, opaquePath: undefined });
       return;
     }
   }
-  renderings.set(result, renderContract(output, result.value, {}, who(result.tool)));
+  Result.keepRendering(result, renderContract(output, result.value, {}, who(result.tool)));
 }
 
 /** The rendering of a successful result's value: the invoker's, or made now (and kept) when the invoker made none. */
 export function renderingOf(result: Result): Rendering {
-  let rendering = renderings.get(result);
-  if (!rendering) renderings.set(result, (rendering = renderToolValue(result.tool, result.value)));
+  let rendering = Result.keptRendering(result);
+  if (!rendering) Result.keepRendering(result, (rendering = renderToolValue(result.tool, result.value)));
   return rendering;
 }

@@ -1,6 +1,7 @@
 import type { ContentPart } from '../content/content';
 import { FieldError } from '../errors/errors';
 import type { ToolDefinition } from '../registry/tool-definition';
+import type { Rendering } from '../serialization/json-safe';
 
 /** How a call ended: `success`, `failure` (the tool said no, or the input was invalid: user-facing) or `exception` (a bug or a failed dependency). */
 export type Outcome = 'success' | 'failure' | 'exception';
@@ -16,6 +17,19 @@ export const DEFAULT_SUCCESS = 'Action completed successfully';
 export class Result<T = unknown> {
   /** The content parts the tool answered with (`Content.*`), beside or instead of its value. */
   content?: readonly ContentPart[];
+
+  /** The JSON-safe rendering of the value, kept by ./rendering.ts: off the Result's surface, and no WeakMap entry per call. */
+  #rendering: Rendering | undefined = undefined;
+
+  /** @internal */
+  static keepRendering(result: Result, rendering: Rendering): void {
+    result.#rendering = rendering;
+  }
+
+  /** @internal The kept rendering; undefined for a Result made by another copy of toolwright. */
+  static keptRendering(result: Result): Rendering | undefined {
+    return #rendering in result ? result.#rendering : undefined;
+  }
 
   private constructor(
     readonly tool: ToolDefinition,
