@@ -11,6 +11,7 @@
 import { contractOf } from '../contract/build-contract';
 import type { Contract, FieldModel, TypeNode } from '../contract/field-model';
 import { copyJson } from '../util/copy-json';
+import { isoString } from '../util/iso-date';
 
 export type Prepare = (value: unknown, nullMeansAbsent: boolean) => unknown;
 export type Instantiate = (value: unknown) => unknown;
@@ -79,7 +80,7 @@ export function coerceBoolean(value: unknown): unknown {
 
 /** A valid Date as its ISO-8601 text (what the schema validator sees); other values unchanged. */
 export function dateToWire(value: unknown): unknown {
-  return value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString() : value;
+  return value instanceof Date && !Number.isNaN(value.getTime()) ? isoString(value) : value;
 }
 
 const prepareCache = new WeakMap<TypeNode, Prepare>();

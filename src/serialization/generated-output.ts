@@ -11,6 +11,7 @@
 import { contractOf } from '../contract/build-contract';
 import { mismatchDetail } from '../contract/conforms';
 import type { Contract, TypeNode } from '../contract/field-model';
+import { isoString } from '../util/iso-date';
 
 /** The rendered value, or undefined where the reference renderer decides. */
 export type GeneratedRender = (value: unknown) => unknown;
@@ -25,6 +26,7 @@ const HELPERS = Object.freeze({
   objectProto: Object.prototype,
   keys: Object.keys,
   holds: (node: TypeNode, value: unknown) => mismatchDetail(node, value) === undefined,
+  iso: isoString,
   wellFormed: (text: string) => (text as string & { isWellFormed(): boolean }).isWellFormed(),
   Date,
 });
@@ -96,7 +98,7 @@ class Writer {
         const t = this.variable('t');
         return {
           code: `if (!(${v} instanceof h.Date)) return;\nconst ${t} = ${v}.getTime();\nif (${t} !== ${t}) return;\n`,
-          value: `${v}.toISOString()`,
+          value: `h.iso(${v})`,
         };
       }
       case 'array': {

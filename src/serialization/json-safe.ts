@@ -5,6 +5,7 @@
  */
 import { FieldError, UnserializableValueError } from '../errors/errors';
 import { setOwn } from '../util/own-property';
+import { isoString } from '../util/iso-date';
 
 /** The options of `render(value, contract, { ... })`. */
 export interface RenderOptions {
@@ -110,7 +111,7 @@ export function renderBigInt(big: bigint, state: State): number {
 
 export function renderDate(date: Date, state: State): string {
   if (Number.isNaN(date.getTime())) state.refuse('is an invalid Date');
-  return date.toISOString();
+  return isoString(date);
 }
 
 function isOpaque(value: object): boolean {
