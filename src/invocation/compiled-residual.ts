@@ -14,6 +14,7 @@ import { fastCheckOf } from '../contract/sources/fast-checks';
 import type { Contract, FieldModel, TypeNode } from '../contract/field-model';
 import type { InputProblems } from './input-problems';
 import { hasResidual } from './residual';
+import { isThenable } from '../util/is-thenable';
 
 /** Adds the problems of one value; a promise only when a check answered with one. */
 type Check = (instance: Record<string, unknown>, prefix: string, problems: InputProblems) => void | Promise<void>;
@@ -57,12 +58,6 @@ function contractCheck(contract: Contract): Check {
   const steps = contract.inputFields.map(fieldCheck).filter((step): step is Check => step !== undefined);
   if (steps.length === 0) return () => undefined;
   return (instance, prefix, problems) => runFrom(steps, instance, prefix, problems, 0);
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function'
-  );
 }
 
 /** One constraint on a field value, as ./residual.ts `check` runs it. */

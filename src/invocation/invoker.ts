@@ -61,6 +61,7 @@ import { CallTrace, telemetryNow, traced } from './tracing';
 import type { InvokeOutput } from './tool-output';
 import { ContractValidator, contractValidator, inputFieldOrder } from './validation';
 import { DeclarationError } from '../errors/declaration-errors';
+import { isThenable } from '../util/is-thenable';
 
 export type { ToolContext } from './tool-context';
 
@@ -306,8 +307,14 @@ export class Invoker {
     args?: unknown,
     call?: CallOptions,
   ): Promise<SettledResult<InvokeOutput<T, Tool>>>;
-  async invoke(tool: ToolLike, args?: unknown, call: CallOptions = {}): Promise<Result<unknown>> {
-    const definition = Tools.resolve(tool);
+  invoke(tool: ToolLike, args?: unknown, call: CallOptions = {}): Promise<Result<unknown>> {
+    let definition: ToolDefinition;
+    try {
+      definition = Tools.resolve(tool);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    // Not an async function: the call's own promise is the Result's, with no extra turn to settle it.
     const telemetry = this.options.tracing === false ? undefined : telemetryNow();
     if (telemetry === undefined) return this.guarded(definition, args, call, call.callId);
     const id = call.callId ?? randomUUID();
@@ -386,7 +393,8 @@ export class Invoker {
     const middleware =
       configured.length === 0 ? this.middleware : this.middleware.length === 0 ? configured : [...configured, ...this.middleware];
     const rule = approvalRule(definition, this.destructiveApproval());
-    if (middleware.length === 0 && rule === undefined) return toTool(false);
+    // `return await`: a promise returned from an async function takes two more turns to settle.
+    if (middleware.length === 0 && rule === undefined) return await toTool(false);
     const pipelineCall = new PipelineCall(
       definition,
       prepared.input,
@@ -579,7 +587,9 @@ export class Invoker {
     if (timeoutMs === undefined && caller === undefined) {
       // Nothing can end the call early: no timer, no listener, just the call.
       try {
-        value = await instance[definition.method](input, toolContext(definition, NEVER_ABORTED, call.context, transportOf(call)));
+        value = instance[definition.method](input, toolContext(definition, NEVER_ABORTED, call.context, transportOf(call)));
+        // A synchronous tool's value is used as it is: awaiting it would only cost a turn.
+        if (isThenable(value)) value = await value;
       } catch (error) {
         return this.fromThrown(definition, error, undefined, args);
       }
