@@ -139,12 +139,34 @@ function locate(root: Contract, segments: readonly string[], direction: SchemaDi
   return { path, node, place };
 }
 
+/** Located pointers and field paths per contract, as the same ones come back call after call. */
+const located = new WeakMap<Contract, Map<string, Located>>();
+/** Past this many distinct ones per contract (array indexes make them unbounded), nothing more is kept. */
+const LOCATED_KEPT = 1_000;
+
+/** `locate`, remembered per contract: `key` names the direction and how `segments` makes the segments. */
+function locateKept(root: Contract, key: string, segments: () => readonly string[], direction: SchemaDirection): Located {
+  let byKey = located.get(root);
+  if (!byKey) located.set(root, (byKey = new Map()));
+  let found = byKey.get(key);
+  if (!found) {
+    found = locate(root, segments(), direction);
+    if (byKey.size < LOCATED_KEPT) byKey.set(key, found);
+  }
+  return found;
+}
+
+/** The node an ajv error's instance pointer points at. */
+function locatePointer(root: Contract, pointer: string, direction: SchemaDirection): Located {
+  return locateKept(root, `${direction} ${pointer}`, () => decodePointer(pointer), direction);
+}
+
 /**
  * The order of a contract's input field paths (`amount`, `contacts[3].email`, as both checkers name
  * them): declaration order at each level, array items by index.
  */
 export function inputFieldOrder(contract: Contract): FieldOrder {
-  return (field) => (field === '' ? [] : locate(contract, field.split(/[.[\]]+/).filter(Boolean), 'input').place);
+  return (field) => (field === '' ? [] : locateKept(contract, `path ${field}`, () => field.split(/[.[\]]+/).filter(Boolean), 'input').place);
 }
 
 function constraintMessage(node: TypeNode | undefined, keyword: string): ((property: string, value: unknown) => string) | undefined {
@@ -192,7 +214,7 @@ function paramsOf(error: ErrorObject): Readonly<Record<string, unknown>> {
 
 /** ajv errors → one message per field and problem, in the field model's words. */
 export function explainErrors(contract: Contract, errors: ErrorObject[], direction: SchemaDirection, problems: InputProblems): void {
-  const pathOf = (error: ErrorObject) => locate(contract, decodePointer(error.instancePath), direction).path;
+  const pathOf = (error: ErrorObject) => locatePointer(contract, error.instancePath, direction).path;
   for (let index = 0; index < errors.length; index++) {
     const error = errors[index];
     const raw = rawKeywordProblem(errors, index, pathOf, joinPath);
@@ -203,8 +225,7 @@ export function explainErrors(contract: Contract, errors: ErrorObject[], directi
     const push = (field: string, message: string) => problems.add(field, message, error.keyword, paramsOf(error));
     // Errors inside a branch of anyOf say why each alternative failed; the anyOf error itself says it plainly.
     if (error.keyword !== 'anyOf' && error.schemaPath.includes('/anyOf/')) continue;
-    const segments = decodePointer(error.instancePath);
-    const { path, node } = locate(contract, segments, direction);
+    const { path, node } = locatePointer(contract, error.instancePath, direction);
     const value = error.data;
     switch (error.keyword) {
       case 'required': {
