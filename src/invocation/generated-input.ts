@@ -51,8 +51,6 @@ export interface GeneratedInput {
 /** A shape the generator does not write: the contract keeps the compiled closures. */
 class NotGenerated extends Error {}
 
-const TOP_DROPPED = ['ambientContext', 'ambient_context'];
-
 /** ajv's string length: code points, as JSON Schema counts them. */
 function codePoints(text: string): number {
   let count = 0;
@@ -113,7 +111,11 @@ class Writer {
 
   /** A scalar as a JSON literal in the code (a string, a finite number, a boolean), anything else as a constant. */
   literal(value: unknown): string {
-    const inline = typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+    // -0 would read back as 0 from its JSON text.
+    const inline =
+      typeof value === 'string' ||
+      typeof value === 'boolean' ||
+      (typeof value === 'number' && Number.isFinite(value) && !Object.is(value, -0));
     return inline ? JSON.stringify(value) : this.constant(value);
   }
 
@@ -128,9 +130,13 @@ class Writer {
     return code;
   }
 
-  /** Undeclared keys: a nested object's own keys are all declared (its schema is closed). */
-  unknownKeys(contract: Contract, value: string, extra: readonly string[]): string {
-    const names = [...contract.inputFields.map((field) => field.name), ...extra];
+  /**
+   * Undeclared keys: a nested object's own keys are all declared (its schema is closed). At the top,
+   * the ambient keys a caller may send (and the generic path drops) go the generic way too: their
+   * values are for the depth and Unicode walk to look at.
+   */
+  unknownKeys(contract: Contract, value: string): string {
+    const names = contract.inputFields.map((field) => field.name);
     const key = this.variable('key');
     const known = names.length === 0 ? 'false' : names.map((name) => `${key} === ${JSON.stringify(name)}`).join(' || ');
     return `for (const ${key} in ${value}) if (!(${known}) && h.own(${value}, ${key})) return;\n`;
@@ -264,7 +270,7 @@ class Writer {
     let code = `if (typeof ${x} !== "object" || ${x} === null || Array.isArray(${x})) return;\n`;
     // Plain objects only; any other goes the generic way.
     code += `{ const p = h.proto(${x}); if (p !== h.objectProto && p !== null) return; }\n`;
-    code += this.unknownKeys(contract, x, []);
+    code += this.unknownKeys(contract, x);
     // The generic preparation keeps every key of the caller's object, in the caller's order.
     code += `const ${wire} = { ...${x} };\n`;
     code += this.fields(contract, x, wire, true, level + 1);
@@ -322,7 +328,7 @@ class Writer {
           break;
         case 'pattern': {
           if (typeof value !== 'string') throw new NotGenerated();
-          code += `if (${string} && !${this.constant(new RegExp(value, 'u'))}.test(${x})) return;\n`;
+          code += `if (${string} && !${this.constant(unicodePattern(value))}.test(${x})) return;\n`;
           break;
         }
         case 'minimum':
@@ -423,6 +429,15 @@ class Writer {
   }
 }
 
+/** The pattern as ajv compiles it (with the `u` flag); one it cannot compile is not generated. */
+function unicodePattern(source: string): RegExp {
+  try {
+    return new RegExp(source, 'u');
+  } catch {
+    throw new NotGenerated();
+  }
+}
+
 function wellFormed(text: string): boolean {
   return (text as string & { isWellFormed(): boolean }).isWellFormed();
 }
@@ -434,7 +449,6 @@ function integerCheck(x: string): string {
 function numberCheck(x: string): string {
   return `if (typeof ${x} !== "number" || !isFinite(${x})) return;\n`;
 }
-
 
 const generated = new WeakMap<Function, GeneratedInput | null>();
 
@@ -454,7 +468,7 @@ function write(contract: Contract): GeneratedInput | null {
   let instantiateBody: string;
   try {
     checkBody =
-      `if (reject) ${writer.unknownKeys(contract, 's', TOP_DROPPED)}` +
+      `if (reject) ${writer.unknownKeys(contract, 's')}` +
       'const w = {};\n' +
       writer.fields(contract, 's', 'w', false, 2) +
       'return w;\n';
