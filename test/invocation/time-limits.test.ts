@@ -278,6 +278,25 @@ describe("the caller's signal", () => {
     expect([cancelled.added(), cancelled.removed()]).toEqual([1, 1]);
   });
 
+  it('with a time limit too, the caller is heard through that one listener, not AbortSignal.any per call', async () => {
+    const any = jest.spyOn(AbortSignal, 'any');
+    try {
+      const controller = new AbortController();
+      const counted = countedSignal(controller);
+      const pending = invoke(Hang, {}, { signal: counted.signal });
+      setTimeout(() => controller.abort('stop'), 5);
+      expect(await pending).toMatchObject({ outcome: 'failure', error: 'The call was cancelled.' });
+      // The tool's own signal (not the caller's: it also carries the deadline) aborted with the caller's reason.
+      expect(lastSignal).not.toBe(controller.signal);
+      expect([lastSignal?.aborted, lastSignal?.reason]).toEqual([true, 'stop']);
+      expect([counted.added(), counted.removed()]).toEqual([1, 1]);
+      expect(await invoke(Quick, {}, { signal: new AbortController().signal })).toMatchObject({ ok: true, value: 'done' });
+      expect(any).not.toHaveBeenCalled();
+    } finally {
+      any.mockRestore();
+    }
+  });
+
   it('an abort right after invoke() returns wins over an answer not yet seen, as before', async () => {
     const controller = new AbortController();
     const pending = invoke(AnswerNow, {}, { signal: controller.signal });
