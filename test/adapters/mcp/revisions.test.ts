@@ -15,7 +15,7 @@ import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcont
 import { AmbientContext, Expects, Tool, ToolContext } from 'toolwright';
 import { McpHttpHandle, serveHttp } from 'toolwright/mcp';
 import { revisionTools } from '../../fixtures/mcp-revisions/tools';
-import { connectStdioFixture, modernHeaders, v2Client, V2Mode, scopedTokens } from '../../helpers/mcp';
+import { connectStdioFixture, modernHeaders, MODERN_ENVELOPE, v2Client, V2Mode, scopedTokens } from '../../helpers/mcp';
 
 const auth = scopedTokens({ admin: ['admin'], user: [] });
 
@@ -272,6 +272,43 @@ describe('a 2026-07-28 call whose client goes away', () => {
       req.destroy();
       await expect(abortedWith).resolves.toBeDefined();
     } finally {
+      await served.close();
+    }
+  });
+});
+
+describe("a 2026-07-28 call's signal", () => {
+  it('follows the request with one listener, not AbortSignal.any (tens of µs and WeakRef bookkeeping per call on Node 20)', async () => {
+    @Tool({ name: 'quick', description: 'Answers at once' })
+    @Expects({})
+    class Quick {
+      call(_input: unknown, context: ToolContext) {
+        return context.signal.aborted ? 'aborted' : 'running';
+      }
+    }
+    const served = await serveHttp({ name: 'signals', version: '1', tools: [Quick] }, { port: 0 });
+    const any = jest.spyOn(AbortSignal, 'any');
+    try {
+      const body = await new Promise<string>((resolve, reject) => {
+        const req = request(served.url, { method: 'POST', headers: modernHeaders('tools/call', 'quick') }, (res) => {
+          let text = '';
+          res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => resolve(text)).on('error', reject);
+        });
+        req.on('error', reject);
+        req.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: { name: 'quick', arguments: {}, _meta: MODERN_ENVELOPE },
+          }),
+        );
+      });
+      expect(body).toContain('"text":"running"');
+      expect(any).not.toHaveBeenCalled();
+    } finally {
+      any.mockRestore();
       await served.close();
     }
   });
