@@ -312,6 +312,29 @@ describe("a 2026-07-28 call's signal", () => {
       await served.close();
     }
   });
+
+  it("is the run's alone once the call has answered: closing the request's server after the answer aborts nothing the tool kept", async () => {
+    const kept: AbortSignal[] = [];
+    @Tool({ name: 'keep', description: 'Keeps its signal' })
+    @Expects({})
+    class Keep {
+      call(_input: unknown, context: ToolContext) {
+        kept.push(context.signal);
+        return 'kept';
+      }
+    }
+    const served = await serveHttp({ name: 'signals', version: '1', tools: [Keep] }, { port: 0 });
+    const client = v2Client('keep', 'pin');
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(served.url)));
+      expect(text(await client.callTool({ name: 'keep', arguments: {} }))).toBe('kept');
+      await client.close();
+    } finally {
+      await served.close();
+    }
+    expect(kept).toHaveLength(1);
+    expect(kept[0].aborted).toBe(false);
+  });
 });
 
 describe('serveStdio, both revisions', () => {
