@@ -6,7 +6,7 @@
  * `throughput` (µs per call over back-to-back sequential calls) and `latency` (each call timed alone).
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { median, sampleAsync } from '../lib/stats';
 import { serve } from './spawn';
 import { connect, EXPECTED_OUTPUT, INVALID_ARGS, lastInput, sdkServer, toolName, toolwrightServer, VALID_ARGS } from './tools';

@@ -28,9 +28,13 @@ class Echo {
   }
 }
 
+// Built once, as a server that makes an McpServer per session or per request (2026-07-28, stateless) would:
+// the peer registers the same schema object each time, it does not rebuild it.
+const echoInput = z.object({ text: z.string() });
+
 function sdkServer() {
   const server = new McpServer({ name: 'http-bench', version: '1.0.0' });
-  server.registerTool('echo', { description: 'Answers its text', inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({
+  server.registerTool('echo', { description: 'Answers its text', inputSchema: echoInput }, ({ text }) => ({
     content: [{ type: 'text', text }],
   }));
   return server;

@@ -80,7 +80,7 @@ function splitProfile(
     const url = where.replace(/^file:\/\//, '');
     if (functionName === '(idle)') return 'idle';
     if (functionName === '(garbage collector)') return 'GC';
-    if (HOSTING.some((file) => url === path.join(repo, 'src', 'adapters', 'mcp', file))) return 'hosting (shared)';
+    if (HOSTING.some((file) => url === path.join(repo, 'src', 'adapters', 'mcp', 'hosting', file))) return 'hosting (shared)';
     if (url.startsWith(path.join(repo, 'src'))) return 'toolwright';
     if (url.includes('@modelcontextprotocol')) return 'MCP SDK';
     if (url.includes('/zod/')) return 'zod';

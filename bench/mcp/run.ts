@@ -1,7 +1,7 @@
 /**
  * bench/mcp: toolwright's MCP server (`createMcpServer`, the SDK's low-level `Server`) side by side
- * with the SDK's own path (`McpServer.registerTool` with the equivalent zod 4 schemas), both talking
- * to the SDK `Client` over `InMemoryTransport`, in one run: tools/call throughput and latency,
+ * with the SDK 2.x's own path (`McpServer.registerTool` with the equivalent zod 4 schemas, built once),
+ * both talking to the SDK 2.x `Client` over its `InMemoryTransport`, in one run: tools/call throughput and latency,
  * tools/list with 1,000 tools, server set-up time, and heap per registered tool.
  */
 import * as path from 'node:path';
@@ -143,9 +143,9 @@ async function main(): Promise<void> {
     '',
     `${machine()}; median of ${SAMPLES} samples per cell, contenders interleaved, each contender in its own process.`,
     '',
-    "toolwright's `createMcpServer` (the SDK's low-level `Server`) against the SDK's own path, `McpServer.registerTool`",
+    "toolwright's `createMcpServer` (the SDK 2.x's low-level `Server`) against the SDK 2.x's own path, `McpServer.registerTool`",
     'with the equivalent zod 4 input and output schemas (closed objects, the integers coerced, the boolean defaulted),',
-    'both answering the SDK `Client` over `InMemoryTransport` (which hands messages over by reference: no JSON encoding',
+    'both answering the SDK 2.x `Client` over its `InMemoryTransport` (which hands messages over by reference: no JSON encoding',
     "on either side). The tool is bench/schema's eight-field contract; on both sides a call validates and coerces the",
     'arguments (`quantity` sent as `"42"`, `notify` omitted), runs, and returns `{ id, createdAt }` as `structuredContent`',
     'plus a text block of its JSON. Each server checks the output before sending it (toolwright against `@Exposes`, the',

@@ -1,14 +1,14 @@
 /**
  * The bench/mcp tool, generated N times, on each side: the eight-field contract of
  * bench/schema/contracts.ts as a toolwright class tool served by `createMcpServer`, and as an SDK
- * `McpServer.registerTool` with the equivalent zod 4 input and output schemas. Both validate the
+ * SDK 2.x `McpServer.registerTool` with the equivalent zod 4 input and output schemas (built once,
+ * at registration). Both validate the
  * input (coercing the integers sent as strings, applying the boolean's default), run, and return a
  * structured output `{ id, createdAt }` with a text block of its JSON.
  */
 import 'reflect-metadata';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
 import { Expects, Exposes, Tool, ToolLike } from 'toolwright';
 import { createMcpServer } from 'toolwright/mcp';
 import { decoratedClasses, INVALID_ARGS, VALID_ARGS, zodWireContract } from '../schema/contracts';

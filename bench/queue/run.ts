@@ -149,7 +149,7 @@ async function main(): Promise<void> {
       'for a job with nothing to scrub, as here. What remains is CPU on two cores shared by the producer, the workers and',
       "Redis: the invoker's validation on enqueue (12–50 µs measured), the invoker on the worker (about 60 µs a job: DI,",
       'validation again, the output check), the bookkeeping of `result()` (a waiter, a slow-poll timer) and ioredis\'s',
-      'timer per command for `redisTimeoutMs`. `result()` reads five fields of the job (one HMGET), not the whole job.',
+      'timer per command for `redisTimeoutMs`. `result()` reads four fields of the job (one HMGET), never its input.',
       'Samples swing by up to 2× between rounds on this',
       'machine: read the medians with their ranges.',
       '',

@@ -375,13 +375,14 @@ export class ToolQueue {
   /**
    * How a job ended, read as Job.fromId reads it but only the fields that tell: `finishedOn`,
    * `failedReason`, the return value (null when there is none, undefined when it is not JSON).
-   * Undefined when the job is not in Redis.
+   * Undefined when the job is not in Redis (every job has a `timestamp` from its add). Never its
+   * `data`: the input may be large, and result() may read this several times.
    */
   private async ending(id: string): Promise<{ finishedOn?: string; failedReason?: string; returnvalue: unknown } | undefined> {
     const client = await redisClientOf(this.bullQueue);
-    const fields = await client.hmget(this.bullQueue.toKey(id), 'data', 'timestamp', 'finishedOn', 'failedReason', 'returnvalue');
+    const fields = await client.hmget(this.bullQueue.toKey(id), 'timestamp', 'finishedOn', 'failedReason', 'returnvalue');
     if (fields.every((field) => field === null)) return undefined;
-    const [, , finishedOn, failedReason, returnvalue] = fields;
+    const [, finishedOn, failedReason, returnvalue] = fields;
     let value: unknown = null;
     if (typeof returnvalue === 'string') {
       try {

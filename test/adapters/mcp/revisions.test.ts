@@ -15,7 +15,7 @@ import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcont
 import { AmbientContext, Expects, Tool, ToolContext } from 'toolwright';
 import { McpHttpHandle, serveHttp } from 'toolwright/mcp';
 import { revisionTools } from '../../fixtures/mcp-revisions/tools';
-import { connectStdioFixture, modernHeaders, v2Client, V2Mode, scopedTokens } from '../../helpers/mcp';
+import { connectStdioFixture, modernHeaders, MODERN_ENVELOPE, v2Client, V2Mode, scopedTokens } from '../../helpers/mcp';
 
 const auth = scopedTokens({ admin: ['admin'], user: [] });
 
@@ -274,6 +274,66 @@ describe('a 2026-07-28 call whose client goes away', () => {
     } finally {
       await served.close();
     }
+  });
+});
+
+describe("a 2026-07-28 call's signal", () => {
+  it('follows the request with one listener, not AbortSignal.any (tens of µs and WeakRef bookkeeping per call on Node 20)', async () => {
+    @Tool({ name: 'quick', description: 'Answers at once' })
+    @Expects({})
+    class Quick {
+      call(_input: unknown, context: ToolContext) {
+        return context.signal.aborted ? 'aborted' : 'running';
+      }
+    }
+    const served = await serveHttp({ name: 'signals', version: '1', tools: [Quick] }, { port: 0 });
+    const any = jest.spyOn(AbortSignal, 'any');
+    try {
+      const body = await new Promise<string>((resolve, reject) => {
+        const req = request(served.url, { method: 'POST', headers: modernHeaders('tools/call', 'quick') }, (res) => {
+          let text = '';
+          res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => resolve(text)).on('error', reject);
+        });
+        req.on('error', reject);
+        req.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: { name: 'quick', arguments: {}, _meta: MODERN_ENVELOPE },
+          }),
+        );
+      });
+      expect(body).toContain('"text":"running"');
+      expect(any).not.toHaveBeenCalled();
+    } finally {
+      any.mockRestore();
+      await served.close();
+    }
+  });
+
+  it("is the run's alone once the call has answered: closing the request's server after the answer aborts nothing the tool kept", async () => {
+    const kept: AbortSignal[] = [];
+    @Tool({ name: 'keep', description: 'Keeps its signal' })
+    @Expects({})
+    class Keep {
+      call(_input: unknown, context: ToolContext) {
+        kept.push(context.signal);
+        return 'kept';
+      }
+    }
+    const served = await serveHttp({ name: 'signals', version: '1', tools: [Keep] }, { port: 0 });
+    const client = v2Client('keep', 'pin');
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(served.url)));
+      expect(text(await client.callTool({ name: 'keep', arguments: {} }))).toBe('kept');
+      await client.close();
+    } finally {
+      await served.close();
+    }
+    expect(kept).toHaveLength(1);
+    expect(kept[0].aborted).toBe(false);
   });
 });
 

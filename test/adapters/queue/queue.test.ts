@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import IORedis from 'ioredis';
 import { container as rootContainer, injectable } from 'tsyringe';
 import {
   AmbientContext,
@@ -115,7 +116,15 @@ class Greet {
   }
 }
 
-const TOOLS = [ApproveLoan, Flaky, Slow, Whoami, Greet];
+@Tool()
+@Expects({ text: String })
+class CountChars {
+  call({ text }: { text: string }) {
+    return { length: text.length };
+  }
+}
+
+const TOOLS = [ApproveLoan, Flaky, Slow, Whoami, Greet, CountChars];
 
 beforeEach(() => {
   calls.flaky = calls.once = calls.slow = 0;
@@ -233,6 +242,24 @@ describe('toolwright/queue: handles, cancellation and shutdown', () => {
     expect(found?.tool.toolName()).toBe('approve_loan');
     expect((await found!.result()).value).toEqual({ loanId: 'L2', amount: 2 });
     expect(await elsewhere.job('nope')).toBeUndefined();
+  });
+
+  it("result() reads how the job ended, not the job's input back from Redis", async () => {
+    const { queue, worker } = pair();
+    const text = 'x'.repeat(256 * 1024);
+    const job = await queue.enqueue(CountChars, { text });
+    expect((await job.result()).value).toEqual({ length: text.length });
+    await worker!.close();
+    const probe = new IORedis(redis.connection);
+    const sent = async () => Number(/total_net_output_bytes:(\d+)/.exec(await probe.info('stats'))![1]);
+    try {
+      const before = await sent();
+      expect((await job.result()).value).toEqual({ length: text.length });
+      // Everything Redis sent meanwhile (to every connection): far less than the 256 KiB input.
+      expect((await sent()) - before).toBeLessThan(16 * 1024);
+    } finally {
+      probe.disconnect();
+    }
   });
 
   it('cancel removes a waiting job: it never runs, and its result is the cancelled failure', async () => {

@@ -70,6 +70,7 @@ export async function prepareRun(
     try {
       ambientContext = (await deps.ambientContext(request)) ?? {};
     } catch (error) {
+      rounds?.detach();
       return { fault: contextError(definition, error) };
     }
   }
@@ -78,7 +79,7 @@ export async function prepareRun(
 }
 
 /** Runs a prepared member through the invoker (middleware, timeouts, tracing, audit, redaction), as `method` traces it. */
-export function invokePrepared(
+export async function invokePrepared(
   deps: RunDeps,
   run: PreparedRun,
   definition: ToolDefinition,
@@ -86,19 +87,23 @@ export function invokePrepared(
   method: McpTracedMethod,
   target: string,
 ): Promise<Result> {
-  return withMcpRequest(run.request, () =>
-    deps.invoker.invoke(definition, args ?? {}, {
-      ambientContext: run.ambientContext,
-      container: run.container,
-      request: run.request,
-      signal: run.signal,
-      transport: 'mcp',
-      approve: run.approve,
-      callId: String(run.request.requestId),
-      trace: new McpCallTrace(run.request, target, method),
-      context: run.context,
-    }),
-  );
+  try {
+    return await withMcpRequest(run.request, () =>
+      deps.invoker.invoke(definition, args ?? {}, {
+        ambientContext: run.ambientContext,
+        container: run.container,
+        request: run.request,
+        signal: run.signal,
+        transport: 'mcp',
+        approve: run.approve,
+        callId: String(run.request.requestId),
+        trace: new McpCallTrace(run.request, target, method),
+        context: run.context,
+      }),
+    );
+  } finally {
+    run.rounds?.detach();
+  }
 }
 
 /** An ambientContext function that threw, as the error reported. */

@@ -10,7 +10,7 @@ import { callerOf } from '../auth/caller';
 import type { McpEra } from '../members/call-context';
 import { McpCallTrace } from '../members/call-request';
 import { McpConfig } from '../members/config';
-import { prepareRun, RunDeps } from '../members/member-run';
+import { PreparedRun, prepareRun, RunDeps } from '../members/member-run';
 import { withMcpRequest } from '../members/request-context';
 import type { McpServedTools, ServedTool } from '../members/served-tools';
 import type { Composition } from '../composition/composition';
@@ -48,7 +48,7 @@ export async function callTool(
   ctx: ServerContext,
   asTask: boolean,
 ): Promise<CallToolResult | { task: unknown }> {
-  const { server, era, taskMethods, singleProcess } = site;
+  const { server, era, taskMethods } = site;
   const served = deps.tools.get(name);
   // A tool the caller may not see answers exactly as one that does not exist: nothing to probe.
   if (!served || !(await deps.composition.allows(server, served, ctx))) {
@@ -81,9 +81,27 @@ export async function callTool(
       `Tool ${name} must be called as a task (taskSupport required): add params.task.`,
     );
   }
-  const { invoker, seal } = deps.run;
   const prepared = await prepareRun(deps.run, server, era, ctx, entry.definition, name, args);
   if ('fault' in prepared) return serverFault(entry.definition, prepared.fault);
+  try {
+    return await runPrepared(deps, site, prepared, entry, name, args, ctx, asTask);
+  } finally {
+    prepared.rounds?.detach();
+  }
+}
+
+/** The prepared run of a tools/call: as a task (enqueued), or through the tool's handler. */
+async function runPrepared(
+  deps: ToolCallDeps,
+  { era, singleProcess }: ToolCallSite,
+  prepared: PreparedRun,
+  entry: ServedTool['entry'],
+  name: string,
+  args: unknown,
+  ctx: ServerContext,
+  asTask: boolean,
+): Promise<CallToolResult | { task: unknown }> {
+  const { invoker, seal } = deps.run;
   const { request, rounds, signal, binding, container: child, ambientContext, context, approve } = prepared;
   /** What a run that stopped at an ask answers: input-required (or the tool error that ends it instead). */
   const stopped = () => rounds!.answer(seal, binding, singleProcess, (error) => serverFault(entry.definition, error)) as CallToolResult;
