@@ -125,7 +125,7 @@ function effectsOf(metadata: ValidationMetadata): Effects & { readonly builtIn?:
   const use = builtInUseOf(metadata);
   if (!use) return RESIDUAL;
   // A use whose closure holds more than its constraints (an @ArrayUnique identifier) has no reference check.
-  return use.hidden ?? { ...use.mapping.map(metadata.constraints ?? []), builtIn: use.mapping };
+  return use.hidden ? use.effects : { ...use.effects, builtIn: use.mapping };
 }
 
 const NO_PARAMS: Readonly<Record<string, unknown>> = Object.freeze({});
