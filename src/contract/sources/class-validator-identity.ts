@@ -155,10 +155,12 @@ function referenceAnswers(
 /** A constraint that is a built-in: its mapping, and what it means for the field model. */
 export interface BuiltInUse {
   readonly mapping: BuiltInMapping;
-  /** What the use means: the mapping's reading of its constraints, or what its closure holds beyond them. */
-  readonly effects: Effects;
-  /** The closure holds more than the constraints show (`@ArrayUnique(identifier)`): `effects` says what that means. */
-  readonly hidden: boolean;
+  /**
+   * What the use means: the mapping's reading of its constraints, with the mapping whose reference
+   * check it answers as (`builtIn`); or, when its closure holds more than its constraints show
+   * (`@ArrayUnique(identifier)`), what that means, with no reference check.
+   */
+  readonly effects: Effects & { readonly builtIn?: BuiltInMapping };
 }
 
 /** The built-ins by registered name, for a look-up that no inherited key can answer. */
@@ -217,13 +219,13 @@ function probe(
     };
     // A closure holding what the probes cannot see decides first: its answers on them mean nothing.
     const hidden = mapping.closure?.(answer);
-    if (hidden) return { mapping, effects: hidden, hidden: true };
+    if (hidden) return { mapping, effects: hidden };
     const effects = mapping.map(constraints);
     const typeOnly = effects.runtime === 'recheck' && effects.effects.every((effect) => effect.kind === 'type' && effect.format === undefined);
     const probes = typeOnly ? RECHECK_PROBES : PROBES;
     const expected = referenceAnswers(metadata.name!, mapping, constraints, text, probes);
     for (let index = 0; index < probes.length; index++) if (answer(probes[index]) !== expected[index]) return null;
-    return { mapping, effects, hidden: false };
+    return { mapping, effects: { ...effects, builtIn: mapping } };
   } catch {
     return null;
   }
