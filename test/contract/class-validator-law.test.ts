@@ -23,6 +23,7 @@ import {
   Validate,
   ValidateIf,
   ValidateNested,
+  ValidationArguments,
   ValidatorConstraint,
   ValidatorConstraintInterface,
 } from 'class-validator';
@@ -162,8 +163,8 @@ describe('a built-in is recognised per use: no verdict stands in for another use
   /** A constraint registered as 'min' that answers as @Min only when its limit is 1; with any other it wants 42. */
   @ValidatorConstraint({ name: 'min' })
   class MinWhenOne implements ValidatorConstraintInterface {
-    validate(value: unknown, args: { constraints: unknown[] }) {
-      return args.constraints[0] === 1 ? typeof value === 'number' && value >= 1 : value === 42;
+    validate(value: unknown, args?: ValidationArguments) {
+      return args?.constraints[0] === 1 ? typeof value === 'number' && value >= 1 : value === 42;
     }
   }
   const AtLeast =

@@ -78,15 +78,13 @@ const RECHECK_PROBES: readonly unknown[] = [
   42,
 ];
 
-/** What one constraint class was found to be: per exact constraints text, the built-in use, or null for none. */
-type Verdicts = Map<string, BuiltInUse | null>;
 /**
- * Per constraint class. Nearly every class is one decorator use (class-validator makes one per
- * use), so the first verdict is kept as is; a class shared by uses with different constraints
- * (`registerDecorator({ validator: SomeClass })`) is probed once per constraints: answering like
- * `@Min(1)` says nothing of how it answers with 5.
+ * Per decorator use (its metadata: one constraint class with one use's constraints), the built-in
+ * use it is, or null for none. Not per class: a class registered once and used with other
+ * constraints (`registerDecorator({ validator: SomeClass })`) is probed per use, since answering
+ * like `@Min(1)` says nothing of how it answers with 5.
  */
-const verdicts = new WeakMap<Function, { readonly text: string; readonly verdict: BuiltInUse | null; others?: Verdicts }>();
+const verdicts = new WeakMap<ValidationMetadata, BuiltInUse | null>();
 /** class-validator's own answers on the probes, per built-in and constraints (exact text): computed once. */
 const references = new Map<string, readonly boolean[]>();
 
@@ -141,9 +139,9 @@ function referenceAnswers(
   name: string,
   mapping: BuiltInMapping,
   constraints: readonly unknown[],
-  text: string | undefined,
   probes: readonly unknown[],
 ): readonly boolean[] {
+  const text = exactText(constraints);
   const key = text === undefined ? undefined : `${name}\u0000${probes.length}\u0000${text}`;
   const known = key === undefined ? undefined : references.get(key);
   if (known) return known;
@@ -179,19 +177,11 @@ export function builtInUseOf(metadata: ValidationMetadata): BuiltInUse | undefin
 
 /** Whether the metadata's constraint behaves as class-validator's built-in `mapping` does, and what it means. */
 function useOf(metadata: ValidationMetadata, mapping: BuiltInMapping): BuiltInUse | undefined {
-  const cls = metadata.constraintCls;
-  if (typeof cls !== 'function') return undefined;
-  const constraints: readonly unknown[] = metadata.constraints ?? [];
-  const text = exactText(constraints);
-  const known = verdicts.get(cls);
-  if (text !== undefined && known !== undefined) {
-    const cached = known.text === text ? known.verdict : known.others?.get(text);
-    if (cached !== undefined) return cached ?? undefined;
-  }
-  const verdict = probe(metadata, mapping, cls, constraints, text);
-  if (text !== undefined) {
-    if (known === undefined) verdicts.set(cls, { text, verdict });
-    else if ((known.others ??= new Map()).size < 100) known.others.set(text, verdict);
+  let verdict = verdicts.get(metadata);
+  if (verdict === undefined) {
+    const cls = metadata.constraintCls;
+    verdict = typeof cls === 'function' ? probe(metadata, mapping, cls, metadata.constraints ?? []) : null;
+    verdicts.set(metadata, verdict);
   }
   return verdict ?? undefined;
 }
@@ -202,7 +192,6 @@ function probe(
   mapping: BuiltInMapping,
   cls: Function,
   constraints: readonly unknown[],
-  text: string | undefined,
 ): BuiltInUse | null {
   const registered = getMetadataStorage().getTargetValidatorConstraints(cls);
   if (registered.length !== 1 || registered[0].async) return null;
@@ -223,7 +212,7 @@ function probe(
     const effects = mapping.map(constraints);
     const typeOnly = effects.runtime === 'recheck' && effects.effects.every((effect) => effect.kind === 'type' && effect.format === undefined);
     const probes = typeOnly ? RECHECK_PROBES : PROBES;
-    const expected = referenceAnswers(metadata.name!, mapping, constraints, text, probes);
+    const expected = referenceAnswers(metadata.name!, mapping, constraints, probes);
     for (let index = 0; index < probes.length; index++) if (answer(probes[index]) !== expected[index]) return null;
     return { mapping, effects: { ...effects, builtIn: mapping } };
   } catch {
