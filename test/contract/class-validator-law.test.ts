@@ -17,12 +17,14 @@ import {
   isURL,
   Matches,
   MaxLength,
+  Min,
   MinLength,
   registerDecorator,
   validate,
   Validate,
   ValidateIf,
   ValidateNested,
+  ValidationArguments,
   ValidatorConstraint,
   ValidatorConstraintInterface,
 } from 'class-validator';
@@ -180,6 +182,58 @@ describe('a custom constraint under a built-in name is not the built-in', () => 
     expect(schemaOf(Ticket).properties).toEqual({ id: { type: 'string', minLength: 1 } });
     expect((await invoke(TicketTool, { id: 'T-42' })).ok).toBe(true);
     expect((await invoke(TicketTool, { id: '123e4567-e89b-12d3-a456-426614174000' })).ok).toBe(false);
+  });
+});
+
+describe('a built-in is recognised per use: no verdict stands in for another use', () => {
+  /** A constraint registered as 'min' that answers as @Min only when its limit is 1; with any other it wants 42. */
+  @ValidatorConstraint({ name: 'min' })
+  class MinWhenOne implements ValidatorConstraintInterface {
+    validate(value: unknown, args?: ValidationArguments) {
+      return args?.constraints[0] === 1 ? typeof value === 'number' && value >= 1 : value === 42;
+    }
+  }
+  const AtLeast =
+    (limit: number): PropertyDecorator =>
+    (object, propertyName) =>
+      registerDecorator({ name: 'min', target: object.constructor, propertyName: propertyName as string, constraints: [limit], validator: MinWhenOne });
+  /** Registered as 'min' with @Min(1)'s constraints, after a real @Min(1): it refuses what is over 20. */
+  const MinUpTo20 = (): PropertyDecorator => (object, propertyName) =>
+    registerDecorator({
+      name: 'min',
+      target: object.constructor,
+      propertyName: propertyName as string,
+      constraints: [1],
+      validator: { validate: (value: unknown) => typeof value === 'number' && value >= 1 && value <= 20 },
+    });
+
+  it('one constraint class under two limits: each limit is probed, and the one that is not @Min runs in class-validator', async () => {
+    class Stock {
+      @IsInt() @AtLeast(1) shelf!: number;
+      @IsInt() @AtLeast(5) crate!: number;
+    }
+    const StockTool = echo(Stock);
+    const [schema] = schemaAndWarnings(Stock);
+    expect(schema.properties).toEqual({ shelf: { type: 'integer', minimum: 1 }, crate: { type: 'integer' } });
+    const refused = await invoke(StockTool, { shelf: 1, crate: 6 });
+    expect(refused.fieldErrors).toEqual([expect.objectContaining({ field: 'crate', keyword: 'min' })]);
+    expect((await invoke(StockTool, { shelf: 1, crate: 42 })).ok).toBe(true);
+  });
+
+  it("a look-alike with a real @Min(1)'s name and constraints, declared after it, is still a look-alike", async () => {
+    class Order {
+      @IsInt() @Min(1) quantity!: number;
+      @IsInt() @MinUpTo20() boxes!: number;
+    }
+    const OrderTool = echo(Order);
+    const [schema, warnings] = schemaAndWarnings(Order);
+    expect(schema.properties).toEqual({ quantity: { type: 'integer', minimum: 1 }, boxes: { type: 'integer' } });
+    expect(warnings).toEqual([
+      "toolwright: Order.boxes uses a custom constraint registered as 'min', which JSON Schema cannot express. It is checked at run time only.",
+    ]);
+    expect((await invoke(OrderTool, { quantity: 50, boxes: 20 })).ok).toBe(true);
+    const refused = await invoke(OrderTool, { quantity: 50, boxes: 50 });
+    expect(refused.fieldErrors).toEqual([expect.objectContaining({ field: 'boxes', keyword: 'min' })]);
   });
 });
 

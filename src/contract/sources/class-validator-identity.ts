@@ -78,10 +78,31 @@ const RECHECK_PROBES: readonly unknown[] = [
   42,
 ];
 
-/** Per constraint class: the built-in use it is, or null for none. */
-const verdicts = new WeakMap<Function, BuiltInUse | null>();
-/** class-validator's own answers on the probes, per built-in and constraints (JSON): computed once. */
+/**
+ * Per decorator use (its metadata: one constraint class with one use's constraints), the built-in
+ * use it is, or null for none. Not per class: a class registered once and used with other
+ * constraints (`registerDecorator({ validator: SomeClass })`) is probed per use, since answering
+ * like `@Min(1)` says nothing of how it answers with 5.
+ */
+const verdicts = new WeakMap<ValidationMetadata, BuiltInUse | null>();
+/** class-validator's own answers on the probes, per built-in and constraints (exact text): computed once. */
 const references = new Map<string, readonly boolean[]>();
+
+/** A scalar as exact text: `undefined` apart from `null`, `-0` from `0`, NaN and the infinities from `null`. */
+function scalarText(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'undefined':
+      return 'u';
+    case 'number':
+      return Object.is(value, -0) ? 'n-0' : `n${value}`;
+    case 'string':
+      return JSON.stringify(value);
+    case 'boolean':
+      return value ? 't' : 'f';
+    default:
+      return value === null ? 'z' : undefined;
+  }
+}
 
 /**
  * Constraints as exact text (a RegExp by source and flags, `undefined` kept apart from `null`), or
@@ -89,20 +110,27 @@ const references = new Map<string, readonly boolean[]>();
  */
 function exactText(value: unknown, depth = 0): string | undefined {
   if (depth > 8) return undefined;
-  if (value === undefined) return 'u';
-  if (value === null || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string') return JSON.stringify(value);
+  const scalar = scalarText(value);
+  if (scalar !== undefined) return scalar;
   if (value instanceof RegExp) return `r${JSON.stringify(value.source)}/${value.flags}`;
   if (value instanceof Date) return `d${value.getTime()}`;
   if (Array.isArray(value)) {
-    const items = value.map((item) => exactText(item, depth + 1));
-    return items.includes(undefined) ? undefined : `[${items.join(',')}]`;
+    let text = '[';
+    for (let index = 0; index < value.length; index++) {
+      const item = exactText(value[index], depth + 1);
+      if (item === undefined) return undefined;
+      text += index === 0 ? item : `,${item}`;
+    }
+    return `${text}]`;
   }
-  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    const entries = Object.keys(value).map((key) => {
-      const text = exactText((value as Record<string, unknown>)[key], depth + 1);
-      return text === undefined ? undefined : `${JSON.stringify(key)}:${text}`;
-    });
-    return entries.includes(undefined) ? undefined : `{${entries.join(',')}}`;
+  if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype) {
+    let text = '{';
+    for (const key of Object.keys(value)) {
+      const item = exactText((value as Record<string, unknown>)[key], depth + 1);
+      if (item === undefined) return undefined;
+      text += `${text === '{' ? '' : ','}${JSON.stringify(key)}:${item}`;
+    }
+    return `${text}}`;
   }
   return undefined;
 }
@@ -122,57 +150,72 @@ function referenceAnswers(
   return answers;
 }
 
-/** A constraint that is a built-in: its mapping, and what its closure holds beyond its constraints. */
+/** A constraint that is a built-in: its mapping, and what it means for the field model. */
 export interface BuiltInUse {
   readonly mapping: BuiltInMapping;
-  /** The use's meaning when its closure holds more than its constraints show (`@ArrayUnique(identifier)`). */
-  readonly hidden?: Effects;
+  /**
+   * What the use means: the mapping's reading of its constraints, with the mapping whose reference
+   * check it answers as (`builtIn`); or, when its closure holds more than its constraints show
+   * (`@ArrayUnique(identifier)`), what that means, with no reference check.
+   */
+  readonly effects: Effects & { readonly builtIn?: BuiltInMapping };
 }
+
+/** The built-ins by registered name, for a look-up that no inherited key can answer. */
+const BY_NAME: ReadonlyMap<string, BuiltInMapping> = new Map(Object.entries(BUILT_IN_MAPPINGS));
 
 /** The built-in a constraint is (by name, then by behaviour), or undefined for any other constraint. */
 export function builtInOf(metadata: ValidationMetadata): BuiltInMapping | undefined {
   return builtInUseOf(metadata)?.mapping;
 }
 
-/** The built-in a constraint is, with what its closure hides, or undefined for any other constraint. */
+/** The built-in a constraint is, with what its use means, or undefined for any other constraint. */
 export function builtInUseOf(metadata: ValidationMetadata): BuiltInUse | undefined {
-  const name = metadata.name;
-  if (!name || !Object.prototype.hasOwnProperty.call(BUILT_IN_MAPPINGS, name)) return undefined;
-  return useOf(metadata, BUILT_IN_MAPPINGS[name]);
+  const mapping = metadata.name ? BY_NAME.get(metadata.name) : undefined;
+  return mapping && useOf(metadata, mapping);
 }
 
-/** Whether the metadata's constraint behaves as class-validator's built-in `mapping` does, and what it hides. */
+/** Whether the metadata's constraint behaves as class-validator's built-in `mapping` does, and what it means. */
 function useOf(metadata: ValidationMetadata, mapping: BuiltInMapping): BuiltInUse | undefined {
-  const cls = metadata.constraintCls;
-  if (typeof cls !== 'function') return undefined;
-  const known = verdicts.get(cls);
-  if (known !== undefined) return known ?? undefined;
-  let verdict: BuiltInUse | null = null;
-  const registered = getMetadataStorage().getTargetValidatorConstraints(cls);
-  if (registered.length === 1 && !registered[0].async) {
-    try {
-      // Made here, not through class-validator's container: its default container finds an instance
-      // by a linear search, so probing every field of 1,000 tools through it took seconds. A class
-      // that needs its container's dependencies throws here, and is no built-in.
-      const instance = new (cls as new () => ConstraintInstance)();
-      const constraints: readonly unknown[] = metadata.constraints ?? [];
-      const answer = (value: unknown) =>
-        instance.validate(value, { value, constraints, targetName: '', object: {}, property: metadata.propertyName });
-      // A closure holding what the probes cannot see decides first: its answers on them mean nothing.
-      const hidden = mapping.closure?.(answer);
-      if (hidden) {
-        verdict = { mapping, hidden };
-      } else {
-        const { runtime, effects } = mapping.map(constraints);
-        const typeOnly = runtime === 'recheck' && effects.every((effect) => effect.kind === 'type' && effect.format === undefined);
-        const probes = typeOnly ? RECHECK_PROBES : PROBES;
-        const expected = referenceAnswers(metadata.name!, mapping, constraints, probes);
-        if (probes.every((value, index) => answer(value) === expected[index])) verdict = { mapping };
-      }
-    } catch {
-      verdict = null;
-    }
+  let verdict = verdicts.get(metadata);
+  if (verdict === undefined) {
+    const cls = metadata.constraintCls;
+    verdict = typeof cls === 'function' ? probe(metadata, mapping, cls, metadata.constraints ?? []) : null;
+    verdicts.set(metadata, verdict);
   }
-  verdicts.set(cls, verdict);
   return verdict ?? undefined;
+}
+
+/** Probes one constraint class with one use's constraints: the built-in use it is, or null. */
+function probe(
+  metadata: ValidationMetadata,
+  mapping: BuiltInMapping,
+  cls: Function,
+  constraints: readonly unknown[],
+): BuiltInUse | null {
+  const registered = getMetadataStorage().getTargetValidatorConstraints(cls);
+  if (registered.length !== 1 || registered[0].async) return null;
+  try {
+    // Made here, not through class-validator's container: its default container finds an instance
+    // by a linear search, so probing every field of 1,000 tools through it took seconds. A class
+    // that needs its container's dependencies throws here, and is no built-in.
+    const instance = new (cls as new () => ConstraintInstance)();
+    // One arguments object for every probe (only its value changes): class-validator's built-ins only read it.
+    const args = { value: undefined as unknown, constraints, targetName: '', object: {}, property: metadata.propertyName };
+    const answer = (value: unknown) => {
+      args.value = value;
+      return instance.validate(value, args);
+    };
+    // A closure holding what the probes cannot see decides first: its answers on them mean nothing.
+    const hidden = mapping.closure?.(answer);
+    if (hidden) return { mapping, effects: hidden };
+    const effects = mapping.map(constraints);
+    const typeOnly = effects.runtime === 'recheck' && effects.effects.every((effect) => effect.kind === 'type' && effect.format === undefined);
+    const probes = typeOnly ? RECHECK_PROBES : PROBES;
+    const expected = referenceAnswers(metadata.name!, mapping, constraints, probes);
+    for (let index = 0; index < probes.length; index++) if (answer(probes[index]) !== expected[index]) return null;
+    return { mapping, effects: { ...effects, builtIn: mapping } };
+  } catch {
+    return null;
+  }
 }

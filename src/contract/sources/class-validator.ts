@@ -122,10 +122,7 @@ function effectsOf(metadata: ValidationMetadata): Effects & { readonly builtIn?:
       return RESIDUAL;
   }
   // A custom constraint registered under a built-in's name is not the built-in: class-validator runs it.
-  const use = builtInUseOf(metadata);
-  if (!use) return RESIDUAL;
-  // A use whose closure holds more than its constraints (an @ArrayUnique identifier) has no reference check.
-  return use.hidden ?? { ...use.mapping.map(metadata.constraints ?? []), builtIn: use.mapping };
+  return builtInUseOf(metadata)?.effects ?? RESIDUAL;
 }
 
 const NO_PARAMS: Readonly<Record<string, unknown>> = Object.freeze({});
@@ -149,7 +146,8 @@ export function mapValidator(metadata: ValidationMetadata, owner: Function): Map
   const { effects, runtime, builtIn, note } = effectsOf(metadata);
   const constraints: readonly unknown[] = metadata.constraints ?? [];
   return {
-    check: builtIn && ((value) => builtIn.reference(value, constraints)),
+    // Only a re-checked built-in's own check is asked (of a literal default or example).
+    check: builtIn && runtime !== 'exact' ? (value) => builtIn.reference(value, constraints) : undefined,
     metadata,
     effects,
     residual: runtime !== 'exact',
