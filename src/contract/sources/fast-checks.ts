@@ -176,7 +176,8 @@ export function fastCheckOf(metadata: ValidationMetadata): ((value: unknown) => 
   const name = metadata.name;
   if (!name || !Object.prototype.hasOwnProperty.call(FAST_CHECKS, name) || !metadata.constraintCls) return undefined;
   const use = builtInUseOf(metadata);
-  if (!use || use.hidden) return undefined;
+  // A use whose closure holds more than its constraints show answers as no reference check does.
+  if (!use || use.effects.builtIn === undefined) return undefined;
   const constraints: readonly unknown[] = metadata.constraints ?? [];
   const fast = FAST_CHECKS[name](constraints);
   if (!fast) return undefined;
