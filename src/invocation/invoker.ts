@@ -393,7 +393,7 @@ export class Invoker {
     const middleware =
       configured.length === 0 ? this.middleware : this.middleware.length === 0 ? configured : [...configured, ...this.middleware];
     const rule = approvalRule(definition, this.destructiveApproval());
-    // `return await`: a promise returned from an async function takes two more turns to settle.
+    // `return await` here and below: a promise returned from an async function takes two more turns to settle.
     if (middleware.length === 0 && rule === undefined) return await toTool(false);
     const pipelineCall = new PipelineCall(
       definition,
@@ -405,7 +405,7 @@ export class Invoker {
       call.request,
     );
     const last = rule === undefined ? () => toTool(false) : () => this.approveThenCall(pipelineCall, rule, call, args, toTool);
-    return runPipeline(middleware, pipelineCall, last, (error) => this.fromThrown(definition, error, caller, args));
+    return await runPipeline(middleware, pipelineCall, last, (error) => this.fromThrown(definition, error, caller, args));
   }
 
   /** The innermost step before the tool: an unapproved call never reaches it. */
