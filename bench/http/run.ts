@@ -76,11 +76,11 @@ async function load(url: string, connections: number, seconds: number): Promise<
 
 /** What a profile of the toolwright server shows (`node --cpu-prof` on bench/http/server.ts). */
 const LIMITS = [
-  'What limits it: a profile of the toolwright server (`node --cpu-prof`, 10 connections, quiet machine) puts the',
-  'HTTP adapter\'s own work under 1 µs a request (the route handler, the body-deadline hook, serializing the success)',
-  'and the invoker at about 13 µs of the main thread: validation and coercion, class-validator running the tool\'s own',
-  '`@IsEmail` (validator\'s `isEmail`, about 4 µs, where the bare route\'s ajv checks `format: email`), the walk for',
-  'undeclared keys (about 2 µs), the tool context and the output check. It allocates more, so garbage collection (whose',
+  'What limits it: a profile of the toolwright server (`node --cpu-prof`, 10 connections) puts the HTTP adapter\'s',
+  'own work under 2 µs a request (the route handler, the body-deadline hook, serializing the success) and the invoker',
+  'at about 3 µs since issue 38 (one generated function per contract, the fast `@IsEmail` check, the output rendered by',
+  'generated code; it was about 13 µs); socket writes (`writev`) in the kernel are half of every contender\'s CPU. It',
+  'allocates more than the bare route, so garbage collection (whose',
   'helper threads count in the server\'s CPU time too) costs a few µs more than the bare route\'s. Parsing, routing and',
   'the socket write are the same work on both sides. Taken out of the adapter\'s request path: a PassThrough stream, a',
   'timer and four listeners for the body deadline (now only for a body that did not arrive with its headers: this was',
