@@ -21,6 +21,7 @@ import { contractOf } from '../contract/build-contract';
 import { formatHolds, isDateTime } from '../contract/conforms';
 import { Contract, FieldModel, isRequiredInput, TypeNode } from '../contract/field-model';
 import { inferEnumType } from '../schema/build-schema';
+import { CodeWriter, NotGenerated } from '../util/code-writer';
 import { copyJson } from '../util/copy-json';
 import { coerceBoolean, coerceInteger, coerceNumber, dateToWire } from './prepare';
 
@@ -47,9 +48,6 @@ export interface GeneratedInput {
    */
   readonly depth: number | undefined;
 }
-
-/** A shape the generator does not write: the contract keeps the compiled closures. */
-class NotGenerated extends Error {}
 
 /** ajv's string length: code points, as JSON Schema counts them. */
 function codePoints(text: string): number {
@@ -88,9 +86,7 @@ const HELPERS = Object.freeze({
 });
 
 /** Writes one contract's functions. Constants go into `k` (an array), referenced by index. */
-class Writer {
-  private next = 0;
-  readonly constants: unknown[] = [];
+class Writer extends CodeWriter {
   /** Classes on the current path: a recursive contract is not generated. */
   private readonly path = new Set<Function>();
   /** The deepest container level an accepted value reaches. */
@@ -99,15 +95,6 @@ class Writer {
   shapeComplete = true;
   /** Functions beside the check: one per union member, true when a value is one. */
   readonly helpers: string[] = [];
-
-  variable(prefix: string): string {
-    return `${prefix}${this.next++}`;
-  }
-
-  constant(value: unknown): string {
-    this.constants.push(value);
-    return `k[${this.constants.length - 1}]`;
-  }
 
   /** A scalar as a JSON literal in the code (a string, a finite number, a boolean), anything else as a constant. */
   literal(value: unknown): string {
@@ -464,26 +451,12 @@ export function generatedInput(target: Function): GeneratedInput | undefined {
 
 function write(contract: Contract): GeneratedInput | null {
   const writer = new Writer();
-  let checkBody: string;
-  let instantiateBody: string;
-  try {
-    checkBody =
-      `if (reject) ${writer.unknownKeys(contract, 's')}` +
-      'const w = {};\n' +
-      writer.fields(contract, 's', 'w', false, 2) +
-      'return w;\n';
-    instantiateBody = `${writer.instance(contract, 'w', 'i')}return i;\n`;
-  } catch (error) {
-    if (error instanceof NotGenerated) return null;
-    throw error;
-  }
-  // The code is the contract's, written above from its metadata; `k` holds every value.
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  const make = new Function(
-    'k',
-    'h',
-    `${writer.helpers.join('')}return [function check(s, nma, reject) {\n${checkBody}}, function instantiate(w) {\n${instantiateBody}}];`,
-  );
-  const [check, instantiate] = make(writer.constants, HELPERS) as [GeneratedCheck, GeneratedInstantiate];
+  const made = writer.make<[GeneratedCheck, GeneratedInstantiate]>(() => {
+    const check = `if (reject) ${writer.unknownKeys(contract, 's')}const w = {};\n${writer.fields(contract, 's', 'w', false, 2)}return w;\n`;
+    const instantiate = `${writer.instance(contract, 'w', 'i')}return i;\n`;
+    return `${writer.helpers.join('')}return [function check(s, nma, reject) {\n${check}}, function instantiate(w) {\n${instantiate}}];`;
+  }, HELPERS);
+  if (!made) return null;
+  const [check, instantiate] = made;
   return { check, instantiate, depth: writer.shapeComplete ? writer.deepest : undefined };
 }

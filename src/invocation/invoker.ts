@@ -365,6 +365,11 @@ export class Invoker {
     return plan.generated ?? undefined;
   }
 
+  /** What builds the DTO instance from validated wire input: the generated function where there is one. */
+  private instantiator(plan: Plan): (wire: Record<string, unknown>) => object {
+    return this.generated(plan)?.instantiate ?? plan.instantiate;
+  }
+
   private destructiveApproval(): boolean {
     return this.options.requireApprovalForDestructive ?? configuredDestructiveApproval();
   }
@@ -535,7 +540,7 @@ export class Invoker {
       ambientValues.push([field.name, value]);
     }
 
-    const input = (this.generated(plan)?.instantiate ?? plan.instantiate)(prepared) as Record<string, unknown>;
+    const input = this.instantiator(plan)(prepared) as Record<string, unknown>;
     for (const [name, value] of ambientValues) input[name] = value;
 
     if (plan.residual) {
@@ -645,7 +650,7 @@ export class Invoker {
     if (checked instanceof RefusedInput) return { ok: false, result: await this.refused(definition, plan, checked, args, true) };
     if (plan.residual) {
       const found = new InputProblems(plan.order);
-      await this.residual(plan, (this.generated(plan)?.instantiate ?? plan.instantiate)(checked), found);
+      await this.residual(plan, this.instantiator(plan)(checked), found);
       if (!found.empty) return { ok: false, result: this.inputProblems(definition, found, args) };
     }
     return { ok: true, input: checked };

@@ -11,12 +11,11 @@
 import { contractOf } from '../contract/build-contract';
 import { mismatchDetail } from '../contract/conforms';
 import type { Contract, TypeNode } from '../contract/field-model';
+import { CodeWriter, NotGenerated } from '../util/code-writer';
 import { isoString } from '../util/iso-date';
 
 /** The rendered value, or undefined where the reference renderer decides. */
 export type GeneratedRender = (value: unknown) => unknown;
-
-class NotGenerated extends Error {}
 
 /** A nested value deeper than this goes to the reference renderer, which tracks cycles past it. */
 const MAX_DEPTH = 100;
@@ -31,19 +30,8 @@ const HELPERS = Object.freeze({
   Date,
 });
 
-class Writer {
-  private next = 0;
-  readonly constants: unknown[] = [];
+class Writer extends CodeWriter {
   private readonly path = new Set<Function>();
-
-  variable(prefix: string): string {
-    return `${prefix}${this.next++}`;
-  }
-
-  constant(value: unknown): string {
-    this.constants.push(value);
-    return `k[${this.constants.length - 1}]`;
-  }
 
   /** Statements rendering the fields of `contract` from object `src` into a new object `out`. */
   contract(contract: Contract, src: string, out: string, depth: number): string {
@@ -142,17 +130,11 @@ export function generatedRenderer(target: Function): GeneratedRender | undefined
 
 function write(contract: Contract): GeneratedRender | null {
   const writer = new Writer();
-  let body: string;
-  try {
-    body =
+  return writer.make<GeneratedRender>(
+    () =>
+      'return function render(s) {\n' +
       'if (typeof s !== "object" || s === null || Array.isArray(s) || typeof s.toJSON !== "undefined") return;\n' +
-      writer.contract(contract, 's', 'out', 1) +
-      'return out;\n';
-  } catch (error) {
-    if (error instanceof NotGenerated) return null;
-    throw error;
-  }
-  // The code is the contract's, written above from its metadata; `k` holds every value.
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  return new Function('k', 'h', `return function render(s) {\n${body}};`)(writer.constants, HELPERS) as GeneratedRender;
+      `${writer.contract(contract, 's', 'out', 1)}return out;\n};`,
+    HELPERS,
+  );
 }
