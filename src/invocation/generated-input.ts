@@ -21,7 +21,7 @@ import { contractOf } from '../contract/build-contract';
 import { formatHolds, isDateTime } from '../contract/conforms';
 import { Contract, FieldModel, isRequiredInput, TypeNode } from '../contract/field-model';
 import { inferEnumType } from '../schema/build-schema';
-import { CodeWriter, NotGenerated } from '../util/code-writer';
+import { CodeWriter, NotGenerated, perClass } from '../util/code-writer';
 import { copyJson } from '../util/copy-json';
 import { coerceBoolean, coerceInteger, coerceNumber, dateToWire } from './prepare';
 
@@ -437,17 +437,8 @@ function numberCheck(x: string): string {
   return `if (typeof ${x} !== "number" || !isFinite(${x})) return;\n`;
 }
 
-const generated = new WeakMap<Function, GeneratedInput | null>();
-
 /** The generated input functions of a contract class, or undefined where the generator does not write its shape. */
-export function generatedInput(target: Function): GeneratedInput | undefined {
-  let functions = generated.get(target);
-  if (functions === undefined) {
-    functions = write(contractOf(target));
-    generated.set(target, functions);
-  }
-  return functions ?? undefined;
-}
+export const generatedInput = perClass((target) => write(contractOf(target)));
 
 function write(contract: Contract): GeneratedInput | null {
   const writer = new Writer();

@@ -11,7 +11,7 @@
 import { contractOf } from '../contract/build-contract';
 import { mismatchDetail } from '../contract/conforms';
 import type { Contract, TypeNode } from '../contract/field-model';
-import { CodeWriter, NotGenerated } from '../util/code-writer';
+import { CodeWriter, NotGenerated, perClass } from '../util/code-writer';
 import { isoString } from '../util/iso-date';
 
 /** The rendered value, or undefined where the reference renderer decides. */
@@ -116,17 +116,8 @@ class Writer extends CodeWriter {
   }
 }
 
-const generated = new WeakMap<Function, GeneratedRender | null>();
-
 /** The generated renderer of an output contract class, or undefined where the generator does not write its shape. */
-export function generatedRenderer(target: Function): GeneratedRender | undefined {
-  let render = generated.get(target);
-  if (render === undefined) {
-    render = write(contractOf(target));
-    generated.set(target, render);
-  }
-  return render ?? undefined;
-}
+export const generatedRenderer = perClass((target) => write(contractOf(target)));
 
 function write(contract: Contract): GeneratedRender | null {
   const writer = new Writer();

@@ -41,3 +41,16 @@ export class CodeWriter {
     return new Function('k', 'h', body)(this.constants, helpers) as T;
   }
 }
+
+/**
+ * A generator's answer per class, made at first use and kept as long as the class: the generated
+ * functions, or undefined where `build` does not write its shape (remembered too).
+ */
+export function perClass<T>(build: (target: Function) => T | null): (target: Function) => T | undefined {
+  const made = new WeakMap<Function, T | null>();
+  return (target) => {
+    let found = made.get(target);
+    if (found === undefined) made.set(target, (found = build(target)));
+    return found ?? undefined;
+  };
+}
