@@ -1,9 +1,17 @@
 import type { Config } from 'jest';
 
+/**
+ * The suites that build the documentation site or drive chromium: their own stage
+ * (`npm run test:browser`, jest.browser.config.ts), which `npm run test:ci` and .ci/run run after
+ * `npm test`. `npm test` leaves them out: they take minutes and need Debian's chromium.
+ */
+export const BROWSER_SUITES = ['test/docs/site-build.test.ts', 'test/adapters/http/docs-page.test.ts'];
+
 const config: Config = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', ...BROWSER_SUITES.map((suite) => `<rootDir>/${suite}`)],
   transform: {
     // Type checking is `tsc --noEmit` in `npm test`; ts-jest only transpiles (isolatedModules).
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],

