@@ -65,6 +65,13 @@ describe('the Markdown checker', () => {
     expect(problems).toEqual(['probe.md:13: (await invoke(Ping, { times: 3 })).value gives 6, the page says 7']);
   });
 
+  it('runs a block followed by `<!-- prints -->` and an output block, and reports other output', async () => {
+    const printing = (shown: string) =>
+      ['```ts', "console.log('one', { two: 2 });", '```', '', 'It prints:', '', '<!-- prints -->', '```text', shown, '```', ''].join('\n');
+    expect(await runClaims(extractBlocks(probe(printing('one { two: 2 }'))))).toEqual([]);
+    expect(await runClaims(extractBlocks(probe(printing('one { two: 3 }'))))).toEqual(["probe.md:2: prints\none { two: 2 }\nwhere the page shows\none { two: 3 }"]);
+  });
+
   it('resolves a named block of the same page as ./name.js, and only there', () => {
     const named = ['```ts', '// greet.ts', "export const greeting = 'hello';", '```', ''].join('\n');
     const user = ['```ts', "import { greeting } from './greet.js';", 'const length: number = greeting.length;', 'void length;', '```', ''].join('\n');

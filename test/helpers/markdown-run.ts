@@ -45,7 +45,6 @@ const TRANSPILE: ts.CompilerOptions = {
   esModuleInterop: true,
 };
 
-// eslint-disable-next-line @typescript-eslint/no-empty-function
 const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...parameters: string[]) => (...values: unknown[]) => Promise<void>;
 
 /** The `./name.js` imports of a block's code, as the files they are in its document's project. */
