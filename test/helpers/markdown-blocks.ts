@@ -2,22 +2,31 @@
  * The checker of TypeScript blocks in Markdown, for README.md (test/readme/readme.test.ts) and every
  * page of the documentation site (test/docs/docs-blocks.test.ts).
  *
- * Every ```ts block is type-checked as a user would compile it: each block its own file in a
- * project of ES modules (`"type": "module"`, so top-level await works) under `module`/
- * `moduleResolution` `nodenext` (a relative import needs its `.js`, as Node requires, and a
- * side-effect import must resolve), `strict`, with legacy decorators and decorator metadata,
- * importing toolwright through its public entry points (mapped to src/, as tsconfig.json maps
- * them). Each Markdown document is its own reader's project (its own folder): a block whose first
- * line is `// name.ts` is that file of the project, which the document's other blocks import as
- * `./name.js`. A block that cannot be completed is preceded by `<!-- fragment: reason -->` and
- * skipped; every skipped block must give its reason. One program checks every block of the
- * documents it is given.
+ * Every ```ts block is compiled as a reader who copies it would compile it, in the two setups the
+ * TypeScript setup page (docs/guide/typescript.md) gives, each read from that page:
+ * - ES modules: its TypeScript 7 tsconfig (`"module": "nodenext"`) in a project with
+ *   `"type": "module"` (top-level await works; a relative import needs its `.js`);
+ * - CommonJS: its TypeScript 5 tsconfig (`"module": "commonjs"`) in a project without it. There the
+ *   one difference the pages allow is top-level `await`, which the first tool's page tells a
+ *   CommonJS reader to put in an `async function`: a block using it must fail with that (TS1378)
+ *   and nothing else.
+ * Both compile with this repository's TypeScript (5.9; TypeScript 7's compiler has no JavaScript
+ * API), `types: ["node"]`, importing toolwright through its public entry points (mapped to src/, as
+ * tsconfig.json maps them). Each Markdown document is its own reader's project (its own folder).
  *
- * A block with an `import` is a file a reader copies: it is compiled exactly as written, so it
- * imports or declares every name it uses. Only a block without any import (a snippet continuing the
- * examples around it) may leave out the imports of the names it uses from `toolwright`,
- * class-validator and tsyringe and use the stand-ins for the application declared in APPLICATION
- * below: the checker adds those imports, as a reader continuing the first example would have them.
+ * A block is a file a reader copies: it compiles exactly as written, importing or declaring every
+ * name it uses. Nothing is added to it, with two visible exceptions a reader sees on the page:
+ * - a block whose first line is `// name.ts` is that file of the project, which the document's
+ *   other blocks import as `./name.js`;
+ * - a block whose first line is `// continues: name.ts` is more of that file: it is compiled
+ *   appended to that block (and what that block continues), and only its own lines' problems are its.
+ * A block that is not code to copy (a sketch) is preceded by `<!-- fragment: reason -->` and
+ * skipped; every skipped block must give its reason. One program per setup checks every block of
+ * the documents it is given.
+ *
+ * A line `expression; // → value` states the expression's value, and a fenced block marked
+ * `<!-- prints -->` just after a block is what the block prints: test/helpers/markdown-run.ts runs
+ * every block stating either and compares.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -73,7 +82,12 @@ export interface Block {
   readonly code: string;
   /** Set when the block is marked `<!-- fragment: reason -->`. */
   readonly fragment?: string;
+  /** The file of the project the block is (its own, unless it is named `// name.ts`). */
   readonly file: string;
+  /** Set when the block's first line is `// continues: name.ts`: the file it adds to. */
+  readonly continues?: string;
+  /** What the block prints when run: the fenced block after it marked `<!-- prints -->`. */
+  readonly prints?: { readonly lang: string; readonly text: string };
 }
 
 /** `name:line`, how a block is named in a test's output. */
@@ -93,157 +107,102 @@ export function extractBlocks(document: MarkdownDocument): Block[] {
     while (previous >= 0 && lines[previous].trim() === '') previous--;
     const marker = previous >= 0 ? /^<!--\s*fragment:(.*)-->\s*$/.exec(lines[previous].trim()) : null;
     const named = /^\/\/ ([\w-]+\.ts)\s*$/.exec(lines[start] ?? '');
+    const continues = /^\/\/ continues: ([\w-]+\.ts)\s*$/.exec(lines[start] ?? '');
+    // Its output: after blank lines and at most three lines of prose ("It prints:"), `<!-- prints -->` and a fenced block.
+    let next = end + 1;
+    const prose = (line: string): boolean => line.trim() === '' || !/^(```|<!--|#)/.test(line);
+    while (next < lines.length && next - end <= 4 && prose(lines[next])) next++;
+    const output = lines[next]?.trim() === '<!-- prints -->' ? /^```(\w*)\s*$/.exec(lines[next + 1] ?? '') : null;
+    let outputEnd = next + 2;
+    while (output && outputEnd < lines.length && !/^```\s*$/.test(lines[outputEnd])) outputEnd++;
     blocks.push({
       document,
       line: start + 1,
       code: lines.slice(start, end).join('\n') + '\n',
       fragment: marker ? marker[1].trim() : undefined,
       file: path.join(document.project, named ? named[1] : `block-line-${start + 1}.ts`),
+      continues: continues ? path.join(document.project, continues[1]) : undefined,
+      prints: output ? { lang: output[1], text: lines.slice(next + 2, outputEnd).join('\n') } : undefined,
     });
     i = end;
   }
   return blocks;
 }
 
-/** The application the snippets live in: what they use without declaring. Types only. */
-const APPLICATION = `
-export declare class Loan { id: string; state: 'pending' | 'approved' | 'cancelled'; }
-export declare class LoanStatusInput { loanId: string; }
-export declare class LoanStatus { loanId: string; state: string; }
-export declare class LoanRepository {
-  find(id: string): Promise<Loan | undefined>;
-  status(id: string): Promise<LoanStatus>;
-  approve(loan: Loan, amount: number, officerId: string): Promise<string>;
-}
-// Tools the examples declare in other blocks (as in examples/loan-desk).
-export declare class ApproveLoanInput { loanId: string; amount: number; tier: 'standard' | 'express'; officerId: string; }
-export declare class ApproveLoanV2 { call(input: ApproveLoanInput): Promise<{ approvalId: string; approvedAt: Date }>; }
-export declare class CheckCredit { call(input: { applicantId: string }): { score: number; band: string }; }
-export declare class LoanService { status(input: LoanStatusInput): Promise<LoanStatus>; }
-export declare class RateLimited extends Error {}
-export declare const loanId: string;
-export declare const officerId: string;
-export declare const session: { officerId: string };
-export declare const token: string;
-export declare const index: { search(query: string, limit?: number): Promise<string[]> };
-export declare const container: import('tsyringe').DependencyContainer;
-export declare function use(value: unknown): void;
-export declare function show(message: string): void;
-`;
-/** The stand-ins' module, in each document's project folder. */
-const APPLICATION_MODULE = './snippet-application.js';
-const applicationFileIn = (project: string): string => path.join(project, 'snippet-application.d.ts');
-
-/** The names a snippet may use without importing them, by module. */
-function importableNames(): Map<string, string> {
-  const from = new Map<string, string>();
-  const application = ts.createSourceFile('application.d.mts', APPLICATION, ts.ScriptTarget.ES2022, true);
-  for (const statement of application.statements) {
-    if ((ts.isClassDeclaration(statement) || ts.isFunctionDeclaration(statement)) && statement.name) from.set(statement.name.text, APPLICATION_MODULE);
-    if (ts.isVariableStatement(statement)) {
-      for (const declaration of statement.declarationList.declarations) if (ts.isIdentifier(declaration.name)) from.set(declaration.name.text, APPLICATION_MODULE);
-    }
-  }
-  const index = fs.readFileSync(path.join(repo, 'src', 'index.ts'), 'utf8');
-  for (const [, list] of index.matchAll(/export (?:type )?\{([^}]*)\}/g)) {
-    for (const name of list.split(',').map((entry) => entry.trim().split(/\s+as\s+/).pop()!.trim())) {
-      if (name) from.set(name, 'toolwright');
-    }
-  }
-  for (const library of ['class-validator', 'tsyringe']) {
-    for (const name of Object.keys(require(library) as object)) if (!from.has(name) && /^[A-Za-z]\w*$/.test(name)) from.set(name, library);
-  }
-  return from;
+/** A way a reader sets up a project, read from the TypeScript setup page. */
+export interface Setup {
+  /** How problems name the setup. */
+  readonly name: string;
+  readonly options: ts.CompilerOptions;
+  /** The project's package.json says `"type": "module"`. */
+  readonly esm: boolean;
 }
 
-/**
- * A snippet's code (a block without imports) plus, on a line after it, imports of the importable
- * names it uses but does not declare at top level (after it, so that line numbers stay the
- * document's). A block with imports is returned as it is.
- */
-function withImports(code: string, importable: Map<string, string>): string {
-  const source = ts.createSourceFile('block.ts', code, ts.ScriptTarget.ES2022, true);
-  if (source.statements.some((statement) => ts.isImportDeclaration(statement))) return code;
-  const declared = new Set<string>();
-  for (const statement of source.statements) {
-    if ((ts.isClassDeclaration(statement) || ts.isFunctionDeclaration(statement)) && statement.name) {
-      declared.add(statement.name.text);
-    } else if (ts.isVariableStatement(statement)) {
-      for (const declaration of statement.declarationList.declarations) {
-        if (ts.isIdentifier(declaration.name)) declared.add(declaration.name.text);
-      }
-    } else if ((ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isEnumDeclaration(statement)) && statement.name) {
-      declared.add(statement.name.text);
-    }
-  }
-  const used = new Set<string>();
-  const visit = (node: ts.Node): void => {
-    if (ts.isIdentifier(node)) {
-      const parent = node.parent;
-      const isMemberName =
-        (ts.isPropertyAccessExpression(parent) && parent.name === node) ||
-        (ts.isPropertyAssignment(parent) && parent.name === node) ||
-        (ts.isQualifiedName(parent) && parent.right === node) ||
-        ((ts.isMethodDeclaration(parent) || ts.isPropertyDeclaration(parent) || ts.isPropertySignature(parent)) && parent.name === node);
-      if (!isMemberName) used.add(node.text);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  const byModule = new Map<string, string[]>();
-  for (const name of used) {
-    const module = importable.get(name);
-    if (module && !declared.has(name)) byModule.set(module, [...(byModule.get(module) ?? []), name]);
-  }
-  const imports = [...byModule].map(([module, names]) => `import { ${names.join(', ')} } from '${module}';`).join(' ');
-  return imports ? `${code}${imports}\n` : code;
-}
-
-const options: ts.CompilerOptions = {
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.NodeNext,
-  moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  moduleDetection: ts.ModuleDetectionKind.Force,
-  lib: ['lib.es2022.d.ts'],
-  types: ['node'],
-  strict: true,
-  experimentalDecorators: true,
-  emitDecoratorMetadata: true,
-  useDefineForClassFields: false,
-  esModuleInterop: true,
-  skipLibCheck: true,
-  noUncheckedSideEffectImports: true,
-  noEmit: true,
-  baseUrl: repo,
-  paths: {
-    toolwright: ['src/index.ts'],
-    'toolwright/kit': ['src/adapter-kit/index.ts'],
-    'toolwright/testing': ['src/testing/index.ts'],
-    'toolwright/mcp': ['src/adapters/mcp/index.ts'],
-    'toolwright/openai': ['src/adapters/openai/index.ts'],
-    'toolwright/ai': ['src/adapters/ai/index.ts'],
-    'toolwright/http': ['src/adapters/http/index.ts'],
-    'toolwright/nest': ['src/adapters/nest/index.ts'],
-    'toolwright/queue': ['src/adapters/queue/index.ts'],
-    'toolwright/mcp-client': ['src/adapters/mcp-client/index.ts'],
-  },
+/** The entry points as tsconfig.json maps them, for `paths`. */
+const ENTRY_POINTS = {
+  toolwright: ['src/index.ts'],
+  'toolwright/kit': ['src/adapter-kit/index.ts'],
+  'toolwright/testing': ['src/testing/index.ts'],
+  'toolwright/mcp': ['src/adapters/mcp/index.ts'],
+  'toolwright/openai': ['src/adapters/openai/index.ts'],
+  'toolwright/ai': ['src/adapters/ai/index.ts'],
+  'toolwright/http': ['src/adapters/http/index.ts'],
+  'toolwright/nest': ['src/adapters/nest/index.ts'],
+  'toolwright/queue': ['src/adapters/queue/index.ts'],
+  'toolwright/mcp-client': ['src/adapters/mcp-client/index.ts'],
 };
 
+/** The tsconfig after `<!-- tsconfig: NAME -->` on the TypeScript setup page, as compiler options. */
+function documentedOptions(name: string): ts.CompilerOptions {
+  const json = JSON.parse(markedBlock(path.join('docs', 'guide', 'typescript.md'), `tsconfig: ${name}`, 'json')) as { compilerOptions: object };
+  const { options, errors } = ts.convertCompilerOptionsFromJson(json.compilerOptions, repo);
+  if (errors.length > 0) throw new Error(`docs/guide/typescript.md's ${name} tsconfig: ${ts.flattenDiagnosticMessageText(errors[0].messageText, ' ')}`);
+  const { outDir: _outDir, ...compile } = options;
+  // Node's typings only (a reader's project has no @types/jest) and no DOM (what compiles without it
+  // compiles with it; the program is half the size), every block its own module, and a side-effect
+  // import (`import './greet.js'`) must resolve.
+  return { ...compile, lib: ['lib.es2022.d.ts'], types: ['node'], moduleDetection: ts.ModuleDetectionKind.Force, noUncheckedSideEffectImports: true, noEmit: true, baseUrl: repo, paths: ENTRY_POINTS };
+}
+
+/** The two setups every block is compiled in: ES modules with the TypeScript 7 tsconfig, CommonJS with the TypeScript 5 one. */
+export function documentedSetups(): Setup[] {
+  return [
+    { name: 'ES modules (TypeScript 7 tsconfig)', options: documentedOptions('typescript 7'), esm: true },
+    { name: 'CommonJS (TypeScript 5 tsconfig)', options: documentedOptions('typescript 5'), esm: false },
+  ];
+}
+
+/** TS1378: top-level `await` outside an ES module, the one problem a block may have in CommonJS (the pages say to wrap it). */
+export const TOP_LEVEL_AWAIT = 1378;
+
+/** The code of a block's file: what it continues (recursively), then its own lines. */
+export function fileOf(block: Block, byFile: ReadonlyMap<string, Block>, seen: readonly Block[] = []): { code: string; ownFrom: number } {
+  if (!block.continues) return { code: block.code, ownFrom: 0 };
+  const base = byFile.get(block.continues);
+  if (!base) throw new Error(`${where(block)}: continues ${path.basename(block.continues)}, which no block of ${block.document.name} is named (its first line \`// ${path.basename(block.continues)}\`)`);
+  if (seen.includes(base)) throw new Error(`${where(block)}: continues ${path.basename(block.continues)} in a circle`);
+  const before = fileOf(base, byFile, [...seen, block]).code;
+  return { code: before + block.code, ownFrom: before.split('\n').length - 1 };
+}
+
+/** The source files read from disk, by language version and path: one parse for every program. */
+const parsed = new Map<string, ts.SourceFile | undefined>();
+
 /**
- * Type-checks the blocks (those not marked as fragments) in one program: each block's problems,
- * as `name:line: TScode message` lines (empty when it compiles).
+ * Compiles the blocks (those not marked as fragments) in one program under `setup`: each block's
+ * problems, as `name:line: TScode message` lines (empty when it compiles).
  */
-export function typeCheck(checked: readonly Block[]): Map<Block, string[]> {
-  const importable = importableNames();
-  const virtual = new Map<string, string>(checked.map((block) => [block.file, withImports(block.code, importable)]));
-  const projects = [...new Set(checked.map((block) => block.document.project))];
-  for (const project of projects) {
-    virtual.set(applicationFileIn(project), APPLICATION);
-    virtual.set(path.join(project, 'package.json'), JSON.stringify({ name: 'markdown-reader', private: true, type: 'module' }));
-  }
+export function typeCheck(checked: readonly Block[], setup: Setup = documentedSetups()[0]): Map<Block, string[]> {
   const duplicate = checked.find((block, i) => checked.findIndex((other) => other.file === block.file) !== i);
   if (duplicate) throw new Error(`${where(duplicate)}: a second block named ${path.basename(duplicate.file)} in one document: name each file of a document once`);
-  const host = ts.createCompilerHost(options);
+  const byFile = new Map(checked.map((block) => [block.file, block]));
+  const files = new Map(checked.map((block) => [block, fileOf(block, byFile)]));
+  const virtual = new Map<string, string>(checked.map((block) => [block.file, files.get(block)!.code]));
+  const projects = [...new Set(checked.map((block) => block.document.project))];
+  for (const project of projects) {
+    virtual.set(path.join(project, 'package.json'), JSON.stringify({ name: 'markdown-reader', private: true, type: setup.esm ? 'module' : 'commonjs' }));
+  }
+  const host = ts.createCompilerHost(setup.options);
   const { fileExists, readFile, getSourceFile, directoryExists } = host;
   // A project folder need not exist on disk (the site's pages' do not): it and its parents exist
   // for the resolver, or it would look neither for the blocks' files nor for the package.json.
@@ -253,51 +212,26 @@ export function typeCheck(checked: readonly Block[]): Map<Block, string[]> {
   host.readFile = (file) => virtual.get(file) ?? readFile.call(host, file);
   host.getSourceFile = (file, language, onError, create) => {
     const code = virtual.get(file);
-    return code !== undefined ? ts.createSourceFile(file, code, language, true) : getSourceFile.call(host, file, language, onError, create);
+    if (code !== undefined) return ts.createSourceFile(file, code, language, true);
+    // The files on disk (src/, the libraries' typings) are parsed once for every program of this process.
+    const key = `${JSON.stringify(language)}:${file}`;
+    if (!parsed.has(key)) parsed.set(key, getSourceFile.call(host, file, language, onError, create));
+    return parsed.get(key);
   };
-  const applicationFiles = projects.map(applicationFileIn);
-  const program = ts.createProgram([...applicationFiles, ...checked.map((block) => block.file)], options, host);
-  for (const file of applicationFiles) {
-    const application = program.getSourceFile(file)!;
-    const setup = [...program.getSyntacticDiagnostics(application), ...program.getSemanticDiagnostics(application)];
-    if (setup.length > 0) throw new Error(`the Markdown checker's application stand-ins do not compile: ${ts.flattenDiagnosticMessageText(setup[0].messageText, ' ')}`);
-  }
+  const program = ts.createProgram(checked.map((block) => block.file), setup.options, host);
   const problems = new Map<Block, string[]>();
   for (const block of checked) {
     const source = program.getSourceFile(block.file)!;
+    const { ownFrom } = files.get(block)!;
     const diagnostics = [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)];
     problems.set(
       block,
-      diagnostics.map((diagnostic) => {
+      diagnostics.flatMap((diagnostic) => {
         const { line } = source.getLineAndCharacterOfPosition(diagnostic.start ?? 0);
-        return `${where(block, line)}: TS${diagnostic.code} ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
+        // The lines a block continues are that block's: their problems are reported there.
+        return line < ownFrom ? [] : [`${where(block, line - ownFrom)}: TS${diagnostic.code} ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`];
       }),
     );
   }
   return problems;
-}
-
-/**
- * The three checks every Markdown document with TypeScript blocks gets, as a jest `describe` body:
- * there are blocks (at least `minimum`), every fragment says why, and every other block compiles.
- */
-export function describeBlocks(documents: readonly MarkdownDocument[], minimum: number): void {
-  const blocks = documents.flatMap(extractBlocks);
-
-  it('has TypeScript blocks to check (the test is not vacuous)', () => {
-    expect(blocks.filter((block) => !block.fragment).length).toBeGreaterThanOrEqual(minimum);
-  });
-
-  it('every block marked as a fragment says why', () => {
-    const skipped = blocks.filter((block) => block.fragment !== undefined);
-    expect(skipped.filter((block) => block.fragment === '').map((block) => where(block))).toEqual([]);
-    // The list of skipped blocks, for whoever reads the test output.
-    if (skipped.length > 0) console.log(skipped.map((block) => `${where(block)}: fragment: ${block.fragment}`).join('\n'));
-  });
-
-  it('every other block compiles under strict against the public entry points, as its own module', () => {
-    const checked = blocks.filter((block) => block.fragment === undefined);
-    const problems = [...typeCheck(checked).values()].flat();
-    expect(problems).toEqual([]);
-  });
 }

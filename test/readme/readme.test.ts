@@ -8,7 +8,7 @@
 import 'reflect-metadata';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { describeBlocks } from '../helpers/markdown-blocks';
+import { describeBlocks } from '../helpers/describe-blocks';
 
 const repo = path.resolve(__dirname, '..', '..');
 
