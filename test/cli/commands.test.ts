@@ -52,6 +52,36 @@ describe("the command-line guide's toolwright.config.js example", () => {
   });
 });
 
+describe('toolwright.config.js written for the other module system', () => {
+  it("module.exports under \"type\": \"module\" names both fixes (exit 2), and export default loads; export default in CommonJS the same", async () => {
+    const esm = fixtureCopy('esm');
+    fs.rmSync(path.join(esm, 'toolwright.config.mjs'));
+    fs.writeFileSync(path.join(esm, 'toolwright.config.js'), "module.exports = { import: ['./tools.js'], adapters: ['mcp'] };\n");
+    const cjs = fixtureCopy('cjs');
+    fs.rmSync(path.join(cjs, 'toolwright.config.cjs'));
+    fs.writeFileSync(path.join(cjs, 'toolwright.config.js'), "export default { import: ['./tools'], adapters: ['mcp'] };\n");
+    const [refused, reversed] = await Promise.all([toolwright(['list'], { cwd: esm }), toolwright(['list'], { cwd: cjs })]);
+    expect([refused.code, refused.stderr]).toEqual([
+      2,
+      'toolwright: could not read toolwright.config.js: module is not defined in ES module scope. toolwright.config.js is loaded as an ES module ' +
+        '(package.json has "type": "module"), where module.exports does not exist: rename it to toolwright.config.cjs, or write ' +
+        'export default { … } instead of module.exports = { … }.\n',
+    ]);
+    // Node may warn first ("To load an ES module, set \"type\": \"module\"…"); the command's line is the last.
+    expect([reversed.code, reversed.stderr.trim().split('\n').pop() + '\n']).toEqual([
+      2,
+      "toolwright: could not read toolwright.config.js: Unexpected token 'export'. toolwright.config.js is loaded as CommonJS " +
+        '(package.json has no "type": "module"), where export does not exist: rename it to toolwright.config.mjs, or write ' +
+        'module.exports = { … } instead of export default { … }.\n',
+    ]);
+
+    fs.writeFileSync(path.join(esm, 'toolwright.config.js'), "export default { import: ['./tools.js'], adapters: ['mcp'] };\n");
+    const listed = await toolwright(['list', '--json'], { cwd: esm });
+    expect([listed.code, listed.stderr]).toEqual([0, '']);
+    expect(JSON.parse(listed.stdout).length).toBeGreaterThan(0);
+  });
+});
+
 const AMBIENT_HOW = `pass it with --ambient '{"userId": …}'`;
 
 describe('ambient values on the command line', () => {
