@@ -21,3 +21,4 @@ export { checkMemberContract } from '../registry/tool-registry';
 export { TAG as TAG_PATTERN } from '../decorators/member';
 export { findTsconfig, readTsconfigOptions } from '../util/tsconfig';
 export type { TsconfigOptions } from '../util/tsconfig';
+export { reportException } from '../invocation/toolwright-config';

@@ -36,7 +36,8 @@ export interface ToolwrightConfig {
   import?: string[];
   /**
    * Adapter keys to register: `mcp`, `openai` and `ai` load their entry point; any other key is
-   * registered as it is (a custom adapter). Default: only those the loaded modules register.
+   * registered as it is (a custom adapter). Default: `mcp` (what `serve mcp` serves: a tool that
+   * names no adapter is a member of it), besides those the loaded modules register.
    */
   adapters?: string[];
   /** Directories whose exported action classes join an adapter: `{ mcp: ['./src/tools'] }`. */
