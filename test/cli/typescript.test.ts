@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import * as ts from 'typescript';
 import { buildPackage, removeBuild, repo, toolwright } from './harness';
+import { markedBlock } from '../helpers/markdown-blocks';
 
 let home: string;
 const fixture = (name: string) => path.join(home, 'fixtures', name);
@@ -211,5 +212,14 @@ describe('a DTO compiled outside the command, run by node: the message for missi
         'without emitDecoratorMetadata. Fix: set "experimentalDecorators": true and "emitDecoratorMetadata": true in the compilerOptions of your tsconfig.json.\n',
     );
     expect(JSON.parse(derived)).toEqual({ item: { type: 'string', minLength: 1 }, quantity: { type: 'number' } });
+  });
+
+  it("SWC with the .swcrc of the running-your-code page: the schema derives", async () => {
+    const dir = project(METADATA);
+    const swcrc = JSON.parse(markedBlock(path.join('docs', 'guide', 'running-your-code.md'), 'config: .swcrc', 'json')) as object;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const swc = require('@swc/core') as typeof import('@swc/core');
+    fs.writeFileSync(path.join(dir, 'main.js'), swc.transformSync(MAIN, { ...swcrc, filename: 'main.ts', swcrc: false, configFile: false }).code);
+    expect(JSON.parse(await run(dir, ['main.js']))).toEqual({ item: { type: 'string', minLength: 1 }, quantity: { type: 'number' } });
   });
 });
