@@ -23,6 +23,7 @@ export const guides: DefaultTheme.SidebarItem[] = [
       { text: 'First tool', link: '/guide/first-tool' },
       { text: 'Installing', link: '/guide/install' },
       { text: 'TypeScript setup', link: '/guide/typescript' },
+      { text: 'Running your code', link: '/guide/running-your-code' },
     ],
   },
   {

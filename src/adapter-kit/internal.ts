@@ -19,3 +19,6 @@ export { promptMessagesOf } from '../content/content';
 export { climbingVariable } from '../util/uri-template';
 export { checkMemberContract } from '../registry/tool-registry';
 export { TAG as TAG_PATTERN } from '../decorators/member';
+export { findTsconfig, readTsconfigOptions } from '../util/tsconfig';
+export type { TsconfigOptions } from '../util/tsconfig';
+export { reportException } from '../invocation/toolwright-config';

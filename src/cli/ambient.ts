@@ -1,3 +1,4 @@
+import { AmbientContextError } from '../index';
 import type { AmbientSource, ToolDefinition } from '../index';
 import { isPlainObject } from '../adapter-kit/internal';
 import { CliError, oneLine } from './cli-error';
@@ -33,7 +34,23 @@ export function missingAmbient(tool: ToolDefinition, source: AmbientSource | und
   for (const field of tool.inputContract.ambientFields) {
     const key = field.ambient!.key;
     if (field.optional || field.nullable || field.default !== undefined || has(source, key)) continue;
-    return `${tool.toolName()} needs the ambient value '${key}' (${field.owner.name}.${field.name}), and none was given: ${how.replace('KEY', key)}.`;
+    return ambientSentence(tool, key, how);
   }
   return undefined;
+}
+
+function ambientSentence(tool: ToolDefinition, key: string, how: string): string {
+  const field = tool.inputContract.ambientFields.find((candidate) => candidate.ambient!.key === key);
+  const where = field ? ` (${field.owner.name}.${field.name})` : '';
+  return `${tool.toolName()} needs the ambient value '${key}'${where}, and none was given: ${how.replace('KEY', key)}.`;
+}
+
+/**
+ * The invoker's report of a missing ambient value (an `AmbientContextError`, whose advice is for a
+ * program calling `invoke`), said for the command instead, with `how`; undefined for any other error.
+ */
+export function missingAmbientReported(error: unknown, tool: ToolDefinition, how: string): string | undefined {
+  if (!(error instanceof AmbientContextError)) return undefined;
+  const key = /needs the ambient value '([^']+)'/.exec(error.message)?.[1];
+  return key === undefined ? undefined : ambientSentence(tool, key, how);
 }

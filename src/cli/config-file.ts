@@ -36,7 +36,8 @@ export interface ToolwrightConfig {
   import?: string[];
   /**
    * Adapter keys to register: `mcp`, `openai` and `ai` load their entry point; any other key is
-   * registered as it is (a custom adapter). Default: only those the loaded modules register.
+   * registered as it is (a custom adapter). Default: `mcp` (what `serve mcp` serves: a tool that
+   * names no adapter is a member of it), besides those the loaded modules register.
    */
   adapters?: string[];
   /** Directories whose exported action classes join an adapter: `{ mcp: ['./src/tools'] }`. */
@@ -71,11 +72,35 @@ export async function readConfig(file: string, load: (file: string) => Promise<u
       const module = (await load(file)) as { default?: unknown } | undefined;
       raw = module && typeof module === 'object' && 'default' in module && module.default !== undefined ? module.default : module;
     }
-  } catch (error) {
+  } catch (thrown) {
+    // The loader's own "could not load" wraps what Node said: the config names the file once.
+    const error = thrown instanceof CliError && (thrown as { cause?: unknown }).cause !== undefined ? (thrown as { cause?: unknown }).cause : thrown;
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new CliError(`could not read ${path.basename(file)}: ${reason}. Fix the file (it must export the config object).`);
+    throw new CliError(`could not read ${path.basename(file)}: ${reason}. ${moduleSystemFix(path.basename(file), reason)}`);
   }
   return { file, dir: path.dirname(file), config: checkConfig(raw, path.basename(file)) };
+}
+
+/**
+ * The fix for a config written for the other module system: `module.exports` in a file Node loads as
+ * an ES module (`.js` under `"type": "module"`, or `.mjs`), or `export default` in one it loads as
+ * CommonJS.
+ */
+function moduleSystemFix(name: string, reason: string): string {
+  const stem = name.replace(/\.[^.]+$/, '');
+  if (/\b(module|exports|require) is not defined in ES module scope/.test(reason)) {
+    return (
+      `${name} is loaded as an ES module (${name.endsWith('.mjs') ? 'its extension' : 'package.json has "type": "module"'}), where module.exports does not exist: ` +
+      `rename it to ${stem}.cjs, or write export default { … } instead of module.exports = { … }.`
+    );
+  }
+  if (/Unexpected token 'export'|Cannot use import statement outside a module/.test(reason)) {
+    return (
+      `${name} is loaded as CommonJS (${name.endsWith('.cjs') ? 'its extension' : 'package.json has no "type": "module"'}), where export does not exist: ` +
+      `rename it to ${stem}.mjs, or write module.exports = { … } instead of export default { … }.`
+    );
+  }
+  return 'Fix the file (it must export the config object).';
 }
 
 const KEYS = ['import', 'adapters', 'toolRoots', 'serve'];

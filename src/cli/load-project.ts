@@ -89,6 +89,20 @@ async function loadFile(file: string, root: string): Promise<unknown> {
   }
 }
 
+/**
+ * A config that names no adapters gets `mcp`, as `serve mcp` and `dev` do (and a program that
+ * imports toolwright/mcp): a tool that names no adapter (`@Tool()`) is a member of every registered
+ * one, so `list`, `call` and `manifest` see the tools those commands serve. Without the MCP peer
+ * installed, the key alone is registered (what is listed stays the same).
+ */
+function registerDefaultAdapter(): void {
+  try {
+    BUILT_IN_ADAPTERS.mcp();
+  } catch {
+    Tools.registerAdapter('mcp');
+  }
+}
+
 /** The real path of the toolwright this command runs, and of the one the project would load. */
 function checkOneToolwright(root: string): void {
   let theirs: string;
@@ -120,6 +134,7 @@ export async function loadProject(options: ProjectOptions): Promise<Project> {
   checkOneToolwright(root);
   const { config } = configFile ? await readConfig(configFile, (file) => loadFile(file, root)) : { config: {} as ToolwrightConfig };
 
+  if (config.adapters === undefined) registerDefaultAdapter();
   for (const key of config.adapters ?? []) {
     if (BUILT_IN_ADAPTERS[key]) {
       try {

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { bin, buildPackage, fixtureCopy, removeBuild, restarted, startUntil, stop, toolwright } from './harness';
+import { bin, buildPackage, fixtureCopy, removeBuild, repo, restarted, startUntil, stop, toolwright } from './harness';
 
 let home: string;
 const fixture = (name: string) => path.join(home, 'fixtures', name);
@@ -265,8 +265,37 @@ describe('an ES module project in TypeScript (through SWC)', () => {
     const cwd = fixture('esm-ts');
     const [listed, called] = await Promise.all([toolwright(['list', '--json'], { cwd }), toolwright(['call', 'count_words', '--args', '{"text":"one two three"}'], { cwd })]);
     expect(listed.stderr).toBe('');
-    expect(JSON.parse(listed.stdout)).toEqual([{ name: 'count_words', version: 1, adapters: ['mcp'], hints: [], description: 'Count the words of a sentence', id: 'CountWords', kind: 'tool', tags: [] }]);
+    expect(JSON.parse(listed.stdout).map((row: { kind: string; name: string }) => `${row.kind} ${row.name}`)).toEqual([
+      'tool count_words',
+      'tool screen_applicant',
+      'prompt review',
+      'completion tones',
+    ]);
+    expect(JSON.parse(listed.stdout)[0]).toEqual({ name: 'count_words', version: 1, adapters: ['mcp'], hints: [], description: 'Count the words of a sentence', id: 'CountWords', kind: 'tool', tags: [] });
     expect([called.code, JSON.parse(called.stdout)]).toEqual([0, { count: 3, longest: 'three' }]);
+  });
+
+  it("loads what tsc compiles: a value import of a type-only name (CompletionRequest) typing a decorated parameter, and a class imported only to type a field", async () => {
+    const cwd = fixture('esm-ts');
+    const [completed, screened] = await Promise.all([
+      toolwright(['call', 'tones', '--kind', 'completion', '--args', '{"argument": "tone", "value": "th"}'], { cwd }),
+      toolwright(['call', 'screen_applicant', '--args', '{"applicant": {"name": "Ada"}}'], { cwd }),
+    ]);
+    expect([completed.code, completed.stderr, JSON.parse(completed.stdout)]).toEqual([0, '', ['thorough']]);
+    expect([screened.code, JSON.parse(screened.stdout)]).toEqual([0, { greeting: 'Hello, Ada' }]);
+  });
+
+  it("runs the command-line guide's `call review --kind prompt` example as it stands", async () => {
+    const page = fs.readFileSync(path.join(repo, 'docs', 'guide', 'command-line.md'), 'utf8');
+    const args = /`call review --kind prompt --args '([^']+)'`/.exec(page)![1];
+    const prompt = await toolwright(['call', 'review', '--kind', 'prompt', '--args', args], { cwd: fixture('esm-ts') });
+    expect([prompt.code, prompt.stderr]).toEqual([0, '']);
+    expect(JSON.parse(prompt.stdout)).toEqual({
+      messages: [
+        { role: 'user', content: { type: 'text', text: 'Review loan l-1 for 5000.' } },
+        { role: 'assistant', content: { type: 'text', text: 'I will start with the credit history.' } },
+      ],
+    });
   });
 });
 

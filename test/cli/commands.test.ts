@@ -52,6 +52,36 @@ describe("the command-line guide's toolwright.config.js example", () => {
   });
 });
 
+describe('toolwright.config.js written for the other module system', () => {
+  it("module.exports under \"type\": \"module\" names both fixes (exit 2), and export default loads; export default in CommonJS the same", async () => {
+    const esm = fixtureCopy('esm');
+    fs.rmSync(path.join(esm, 'toolwright.config.mjs'));
+    fs.writeFileSync(path.join(esm, 'toolwright.config.js'), "module.exports = { import: ['./tools.js'], adapters: ['mcp'] };\n");
+    const cjs = fixtureCopy('cjs');
+    fs.rmSync(path.join(cjs, 'toolwright.config.cjs'));
+    fs.writeFileSync(path.join(cjs, 'toolwright.config.js'), "export default { import: ['./tools'], adapters: ['mcp'] };\n");
+    const [refused, reversed] = await Promise.all([toolwright(['list'], { cwd: esm }), toolwright(['list'], { cwd: cjs })]);
+    expect([refused.code, refused.stderr]).toEqual([
+      2,
+      'toolwright: could not read toolwright.config.js: module is not defined in ES module scope. toolwright.config.js is loaded as an ES module ' +
+        '(package.json has "type": "module"), where module.exports does not exist: rename it to toolwright.config.cjs, or write ' +
+        'export default { … } instead of module.exports = { … }.\n',
+    ]);
+    // Node may warn first ("To load an ES module, set \"type\": \"module\"…"); the command's line is the last.
+    expect([reversed.code, reversed.stderr.trim().split('\n').pop() + '\n']).toEqual([
+      2,
+      "toolwright: could not read toolwright.config.js: Unexpected token 'export'. toolwright.config.js is loaded as CommonJS " +
+        '(package.json has no "type": "module"), where export does not exist: rename it to toolwright.config.mjs, or write ' +
+        'module.exports = { … } instead of export default { … }.\n',
+    ]);
+
+    fs.writeFileSync(path.join(esm, 'toolwright.config.js'), "export default { import: ['./tools.js'], adapters: ['mcp'] };\n");
+    const listed = await toolwright(['list', '--json'], { cwd: esm });
+    expect([listed.code, listed.stderr]).toEqual([0, '']);
+    expect(JSON.parse(listed.stdout).length).toBeGreaterThan(0);
+  });
+});
+
 const AMBIENT_HOW = `pass it with --ambient '{"userId": …}'`;
 
 describe('ambient values on the command line', () => {
@@ -140,9 +170,52 @@ describe('serve mcp --ambient', () => {
     } finally {
       await client.close();
     }
+    // Without --ambient, the call fails, and the server's stderr says how this server gets the value.
+    const bare = new StdioClientTransport({ command: process.execPath, args: [bin(), 'serve', 'mcp', '--stdio'], cwd, stderr: 'pipe' });
+    let stderr = '';
+    bare.stderr!.on('data', (chunk) => (stderr += chunk));
+    const unconfigured = new Client({ name: 'cli-test', version: '1.0.0' });
+    await unconfigured.connect(bare);
+    try {
+      expect((await unconfigured.callTool({ name: 'echo', arguments: { text: 'hi' } })).isError).toBe(true);
+      await until(() => stderr, /needs the ambient value/);
+      expect(stderr).toContain(
+        "toolwright: echo needs the ambient value 'userId' (EchoInput.userId), and none was given: start the server with --ambient " +
+          `'{"userId": …}', or return it from the ambientContext(request) of serve.mcp.server (the createMcpServer option that reads each request's authInfo or headers).\n`,
+      );
+      expect(stderr).not.toContain('invoke(');
+    } finally {
+      await unconfigured.close();
+    }
     const malformed = await toolwright(['serve', 'mcp', '--stdio', '--ambient', 'u9'], { cwd });
     expect(malformed.code).toBe(2);
     expect(malformed.stderr).toMatch(/^toolwright: --ambient is not valid JSON \(.*\): pass an object such as '\{"userId": "u1"\}'\.\n$/);
+  });
+});
+
+describe('a config that names no adapters', () => {
+  it('lists and calls the tools that name none, as serve mcp serves them: mcp is the one default', async () => {
+    const cwd = fs.mkdtempSync(path.join(fixture('.'), 'no-adapters-'));
+    fs.writeFileSync(path.join(cwd, 'package.json'), JSON.stringify({ name: 'no-adapters', version: '1.0.0', private: true }));
+    fs.writeFileSync(path.join(cwd, 'toolwright.config.json'), JSON.stringify({ import: ['./tools.js'] }));
+    fs.writeFileSync(
+      path.join(cwd, 'tools.js'),
+      "const { Expects, Tool } = require('toolwright');\nclass Ping { call(input) { return { pong: input.text }; } }\nTool({ description: 'Answers' })(Ping);\nExpects({ text: String })(Ping);\nmodule.exports = { Ping };\n",
+    );
+    const [listed, called] = await Promise.all([
+      toolwright(['list', '--json'], { cwd }),
+      toolwright(['call', 'ping', '--args', '{"text": "hi"}'], { cwd }),
+    ]);
+    expect([listed.code, listed.stderr]).toEqual([0, '']);
+    expect(JSON.parse(listed.stdout).map((row: { name: string; adapters: string[] }) => [row.name, row.adapters])).toEqual([['ping', ['mcp']]]);
+    expect([called.code, JSON.parse(called.stdout)]).toEqual([0, { pong: 'hi' }]);
+    const client = new Client({ name: 'cli-test', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin(), 'serve', 'mcp', '--stdio'], cwd, stderr: 'pipe' }));
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['ping']);
+    } finally {
+      await client.close();
+    }
   });
 });
 

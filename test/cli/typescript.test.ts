@@ -7,10 +7,14 @@
  * typescript at all, an ES module importing CommonJS TypeScript, and syntax errors in CommonJS and
  * ES modules.
  */
+import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { promisify } from 'node:util';
+import * as ts from 'typescript';
 import { buildPackage, removeBuild, repo, toolwright } from './harness';
+import { markedBlock } from '../helpers/markdown-blocks';
 
 let home: string;
 const fixture = (name: string) => path.join(home, 'fixtures', name);
@@ -149,5 +153,73 @@ describe('a syntax error', () => {
     const lines = fs.readFileSync(path.join(dir, 'tools.ts'), 'utf8').split('\n').length - 1;
     const listed = await toolwright(['list'], { cwd: dir });
     expect([listed.code, listed.stderr]).toEqual([2, `toolwright: TypeScript syntax error at tools.ts:${lines}:27: Expression expected\n`]);
+  });
+});
+
+describe('a DTO compiled outside the command, run by node: the message for missing type metadata names the compiler', () => {
+  const MAIN = [
+    "import 'reflect-metadata';",
+    "import { Expects, Field, inputSchema, Tool } from 'toolwright';",
+    'export class Order { @Field() item!: string; @Field() quantity!: number; }',
+    '@Tool() @Expects(Order) export class PlaceOrder { call(input: Order) { return input; } }',
+    'try { console.log(JSON.stringify(inputSchema(PlaceOrder).properties)); } catch (error) { console.log((error as Error).message); }',
+    '',
+  ].join('\n');
+  const DROPPED = (setting: string) =>
+    `Order.item: the type of this property is not visible: Order has no TypeScript type metadata on any property, and ${setting}: ` +
+    'it was compiled by a tool that drops decorator metadata (tsx, esbuild, Vite, Bun, Vitest without a plugin…: they compile each ' +
+    'file without type information, so they cannot write design:type). Fix: compile with tsc (npx tsc, then node on the output), ' +
+    'SWC with jsc.transform.decoratorMetadata: true, ts-node, or @swc-node/register; for Vite and Vitest, unplugin-swc ' +
+    '(see "Running your code" in the guide).\n';
+
+  /** A CommonJS project beside the fixtures (where toolwright resolves to the build) with `compilerOptions` and main.ts. */
+  function project(compilerOptions: object): string {
+    const dir = fs.mkdtempSync(path.join(fixture('.'), 'compiled-'));
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'compiled', type: 'commonjs' }));
+    fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'commonjs', strict: true, ...compilerOptions } }));
+    fs.writeFileSync(path.join(dir, 'main.ts'), MAIN);
+    return dir;
+  }
+  /** What tsc emits for main.ts under the project's tsconfig.json. */
+  function tsc(dir: string): string {
+    const { config } = ts.readConfigFile(path.join(dir, 'tsconfig.json'), ts.sys.readFile);
+    const { options } = ts.parseJsonConfigFileContent(config, ts.sys, dir);
+    fs.writeFileSync(path.join(dir, 'main.js'), ts.transpileModule(MAIN, { compilerOptions: options, fileName: 'main.ts' }).outputText);
+    return 'main.js';
+  }
+  const run = async (dir: string, args: string[]) => (await promisify(execFile)(process.execPath, args, { cwd: dir })).stdout;
+  const METADATA = { experimentalDecorators: true, emitDecoratorMetadata: true };
+
+  it('esbuild, with both flags set in tsconfig.json: it names the tool that dropped it and what works instead', async () => {
+    const dir = project(METADATA);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const esbuild = require('esbuild') as typeof import('esbuild');
+    esbuild.buildSync({ entryPoints: [path.join(dir, 'main.ts')], outfile: path.join(dir, 'out', 'main.js'), format: 'cjs', platform: 'node', logLevel: 'silent' });
+    expect(await run(dir, ['out/main.js'])).toBe(DROPPED(`${path.join(fs.realpathSync(dir), 'tsconfig.json')} sets "emitDecoratorMetadata": true`));
+  });
+
+  it('tsx: the same, naming tsx', async () => {
+    const dir = project(METADATA);
+    expect(await run(dir, [require.resolve('tsx/cli'), 'main.ts'])).toBe(DROPPED('it runs under tsx'));
+  });
+
+  it('tsc without emitDecoratorMetadata keeps its own fix; with it, the schema derives', async () => {
+    const without = project({ experimentalDecorators: true });
+    const withIt = project(METADATA);
+    const [refused, derived] = await Promise.all([run(without, [tsc(without)]), run(withIt, [tsc(withIt)])]);
+    expect(refused).toBe(
+      'Order.item: the type of this property is not visible: Order has no TypeScript type metadata on any property: it was compiled ' +
+        'without emitDecoratorMetadata. Fix: set "experimentalDecorators": true and "emitDecoratorMetadata": true in the compilerOptions of your tsconfig.json.\n',
+    );
+    expect(JSON.parse(derived)).toEqual({ item: { type: 'string', minLength: 1 }, quantity: { type: 'number' } });
+  });
+
+  it("SWC with the .swcrc of the running-your-code page: the schema derives", async () => {
+    const dir = project(METADATA);
+    const swcrc = JSON.parse(markedBlock(path.join('docs', 'guide', 'running-your-code.md'), 'config: .swcrc', 'json')) as object;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const swc = require('@swc/core') as typeof import('@swc/core');
+    fs.writeFileSync(path.join(dir, 'main.js'), swc.transformSync(MAIN, { ...swcrc, filename: 'main.ts', swcrc: false, configFile: false }).code);
+    expect(JSON.parse(await run(dir, ['main.js']))).toEqual({ item: { type: 'string', minLength: 1 }, quantity: { type: 'number' } });
   });
 });

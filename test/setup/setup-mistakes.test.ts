@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
 import { createServer, Server } from 'node:net';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import * as ts from 'typescript';
@@ -24,6 +26,25 @@ function compileAndRun(source: string, options: ts.CompilerOptions): Record<stri
 }
 
 const LEGACY = { experimentalDecorators: true, emitDecoratorMetadata: true };
+
+/** A directory whose tsconfig.json sets `compilerOptions` (the project a message about the setup reads). */
+function projectWith(compilerOptions: object): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-setup-'));
+  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions }));
+  return dir;
+}
+
+/** Runs `body` with the working directory in `dir`, then removes `dir`. */
+function inDirectory(dir: string, body: () => void): void {
+  const before = process.cwd();
+  process.chdir(dir);
+  try {
+    body();
+  } finally {
+    process.chdir(before);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 describe('setup mistakes say what to do', () => {
   beforeEach(() => isolatedRegistry());
@@ -68,11 +89,27 @@ describe('setup mistakes say what to do', () => {
 
     it('a field whose type only design:type could give says the metadata is missing and how to enable it', () => {
       const { PlaceOrder } = compileAndRun(source, { experimentalDecorators: true, emitDecoratorMetadata: false });
-      expect(() => inputSchema(PlaceOrder as Function)).toThrow(
-        new TypeError(
-          'Order.item: the type of this property is not visible: Order has no TypeScript type metadata on any property: it was ' +
-            'compiled without emitDecoratorMetadata. Fix: set "experimentalDecorators": true and "emitDecoratorMetadata": true in ' +
-            'the compilerOptions of your tsconfig.json.',
+      inDirectory(projectWith({ experimentalDecorators: true }), () =>
+        expect(() => inputSchema(PlaceOrder as Function)).toThrow(
+          new TypeError(
+            'Order.item: the type of this property is not visible: Order has no TypeScript type metadata on any property: it was ' +
+              'compiled without emitDecoratorMetadata. Fix: set "experimentalDecorators": true and "emitDecoratorMetadata": true in ' +
+              'the compilerOptions of your tsconfig.json.',
+          ),
+        ),
+      );
+    });
+
+    it('when the tsconfig.json already sets it (through extends too), the message blames the compiler and names what works', () => {
+      const { PlaceOrder } = compileAndRun(source, { experimentalDecorators: true, emitDecoratorMetadata: false });
+      const dir = projectWith({});
+      fs.writeFileSync(path.join(dir, 'base.json'), '{ "compilerOptions": { /* as tsc reads it */ "emitDecoratorMetadata": true, }, }');
+      fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ extends: './base.json', compilerOptions: { experimentalDecorators: true } }));
+      const file = path.join(fs.realpathSync(dir), 'tsconfig.json');
+      inDirectory(dir, () =>
+        expect(() => inputSchema(PlaceOrder as Function)).toThrow(
+          `Order has no TypeScript type metadata on any property, and ${file} sets "emitDecoratorMetadata": true: it was compiled by a ` +
+            'tool that drops decorator metadata (tsx, esbuild, Vite, Bun, Vitest without a plugin…',
         ),
       );
     });
@@ -96,13 +133,19 @@ describe('setup mistakes say what to do', () => {
   });
 
   describe('reflect-metadata loaded after the classes were declared', () => {
+    // Run from a project whose tsconfig.json does not set emitDecoratorMetadata (the repository's own sets it).
     const run = async (...args: string[]) => {
-      const { stdout } = await promisify(execFile)(
-        process.execPath,
-        ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', 'test/fixtures/setup/late-reflect-metadata.ts', ...args],
-        { cwd: repo },
-      );
-      return stdout;
+      const cwd = projectWith({ experimentalDecorators: true });
+      try {
+        const { stdout } = await promisify(execFile)(
+          process.execPath,
+          ['-r', require.resolve('ts-node/register/transpile-only'), '-r', require.resolve('tsconfig-paths/register'), path.join(repo, 'test/fixtures/setup/late-reflect-metadata.ts'), ...args],
+          { cwd, env: { ...process.env, TS_NODE_PROJECT: path.join(repo, 'tsconfig.json') } },
+        );
+        return stdout;
+      } finally {
+        fs.rmSync(cwd, { recursive: true, force: true });
+      }
     };
 
     it('names reflect-metadata and the fix', async () => {

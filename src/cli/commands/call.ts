@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import { Command } from 'commander';
 import { invoke } from '../../index';
+import { promptMessagesOf } from '../../adapter-kit/internal';
 import type { MemberKind } from '../../index';
 import { missingAmbient, parseAmbient } from '../ambient';
 import { CliError, EXIT, oneLine } from '../cli-error';
@@ -56,6 +57,13 @@ async function argumentsOf(options: CallCommandOptions): Promise<unknown> {
   return {};
 }
 
+/** What a member's value prints as: a prompt's as the one message list clients receive, others as they are. */
+function shown(value: unknown, kind: MemberKind | undefined): unknown {
+  if (kind !== 'prompt') return value;
+  const messages = promptMessagesOf(value);
+  return typeof messages === 'string' ? value : messages;
+}
+
 export function callCommand(): Command {
   return withProjectOptions(new Command('call'))
     .description('call a tool through the invoker and print its Result (exit 0 success, 1 failure, 2 exception or usage error)')
@@ -81,7 +89,7 @@ export function callCommand(): Command {
         if (result.outcome === 'exception') record.exception = oneLine(result.exception);
         process.stdout.write(json(record));
       } else if (result.ok) {
-        process.stdout.write(result.value === undefined ? `${result.message}\n` : json(result.value));
+        process.stdout.write(result.value === undefined ? `${result.message}\n` : json(shown(result.value, options.kind)));
       } else {
         const paint = painter(process.stderr);
         const fields = (result.fieldErrors.length > 1 ? result.fieldErrors : []).map((error) => `  ${error.field}: ${error.message}`);

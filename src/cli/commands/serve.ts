@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import type { McpServerOptions } from '../../adapters/mcp';
-import { parseAmbient } from '../ambient';
+import type { ExceptionHandler } from '../../index';
+import { reportException } from '../../adapter-kit/internal';
+import { missingAmbientReported, parseAmbient } from '../ambient';
 import { CliError, oneLine } from '../cli-error';
 import type { Project } from '../load-project';
 import { reportLoadedFiles } from './dev-child';
@@ -23,11 +25,30 @@ function mcpModule(): McpModule {
   }
 }
 
-/** The MCP server options: the config's `serve.mcp.server`, else the project's name and version; `--ambient` joins its ambientContext. */
+/** How a served MCP tool gets an ambient value: the server's, not the model's, as the message for a missing one says. */
+const SERVE_MCP_AMBIENT = `start the server with --ambient '{"KEY": …}', or return it from the ambientContext(request) of serve.mcp.server (the createMcpServer option that reads each request's authInfo or headers)`;
+
+/**
+ * The MCP server options: the config's `serve.mcp.server`, else the project's name and version;
+ * `--ambient` joins its ambientContext. A call that lacks an ambient value is reported on stderr with
+ * the fix for this server (the invoker's own report advises `invoke(…, { ambientContext })`), unless
+ * the options set their own `invoker.onException`.
+ */
 async function mcpServerOptions(project: Project, ambient: Record<string, unknown> | undefined): Promise<McpServerOptions> {
   const options = await configuredOptions(project, 'mcp');
   const ambientContext = withAmbient(options.ambientContext, ambient, 'serve.mcp.server');
-  return { ...packageIdentity(project.root), ...options, ...(ambientContext ? { ambientContext } : {}) } as McpServerOptions;
+  const invoker = (options.invoker ?? {}) as { onException?: ExceptionHandler };
+  const onException: ExceptionHandler = (error, context) => {
+    const missing = invoker.onException ? undefined : missingAmbientReported(error, context.tool, SERVE_MCP_AMBIENT);
+    if (missing) process.stderr.write(`toolwright: ${missing}\n`);
+    else reportException(error, context, invoker.onException);
+  };
+  return {
+    ...packageIdentity(project.root),
+    ...options,
+    ...(ambientContext ? { ambientContext } : {}),
+    invoker: { ...invoker, onException },
+  } as McpServerOptions;
 }
 
 interface ServeMcpOptions {

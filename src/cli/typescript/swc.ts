@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { CliError } from '../cli-error';
+import { hasTypeMetadata, metadataImportsThroughNamespaces } from './metadata-imports';
 import type { CompilerSettings } from './tsconfig';
 
 /** The part of `@swc/core` the loader uses. */
@@ -28,7 +29,7 @@ export function loadSwc(location: string): Swc {
  * `experimentalDecorators` + `emitDecoratorMetadata` emit; esbuild and tsx emit none), class
  * fields as the project's tsconfig says, and Node 20's syntax.
  */
-function optionsFor(file: string, esm: boolean, settings: CompilerSettings): object {
+function optionsFor(file: string, esm: boolean, settings: CompilerSettings, metadata = true): object {
   return {
     filename: file,
     sourceMaps: 'inline',
@@ -39,7 +40,7 @@ function optionsFor(file: string, esm: boolean, settings: CompilerSettings): obj
       target: 'es2022',
       keepClassNames: true,
       parser: { syntax: 'typescript', tsx: file.endsWith('.tsx'), decorators: true, dynamicImport: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: settings.useDefineForClassFields },
+      transform: { legacyDecorator: true, decoratorMetadata: metadata, useDefineForClassFields: settings.useDefineForClassFields },
     },
   };
 }
@@ -69,9 +70,14 @@ export function describeSyntaxError(error: unknown, file: string, cwd: string): 
 export const SYNTAX_ERROR_PREFIX = 'TypeScript syntax error at ';
 
 export function compileTypeScript(swc: Swc, source: string, file: string, esm: boolean, settings: CompilerSettings): string {
+  let code: string;
   try {
-    return swc.transformSync(source, optionsFor(file, esm, settings)).code;
+    code = swc.transformSync(source, optionsFor(file, esm, settings)).code;
   } catch (error) {
     throw new CliError(`${SYNTAX_ERROR_PREFIX}${describeSyntaxError(error, file, process.cwd())}`);
   }
+  if (!esm || !hasTypeMetadata(code)) return code;
+  // Which imports SWC keeps for values alone: the others it kept only for the metadata.
+  const withoutMetadata = swc.transformSync(source, { ...optionsFor(file, esm, settings, false), sourceMaps: false }).code;
+  return metadataImportsThroughNamespaces(code, withoutMetadata);
 }
