@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
-import Module, { register } from 'node:module';
+import Module, * as modules from 'node:module';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { HookData } from './typescript/esm-hooks';
+import * as esmHooks from './typescript/esm-hooks';
 import { mapPath, typeScriptSource } from './typescript/resolve';
 import { compileTypeScript, loadSwc, locateSwc } from './typescript/swc';
 import { CompilerSettings, readCompilerSettings } from './typescript/tsconfig';
@@ -64,8 +64,16 @@ export function registerTypeScript(root: string, file: string, esm: boolean): vo
     loader = { swc, settings, esm: false };
   }
   if (esm && !loader.esm) {
-    const data: HookData = { swc: loader.swc, settings: loader.settings };
-    register(pathToFileURL(path.join(__dirname, 'typescript', 'esm-hooks.js')).href, { data });
+    const data: esmHooks.HookData = { swc: loader.swc, settings: loader.settings };
+    // registerHooks (Node 22.15 and later) runs the hooks in this thread; register (deprecated from
+    // Node 26, DEP0205, which would print a warning) loads them on a loader thread.
+    const { registerHooks } = modules as { registerHooks?: (hooks: { resolve: typeof esmHooks.resolve; load: typeof esmHooks.load }) => unknown };
+    if (registerHooks) {
+      esmHooks.initialize(data);
+      registerHooks({ resolve: esmHooks.resolve, load: esmHooks.load });
+    } else {
+      modules.register(pathToFileURL(path.join(__dirname, 'typescript', 'esm-hooks.js')).href, { data });
+    }
     loader.esm = true;
   }
 }

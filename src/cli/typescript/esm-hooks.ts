@@ -1,6 +1,7 @@
 /**
- * Node's module customization hooks (`module.register`) for TypeScript ES modules: they run on
- * Node's loader thread, compile `.ts`/`.mts` with SWC (decorator metadata included), and resolve
+ * Node's module customization hooks for TypeScript ES modules: `module.registerHooks` where Node
+ * has it (22.15 and later; `module.register` is deprecated from Node 26, DEP0205), else
+ * `module.register`, which runs them on Node's loader thread. They compile `.ts`/`.mts` with SWC (decorator metadata included), and resolve
  * what Node cannot: tsconfig `paths` aliases, and `./x.js` to `./x.ts`. A specifier Node resolves
  * stays Node's, so a project's `paths` entry for toolwright never loads a second copy of it. A TypeScript file Node loads as CommonJS goes to the
  * CommonJS loader, where the command's `require` hook compiles it.
@@ -8,6 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isThenable } from '../../util/is-thenable';
 import { compileTypeScript, loadSwc, Swc } from './swc';
 import { isEsModule, isTypeScript, mapPath, typeScriptSource } from './resolve';
 import type { CompilerSettings } from './tsconfig';
@@ -20,6 +22,9 @@ export interface HookData {
 interface ResolveContext {
   parentURL?: string;
 }
+interface LoadContext {
+  conditions?: readonly string[];
+}
 type Resolved = { url: string; format?: string | null; shortCircuit?: boolean };
 type Loaded = { format: string; source?: string | Buffer | null; shortCircuit?: boolean };
 
@@ -29,18 +34,28 @@ export function initialize(data: HookData): void {
   state = { swc: loadSwc(data.swc), settings: data.settings };
 }
 
-export async function resolve(
+/**
+ * One function for both kinds of hooks: `module.registerHooks` (Node 22.15 and later: in the
+ * thread, `nextResolve` answers at once) and `module.register` (Node 20: on the loader thread,
+ * `nextResolve` answers with a promise).
+ */
+export function resolve<R extends Resolved | Promise<Resolved>>(
   specifier: string,
   context: ResolveContext,
-  nextResolve: (specifier: string, context: ResolveContext) => Promise<Resolved>,
-): Promise<Resolved> {
-  try {
-    return await nextResolve(specifier, context);
-  } catch (error) {
+  nextResolve: (specifier: string, context: ResolveContext) => R,
+): R | Resolved | Promise<Resolved> {
+  const unresolved = (error: unknown): Resolved => {
     const found = state && findSource(specifier, context.parentURL);
     if (found) return { url: pathToFileURL(found).href, shortCircuit: true };
     throw error;
+  };
+  let resolved: R;
+  try {
+    resolved = nextResolve(specifier, context);
+  } catch (error) {
+    return unresolved(error);
   }
+  return isThenable(resolved) ? (resolved as Promise<Resolved>).catch(unresolved) : resolved;
 }
 
 /** What Node could not resolve: a tsconfig `paths` alias, or `./x.js` that is `./x.ts` before compilation. */
@@ -51,8 +66,9 @@ function findSource(specifier: string, parentURL: string | undefined): string | 
   return typeScriptSource(path.resolve(path.dirname(fileURLToPath(parentURL)), specifier));
 }
 
-export async function load(url: string, context: object, nextLoad: (url: string, context: object) => Promise<Loaded>): Promise<Loaded> {
-  if (!state || !url.startsWith('file:')) return nextLoad(url, context);
+/** Compiles what `import` loads of the project's TypeScript; what `require` loads is the `require` hook's (typescript-loader.ts). */
+export function load<L extends Loaded | Promise<Loaded>>(url: string, context: LoadContext, nextLoad: (url: string, context: LoadContext) => L): L | Loaded {
+  if (!state || !url.startsWith('file:') || context.conditions?.includes('require')) return nextLoad(url, context);
   const file = fileURLToPath(url);
   if (!isTypeScript(file)) return nextLoad(url, context);
   // A CommonJS file imported by an ES module: the compiled source lets Node find its export names.
