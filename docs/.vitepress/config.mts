@@ -113,8 +113,10 @@ function apiSearchText(src: string): string {
   return /^# .*$/m.exec(src)?.[0] ?? '';
 }
 
-/** An inline code span that is a command synopsis: it has an option in brackets (`[--json]`). */
-const SYNOPSIS = /\[-{1,2}[A-Za-z]/;
+/** An inline code span with a command-line option (`--json`, `-p`): a synopsis, or a flag in prose. */
+const FLAG = /(?<![\w-])--?[A-Za-z]/;
+/** What must not wrap inside: a `[…]` or `<…>` group, and an option (`--all-versions` would break at its hyphens). */
+const UNBROKEN = /(\[[^\]]*\]|<[^>]*>|(?<![\w-])--?[A-Za-z][\w-]*)/;
 
 type Token = { content: string; attrGet(name: string): string | null; attrSet(name: string, value: string): void; type: string; children: Token[] | null };
 type MarkdownIt = {
@@ -127,8 +129,8 @@ type MarkdownIt = {
  * The site's own Markdown rules:
  * - a link to the documentation site's own URL (package.json `homepage` + `/api/…`, which pages
  *   write so that the link works on the repository host too) becomes a site path;
- * - a command synopsis keeps each `[…]` and `<…>` group on one line (theme/style.css): it wraps
- *   between options, not inside one.
+ * - inline code with a command-line option keeps each option and each `[…]` and `<…>` group on
+ *   one line (theme/style.css): a synopsis wraps between its options, not inside one.
  */
 function siteMarkdown(md: MarkdownIt): void {
   md.core.ruler.push('site-urls', (state) => {
@@ -142,8 +144,8 @@ function siteMarkdown(md: MarkdownIt): void {
   const code = md.renderer.rules.code_inline!;
   md.renderer.rules.code_inline = (tokens, index, options, env, self) => {
     const { content } = tokens[index];
-    if (!SYNOPSIS.test(content)) return code(tokens, index, options, env, self);
-    const parts = content.split(/(\[[^\]]*\]|<[^>]*>)/).map((part, at) => (at % 2 ? `<span class="synopsis-group">${md.utils.escapeHtml(part)}</span>` : md.utils.escapeHtml(part)));
+    if (!FLAG.test(content)) return code(tokens, index, options, env, self);
+    const parts = content.split(UNBROKEN).map((part, at) => (at % 2 ? `<span class="synopsis-group">${md.utils.escapeHtml(part)}</span>` : md.utils.escapeHtml(part)));
     return `<code${self.renderAttrs(tokens[index])}>${parts.join('')}</code>`;
   };
 }

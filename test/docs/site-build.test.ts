@@ -83,14 +83,14 @@ function pageText(html: string): string {
 
 /**
  * Run in the page (as source: the test is compiled without the DOM's types): each `[…]` or `<…>`
- * group of an inline code span that has an option (`[--json]`), with the number of lines it is
- * laid out on.
+ * group and each option (`--all-versions`) of an inline code span that has an option, with the
+ * number of lines it is laid out on.
  */
 const SYNOPSIS_GROUP_LINES = `(() => {
   const found = [];
-  for (const code of document.querySelectorAll('.vp-doc code')) {
+  for (const code of document.querySelectorAll('.vp-doc :not(pre) > code')) {
     const text = code.textContent;
-    if (!/\\[-{1,2}[A-Za-z]/.test(text)) continue;
+    if (!/(?<![\\w-])--?[A-Za-z]/.test(text)) continue;
     const nodes = [];
     const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(), start = 0; node; start += node.length, node = walker.nextNode()) nodes.push({ node, start });
@@ -98,7 +98,7 @@ const SYNOPSIS_GROUP_LINES = `(() => {
       const hit = nodes.find(({ node, start }) => (end ? start < offset && offset <= start + node.length : start <= offset && offset < start + node.length));
       return [hit.node, offset - hit.start];
     };
-    for (const match of text.matchAll(/\\[[^\\]]*\\]|<[^>]*>/g)) {
+    for (const match of text.matchAll(/\\[[^\\]]*\\]|<[^>]*>|(?<![\\w\\[-])--?[A-Za-z][\\w-]*/g)) {
       const range = document.createRange();
       range.setStart(...at(match.index, false));
       range.setEnd(...at(match.index + match[0].length, true));
@@ -356,13 +356,13 @@ describe('the site build', () => {
       clean();
     });
 
-    it('wraps a command synopsis between its options, never inside one (the command-line guide)', async () => {
+    it('wraps a command synopsis between its options, never inside one, nor a flag at its hyphens (the command-line guide)', async () => {
       const page = await open('/guide/command-line');
-      // Each `[…]` or `<…>` group of an inline code span with an option (`[--json]`): on one line.
+      // Each `[…]` or `<…>` group and each option of an inline code span with an option: on one line.
       const groups = await page.evaluate<{ group: string; lines: number }[]>(SYNOPSIS_GROUP_LINES);
-      expect(groups.length).toBeGreaterThan(30);
+      expect(groups.length).toBeGreaterThan(60);
       expect(groups.filter(({ lines }) => lines !== 1)).toEqual([]);
-      await page.locator('.vp-doc table').first().scrollIntoViewIfNeeded();
+      await page.locator('.vp-doc td code', { hasText: '[--all-versions]' }).first().scrollIntoViewIfNeeded();
       await shoot(page, 'command-synopses');
       await page.close();
       clean();
