@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { defineConfig, type DefaultTheme } from 'vitepress';
+import { githubSlug, repositoryUrl, sitePath } from './site-links';
 
 /**
  * The API reference, generated from the TSDoc of each entry point by TypeDoc (npm run docs:api,
@@ -105,6 +106,51 @@ export const guides: DefaultTheme.SidebarItem[] = [
   },
 ];
 
+/**
+ * What the local search indexes of an API reference page: its title (`Function: serveHttp()`,
+ * `Class: ToolCall`), no text and no members: the index stays small and a name is still found.
+ */
+function apiSearchText(src: string): string {
+  return /^# .*$/m.exec(src)?.[0] ?? '';
+}
+
+/** An inline code span with a command-line option (`--json`, `-p`): a synopsis, or a flag in prose. */
+const FLAG = /(?<![\w-])--?[A-Za-z]/;
+/** What must not wrap inside: a `[…]` or `<…>` group, and an option (`--all-versions` would break at its hyphens). */
+const UNBROKEN = /(\[[^\]]*\]|<[^>]*>|(?<![\w-])--?[A-Za-z][\w-]*)/;
+
+type Token = { content: string; attrGet(name: string): string | null; attrSet(name: string, value: string): void; type: string; children: Token[] | null };
+type MarkdownIt = {
+  core: { ruler: { push(name: string, rule: (state: { tokens: Token[] }) => void): void } };
+  renderer: { rules: Record<string, ((tokens: Token[], index: number, options: unknown, env: unknown, self: { renderAttrs(token: Token): string }) => string) | undefined> };
+  utils: { escapeHtml(text: string): string };
+};
+
+/**
+ * The site's own Markdown rules:
+ * - a link to the documentation site's own URL (package.json `homepage` + `/api/…`, which pages
+ *   write so that the link works on the repository host too) becomes a site path;
+ * - inline code with a command-line option keeps each option and each `[…]` and `<…>` group on
+ *   one line (theme/style.css): a synopsis wraps between its options, not inside one.
+ */
+function siteMarkdown(md: MarkdownIt): void {
+  md.core.ruler.push('site-urls', (state) => {
+    for (const token of state.tokens) {
+      for (const child of token.children ?? []) {
+        const path = child.type === 'link_open' ? sitePath(child.attrGet('href') ?? '') : undefined;
+        if (path !== undefined) child.attrSet('href', path);
+      }
+    }
+  });
+  const code = md.renderer.rules.code_inline!;
+  md.renderer.rules.code_inline = (tokens, index, options, env, self) => {
+    const { content } = tokens[index];
+    if (!FLAG.test(content)) return code(tokens, index, options, env, self);
+    const parts = content.split(UNBROKEN).map((part, at) => (at % 2 ? `<span class="synopsis-group">${md.utils.escapeHtml(part)}</span>` : md.utils.escapeHtml(part)));
+    return `<code${self.renderAttrs(tokens[index])}>${parts.join('')}</code>`;
+  };
+}
+
 export default defineConfig({
   title: 'toolwright',
   description:
@@ -118,13 +164,33 @@ export default defineConfig({
   // No request to another host when the site is viewed: VitePress' default theme bundles Inter and
   // only adds Google Fonts when useWebFonts is on; keep it off explicitly.
   useWebFonts: false,
+  markdown: {
+    // GitHub's anchors, so that a link `page.md#anchor` works on the site and on the repository host.
+    anchor: { slugify: (text: string) => githubSlug(text) },
+    config: (md) => siteMarkdown(md as unknown as MarkdownIt),
+  },
   themeConfig: {
-    // Built into the page at build time (minisearch): no search service is called.
-    search: { provider: 'local' },
+    // Built into the page at build time (minisearch): no search service is called. The guides are
+    // indexed whole; an API reference page by its title only (its members are listed on it), and
+    // ranked below the guides.
+    search: {
+      provider: 'local',
+      options: {
+        // Arrow functions: VitePress sends the theme config's functions to the browser as source.
+        _render: (src: string, env: { relativePath: string; frontmatter?: Record<string, unknown> }, md: { render(src: string, env: unknown): string }) => {
+          const api = env.relativePath.startsWith('api/');
+          const html = md.render(api ? apiSearchText(src) : src, env);
+          return env.frontmatter?.search === false ? '' : html;
+        },
+        miniSearch: { searchOptions: { boostDocument: (id: string) => (id.startsWith('/api/') ? 0.25 : 1) } },
+      },
+    },
     nav: [
       { text: 'Guides', link: '/guide/first-tool' },
       { text: 'API', link: '/api/' },
     ],
+    // The source repository: package.json's repository.url.
+    socialLinks: [{ icon: 'github', link: repositoryUrl, ariaLabel: 'The source repository' }],
     // A sidebar per part: the guides beside a guide, the entry points and their names beside the API reference.
     sidebar: {
       '/guide/': [...guides, { text: 'API reference', link: '/api/' }],

@@ -7,6 +7,16 @@ import { DeclarationError } from '../errors/declaration-errors';
 /**
  * An input field filled from trusted server context (the signed-in officer, the tenant), never
  * from the caller's arguments and never shown in a schema.
+ *
+ * @param options `key`: the ambient value's name, when it is not the property's.
+ * @example
+ * ```ts
+ * export class ApproveLoanInput {
+ *   @Field() loanId!: string;
+ *   @AmbientContext() officerId!: string; // invoke(…, { ambientContext: { officerId } }), never the caller
+ *   @AmbientContext({ key: 'tenant' }) tenantId!: string;
+ * }
+ * ```
  */
 export function AmbientContext(options: AmbientOptions = {}): FieldDecorator {
   if (!isPlainObject(options)) {

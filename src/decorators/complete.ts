@@ -34,15 +34,42 @@ const OPTION_KEYS = [...MEMBER_OPTION_KEYS.filter((key) => key !== 'name' && key
 
 /**
  * Declares completions (suggestions as the user types) for one argument of a prompt or one
- * variable of a resource template. The member receives a {@link CompletionRequest} and returns a
- * {@link CompletionAnswer}; it is resolved through DI and runs through the pipeline like a tool.
+ * variable of a resource template, on a method beside it (the same class). The member receives a
+ * {@link CompletionRequest} and returns a {@link CompletionAnswer}; it is resolved through DI and
+ * runs through the pipeline like a tool.
  *
- * - On a method beside the prompt or template (the same class): `@Complete('applicant')`; in a
- *   service class with several, name the method: `@Complete('applicant', { of: 'review' })`.
- * - On a class of its own (entry method `call`) or a method elsewhere, name the prompt's or
- *   template's class: `@Complete(ReviewLoan, 'applicant')` (or `() => ReviewLoan`, for a circular import).
+ * @param argument the prompt argument or template variable completed.
+ * @param options `of`: in a service class with several prompts or templates, the method whose argument this completes.
+ * @example
+ * ```ts
+ * class LoanDesk {
+ *   @Prompt({ description: 'Review a loan application' })
+ *   review(input: ReviewInput) { … }
+ *
+ *   @Complete('tone', { of: 'review' })
+ *   tones(request: CompletionRequest): string[] {
+ *     return ['brief', 'thorough'].filter((tone) => tone.startsWith(request.value));
+ *   }
+ * }
+ * ```
  */
 export function Complete(argument: string, options?: CompleteOptions): MemberDecorator;
+/**
+ * Declares completions (see above) on a class of its own (entry method `call`) or a method
+ * elsewhere: name the prompt's or template's class.
+ *
+ * @param of the class of the prompt or template, or `() => Class` for a circular import.
+ * @param argument the prompt argument or template variable completed.
+ * @param options `of` here too, when that class declares several (as methods).
+ * @example
+ * ```ts
+ * @Complete(DraftLetter, 'applicant') // or () => DraftLetter
+ * export class ApplicantNames {
+ *   constructor(private readonly index: ApplicantIndex) {}
+ *   call(request: CompletionRequest) { return this.index.search(request.value, 20); }
+ * }
+ * ```
+ */
 export function Complete(of: Function | (() => Function), argument: string, options?: CompleteOptions): MemberDecorator;
 export function Complete(first: unknown, second?: unknown, third?: unknown): MemberDecorator {
   const besides = typeof first === 'string';

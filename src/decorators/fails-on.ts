@@ -8,6 +8,16 @@ import { DeclarationError } from '../errors/declaration-errors';
 /**
  * Turns a foreign exception into a user-facing failure: no exception report, the original kept on
  * `result.exception`. Repeatable; the first matching rule wins, a subclass's rules before its parent's.
+ *
+ * @param errorClass the exception class (subclasses match too).
+ * @param message what the caller reads; without it, the exception's own message.
+ * @example
+ * ```ts
+ * @Tool()
+ * @FailsOn(LoanNotFound, 'no such loan')
+ * @FailsOn(RateLimited) // its own message
+ * export class ApproveLoan { … }
+ * ```
  */
 export function FailsOn(errorClass: abstract new (...args: never[]) => unknown, message?: string): ClassOrMethodDecorator {
   if (typeof errorClass !== 'function' || !errorClass.prototype) {

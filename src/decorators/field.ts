@@ -50,6 +50,16 @@ export function recordField(
 /**
  * A contract field. Options are checked now; the type is resolved when the contract is first
  * derived, from `type`/`anyOf`, class-transformer `@Type`, class-validator and `design:type`.
+ *
+ * @param options `type`, `optional`, `default`, `enum`, `format`, `min`/`max`, `description`, … (all optional).
+ * @example
+ * ```ts
+ * export class ApproveLoanInput {
+ *   @Field({ format: 'uuid' }) loanId!: string;
+ *   @Field({ type: Integer, min: 1 }) amount!: number;
+ *   @Field({ enum: ['standard', 'express'], optional: true, default: 'standard' }) tier!: 'standard' | 'express';
+ * }
+ * ```
  */
 export function Field(options: FieldOptions = {}): FieldDecorator {
   return (target, propertyKey) => {

@@ -15,6 +15,8 @@ import { checkRawKeywords } from '../schema/raw-keywords';
  * `#/$defs/<schema name>` or `#<anchor>`). Output schemas leave them out; OpenAI strict mode and
  * draft-07 cannot say them. Not inherited: a subclass declares its own.
  *
+ * @param keywords JSON Schema keywords about the object as a whole: `anyOf`, `oneOf`, `not`, `if`/`then`/`else`, `dependentRequired`, ….
+ * @example
  * ```ts
  * @JsonSchemaKeywords({ anyOf: [{ required: ['phone'] }, { required: ['email'] }] })
  * class ContactInput {

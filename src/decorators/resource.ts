@@ -37,10 +37,42 @@ const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*(?:\s*;.*)?
 
 /**
  * Declares a resource at a fixed URI: a class (entry method `call`) or a method whose return value
- * is what the resource reads as (text, bytes, a JSON value, or `Content.resource` parts).
+ * is what the resource reads as (text, bytes, a JSON value, or `Content.resource` parts). A member
+ * of every registered adapter that serves resources, or of the adapters named before the options.
  *
- * `@Resource('loans://policy', { mimeType: 'text/markdown' })`
+ * @param uri the resource's URI, with a scheme: `loans://policy`.
+ * @param args adapter keys (none: every adapter), then the options: `mimeType`, `size`, `annotations`, `cache`, `description`, `tags`, ….
+ * @example
+ * ```ts
+ * class LoanDocs {
+ *   @Resource('loans://policy', { mimeType: 'text/markdown', description: 'The lending policy' })
+ *   policy(): string { return '# Lending policy\n…'; }
+ * }
+ * ```
  */
+export function Resource(uri: string, ...args: [...adapters: string[], options: FixedResourceOptions]): MemberDecorator;
+/**
+ * Declares a resource at a fixed URI (see above), a member of the adapters named; with none, of
+ * every registered adapter that serves resources.
+ *
+ * @param uri the resource's URI, with a scheme: `loans://policy`.
+ * @param adapters adapter keys.
+ * @example
+ * ```ts
+ * @Resource('loans://rates')
+ * export class Rates {
+ *   call() { return { standard: 0.049, express: 0.059 }; } // read as JSON
+ * }
+ * ```
+ */
+export function Resource(uri: string, ...adapters: string[]): MemberDecorator;
+/**
+ * Keeps a class or method out of every adapter (`false` combined with anything else is an error).
+ *
+ * @param uri the resource's URI.
+ * @param optOut `false`.
+ */
+export function Resource(uri: string, optOut: false): MemberDecorator;
 export function Resource(uri: string, ...args: ResourceArgument[]): MemberDecorator {
   checkUri('Resource', uri, 'URI', 'loans://policy');
   if (/[{}]/.test(uri)) {
@@ -60,10 +92,44 @@ export function Resource(uri: string, ...args: ResourceArgument[]): MemberDecora
 /**
  * Declares a resource template (RFC 6570): its variables are the member's input contract, checked
  * and coerced like a tool's input. Declare their types with `@Expects` (a DTO or an inline shape
- * whose fields are exactly the variables); without it every variable is a required string.
+ * whose fields are exactly the variables); without it every variable is a required string. A
+ * member of every registered adapter that serves resources, or of the adapters named before the options.
  *
- * `@ResourceTemplate('loans://applications/{id}')` with `@Expects({ id: Integer })`
+ * @param uriTemplate the template, with a scheme and at least one variable: `loans://applications/{id}`.
+ * @param args adapter keys (none: every adapter), then the options: `mimeType`, `annotations`, `cache`, `description`, `tags`, ….
+ * @example
+ * ```ts
+ * @ResourceTemplate('loans://applications/{id}', { mimeType: 'application/json' })
+ * @Expects({ id: Integer })
+ * export class Application {
+ *   constructor(private readonly loans: LoanRepository) {}
+ *   call(input: { id: number }) { return this.loans.find(String(input.id)); }
+ * }
+ * ```
  */
+export function ResourceTemplate(uriTemplate: string, ...args: [...adapters: string[], options: ResourceOptions]): MemberDecorator;
+/**
+ * Declares a resource template (see above), a member of the adapters named; with none, of every
+ * registered adapter that serves resources.
+ *
+ * @param uriTemplate the template: `files://docs{/path*}`.
+ * @param adapters adapter keys.
+ * @example
+ * ```ts
+ * class Files {
+ *   @ResourceTemplate('files://docs{/path*}') // path: a required string
+ *   read(input: { path: string }) { return readDoc(input.path); }
+ * }
+ * ```
+ */
+export function ResourceTemplate(uriTemplate: string, ...adapters: string[]): MemberDecorator;
+/**
+ * Keeps a class or method out of every adapter (`false` combined with anything else is an error).
+ *
+ * @param uriTemplate the template.
+ * @param optOut `false`.
+ */
+export function ResourceTemplate(uriTemplate: string, optOut: false): MemberDecorator;
 export function ResourceTemplate(uriTemplate: string, ...args: ResourceTemplateArgument[]): MemberDecorator {
   checkUri('ResourceTemplate', uriTemplate, 'URI template', 'loans://applications/{id}');
   const parts = parseUriTemplate(uriTemplate);

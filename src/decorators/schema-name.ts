@@ -19,6 +19,16 @@ const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
  * (`definitions` in draft-07) under this name and referenced with `$ref`; HTTP's OpenAPI document
  * uses the name for its component. Unnamed classes are inlined (or, when recursive or shared,
  * named after the class). Not inherited: a subclass is a different shape and names its own.
+ *
+ * @param name letters, digits, `_`, `.` and `-`, starting with a letter or `_`.
+ * @example
+ * ```ts
+ * @SchemaName('Address')
+ * export class AddressDto {
+ *   @Field() street!: string;
+ *   @Field() city!: string;
+ * }
+ * ```
  */
 export function SchemaName(name: string): ClassDecorator {
   if (typeof name !== 'string' || !SCHEMA_NAME.test(name) || name.length > MAX_SCHEMA_NAME_LENGTH) {

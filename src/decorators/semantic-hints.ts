@@ -7,6 +7,14 @@ import { DeclarationError } from '../errors/declaration-errors';
 /**
  * Advisory hints adapters interpret: `readOnly`, `idempotent`, `destructive`, or one an adapter
  * registered. Inherited; a subclass's own hints replace its parent's.
+ *
+ * @param hints `'readOnly'`, `'idempotent'`, `'destructive'`, or a hint an adapter registered.
+ * @example
+ * ```ts
+ * @Tool()
+ * @SemanticHints('readOnly', 'idempotent') // MCP: readOnlyHint, idempotentHint
+ * export class LoanStatus { … }
+ * ```
  */
 export function SemanticHints(...hints: string[]): ClassOrMethodDecorator {
   return classOrMethodDecorator('SemanticHints', (site) => {

@@ -35,11 +35,64 @@ export type ToolDecorator = MemberDecorator;
 const OPTION_KEYS = [...MEMBER_OPTION_KEYS, 'error', 'success', 'approval'];
 
 /**
- * Declares a tool: on a class (entry method `call`, or `method`) or on a method of a service class.
+ * Declares a tool, a member of every registered adapter (with `adapters: { mcp: … }`, of the
+ * adapters named there; `except` narrows either): on a class (entry method `call`, or
+ * `options.method`) or on a method of a service class.
  *
- * `@Tool()` every registered adapter · `@Tool('mcp', 'openai')` these · `@Tool({ name, adapters:
- * { mcp: { name } } })` · `@Tool({ except: 'openai' })` · `@Tool(false)` opts out of everything.
+ * @param options names, description, messages, per-adapter settings, `except`, `approval`, `timeoutMs`, `tags`.
+ * @example
+ * ```ts
+ * @Tool({ description: 'Approve a pending loan', success: 'Loan approved' })
+ * @Expects(ApproveLoanInput)
+ * export class ApproveLoan {
+ *   async call(input: ApproveLoanInput) { … }
+ * }
+ *
+ * class LoanService {
+ *   @Tool({ except: 'openai' }) // every adapter but openai
+ *   async status(input: LoanStatusInput): Promise<LoanStatus> { … }
+ * }
+ * ```
  */
+export function Tool(options: ToolOptions): ToolDecorator;
+/**
+ * Declares a tool, a member of the adapters named (`'mcp'`, `'openai'`, `'http'`, an adapter of
+ * your own) and of no other; with none, `@Tool()`, a member of every registered adapter.
+ *
+ * @param adapters adapter keys.
+ * @example
+ * ```ts
+ * @Tool() // every registered adapter
+ * export class ListLoans { … }
+ *
+ * @Tool('mcp', 'openai') // these two only
+ * export class CheckCredit { … }
+ * ```
+ */
+export function Tool(...adapters: string[]): ToolDecorator;
+/**
+ * Declares a tool, a member of the adapters named, with its options last.
+ *
+ * @param args the adapter keys, then the options.
+ * @example
+ * ```ts
+ * @Tool('mcp', 'openai', { name: 'approve_loan', adapters: { mcp: { name: 'loans_approve' } } })
+ * export class ApproveLoan { … }
+ * ```
+ */
+export function Tool(...args: [...adapters: string[], options: ToolOptions]): ToolDecorator;
+/**
+ * Declares a class or method a member of no adapter, even under a tool root (`false` combined with
+ * anything else is an error).
+ *
+ * @param optOut `false`.
+ * @example
+ * ```ts
+ * @Tool(false) // in a tool root's folder, but served by no adapter
+ * export class RebuildIndex { … }
+ * ```
+ */
+export function Tool(optOut: false): ToolDecorator;
 export function Tool(...args: ToolArgument[]): ToolDecorator {
   return memberDecorator('Tool', args, OPTION_KEYS, undefined, (options, site) => ({
     error: optionalText('Tool', site, 'error', options.error),

@@ -15,12 +15,20 @@ describe('declaration errors', () => {
   const cases: Array<[string, () => unknown, string]> = [
     [
       '@Tool(false) combined with a grant',
-      () => { @Tool(false, 'mcp') class A { call() {} } return A; },
+      () => {
+        // @ts-expect-error the overloads refuse false with anything else; so does the runtime, for JavaScript
+        @Tool(false, 'mcp') class A { call() {} }
+        return A;
+      },
       '@Tool(false) opts out of every adapter and cannot be combined with adapter keys or options. Remove false, or remove the other arguments.',
     ],
     [
       '@Tool(false) combined with options',
-      () => { @Tool(false, { name: 'x' }) class A { call() {} } return A; },
+      () => {
+        // @ts-expect-error as above
+        @Tool(false, { name: 'x' }) class A { call() {} }
+        return A;
+      },
       '@Tool(false) opts out of every adapter and cannot be combined',
     ],
     [

@@ -2,7 +2,11 @@
  * The documentation site builds as `npm run docs:build` builds it (TypeDoc's API reference into
  * docs/api, then `vitepress build docs`, once, into a temporary folder), every page of docs/ becomes
  * a page of the site, each entry point of package.json has its API reference page, the landing page
- * links every guide, local search is built in, and the site loads nothing from another host: no emitted `<script src>`,
+ * links every guide, local search is built in (small: an API page is indexed by its title), every
+ * link of the README and of docs/ that the site serves names a page and an anchor the build has
+ * (test/docs/links.test.ts checks the rest without a build), the nav links the source repository
+ * (package.json), a decorator's API page shows each overload with an example, and the site loads
+ * nothing from another host: no emitted `<script src>`,
  * `<link href>` or CSS `url()` (and `@import`) names an `http(s)://` or `//` address, and every local
  * one names a file of the build (so the site works from a file server at `/`). Plain links (`<a
  * href>`) to other sites are allowed: they load nothing until followed.
@@ -10,8 +14,10 @@
  * Then the built folder is served over real HTTP on 127.0.0.1 (test/helpers/static-site.ts, clean
  * URLs) and opened in Debian's chromium through playwright-core: the landing page, a guide and an
  * API page render (their h1, the sidebar), a landing-page link, a sidebar link and an API link
- * navigate, the local search finds a guide and opens it, and no page logs a console error, throws,
- * or requests anything from a host but 127.0.0.1 (every other request is recorded and aborted).
+ * navigate, the local search finds a guide and opens it (and ranks guides above the API reference),
+ * a command synopsis wraps between its options and never inside one, and no page logs a console
+ * error, throws, or requests anything from a host but 127.0.0.1 (every other request is recorded
+ * and aborted).
  * Screenshots go to a folder in the OS temp dir, printed, to be looked at. Without chromium that
  * part is skipped, except in CI.
  */
@@ -20,7 +26,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { repositoryUrl, sitePath } from '../../docs/.vitepress/site-links';
 import { chromiumFor, CHROMIUM_LAUNCH } from '../helpers/chromium';
+import { markdownLinks } from '../helpers/markdown-links';
 import { serveStaticSite, siteFile, type StaticSite } from '../helpers/static-site';
 
 const repo = path.resolve(__dirname, '..', '..');
@@ -61,6 +69,45 @@ function loadedReferences(file: string, text: string): string[] {
   }
   return found;
 }
+
+/** The built page a site path names (`/guide/mcp`, `/api/toolwright/`, `/`), relative to the build. */
+function builtPage(pathname: string): string {
+  return pathname.endsWith('/') ? `${pathname.slice(1)}index.html` : `${pathname.slice(1)}.html`;
+}
+
+/** A page's text as read: tags removed, the few entities Shiki and VitePress write decoded. */
+function pageText(html: string): string {
+  const entities: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&amp;': '&' };
+  return html.replace(/<[^>]+>/g, '').replace(/&(?:lt|gt|quot|#39|amp);/g, (entity) => entities[entity]);
+}
+
+/**
+ * Run in the page (as source: the test is compiled without the DOM's types): each `[…]` or `<…>`
+ * group and each option (`--all-versions`) of an inline code span that has an option, with the
+ * number of lines it is laid out on.
+ */
+const SYNOPSIS_GROUP_LINES = `(() => {
+  const found = [];
+  for (const code of document.querySelectorAll('.vp-doc :not(pre) > code')) {
+    const text = code.textContent;
+    if (!/(?<![\\w-])--?[A-Za-z]/.test(text)) continue;
+    const nodes = [];
+    const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(), start = 0; node; start += node.length, node = walker.nextNode()) nodes.push({ node, start });
+    const at = (offset, end) => {
+      const hit = nodes.find(({ node, start }) => (end ? start < offset && offset <= start + node.length : start <= offset && offset < start + node.length));
+      return [hit.node, offset - hit.start];
+    };
+    for (const match of text.matchAll(/\\[[^\\]]*\\]|<[^>]*>|(?<![\\w\\[-])--?[A-Za-z][\\w-]*/g)) {
+      const range = document.createRange();
+      range.setStart(...at(match.index, false));
+      range.setEnd(...at(match.index + match[0].length, true));
+      const lines = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.bottom)));
+      found.push({ group: match[0], lines: lines.size });
+    }
+  }
+  return found;
+})()`;
 
 const outside = (reference: string): boolean => /^(?:[a-z][a-z0-9+.-]*:)?\/\//i.test(reference) && !/^data:/i.test(reference);
 
@@ -107,14 +154,61 @@ describe('the site build', () => {
   });
 
   it('links every guide page (docs/guide) from the landing page', () => {
-    const landing = fs.readFileSync(path.join(out, 'index.html'), 'utf8');
+    // Where each link of the page leads: its guide links are relative (./guide/x), as written for the repository host too.
+    const landing = [...fs.readFileSync(path.join(out, 'index.html'), 'utf8').matchAll(/<a\b[^>]*\bhref="([^"]+)"/g)].map(([, href]) => new URL(href, 'http://site/').pathname);
     const guides = files(path.join(docs, 'guide')).map((file) => `/guide/${path.basename(file, '.md')}`);
     expect(guides.length).toBeGreaterThanOrEqual(5);
-    expect(guides.filter((guide) => !landing.includes(`href="${guide}"`))).toEqual([]);
+    expect(guides.filter((guide) => !landing.includes(guide))).toEqual([]);
   });
 
-  it('builds the local search index into the site', () => {
-    expect(built.some((file) => /@localSearchIndex/.test(path.basename(file)))).toBe(true);
+  it('builds the local search index into the site, small: an API page is indexed by its title only', () => {
+    const index = built.filter((file) => /@localSearchIndex/.test(path.basename(file)));
+    expect(index).toHaveLength(1);
+    // 1.6 MB when each member of each API page was a document of its own (issue 39); about 400 kB now.
+    expect(fs.statSync(index[0]).size).toBeLessThan(600_000);
+    expect(fs.readFileSync(index[0], 'utf8')).toContain('/guide/contract-guard');
+  });
+
+  it('links the source repository (package.json repository.url) from the nav', () => {
+    const landing = fs.readFileSync(path.join(out, 'index.html'), 'utf8');
+    expect(landing).toMatch(new RegExp(`<a[^>]*class="[^"]*VPSocialLink[^"]*"[^>]*href="${repositoryUrl}"|<a[^>]*href="${repositoryUrl}"[^>]*aria-label="The source repository"`));
+  });
+
+  it("shows each overload of a decorator with an example on its API page (@Tool's four forms)", () => {
+    const page = fs.readFileSync(path.join(out, 'api', 'toolwright', 'functions', 'Tool.html'), 'utf8');
+    expect(page.match(/<h2 id="call-signature(?:-\d+)?"/g)?.length).toBeGreaterThanOrEqual(4);
+    expect(page.match(/class="language-ts/g)?.length).toBeGreaterThanOrEqual(4);
+    const text = pageText(page);
+    expect(text).not.toContain('...args: ToolArgument[]');
+    for (const form of ["@Tool({ description: 'Approve a pending loan'", "@Tool('mcp', 'openai')", "@Tool('mcp', 'openai', { name: 'approve_loan'", '@Tool(false)']) expect(text).toContain(form);
+  });
+
+  it('has the page and the anchor of every link of the README and docs/ that the site serves', () => {
+    const missing: string[] = [];
+    const idsOf = new Map<string, Set<string>>();
+    const check = (from: string, pathname: string, anchor: string | undefined) => {
+      const page = builtPage(pathname);
+      if (!fs.existsSync(path.join(out, page))) return missing.push(`${from}: ${pathname} (no ${page} in the build)`);
+      if (!idsOf.has(page)) idsOf.set(page, new Set([...fs.readFileSync(path.join(out, page), 'utf8').matchAll(/\sid="([^"]+)"/g)].map((match) => match[1])));
+      if (anchor && !idsOf.get(page)!.has(decodeURIComponent(anchor))) missing.push(`${from}: ${pathname}#${anchor} (no such id on ${page})`);
+    };
+    const sources = ['README.md', ...files(docs).filter((file) => file.endsWith('.md') && !/^(?:\.vitepress|api)(?:\/|$)/.test(path.relative(docs, file))).map((file) => path.relative(repo, file))];
+    let checked = 0;
+    for (const source of sources) {
+      for (const { target, line } of markdownLinks(fs.readFileSync(path.join(repo, source), 'utf8'))) {
+        const from = `${source}:${line}`;
+        const site = sitePath(target);
+        const [file, anchor] = target.split('#');
+        if (site !== undefined) check(from, site.split('#')[0], site.split('#')[1]);
+        else if (source === 'README.md' || /^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
+        else if (target.startsWith('#')) check(from, `/${path.relative(docs, path.join(repo, source)).replace(/(?:^|\/)index\.md$/, '/').replace(/\.md$/, '')}`.replace(/^\/\//, '/'), anchor);
+        else if (target.startsWith('/')) check(from, file, anchor);
+        else check(from, `/${path.relative(docs, path.resolve(path.dirname(path.join(repo, source)), file)).replace(/\.md$/, '')}`, anchor);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(300);
+    expect(missing).toEqual([]);
   });
 
   it('loads nothing from another host, and every local reference is a file of the build', () => {
@@ -204,7 +298,7 @@ describe('the site build', () => {
       await expect(page.locator('.VPHero h1 .name').innerText()).resolves.toBe('toolwright');
       await expect(page.locator('.VPNavBar').innerText()).resolves.toContain('Guides');
       await shoot(page, 'landing');
-      await page.locator('.vp-doc a[href="/guide/command-line"]').click();
+      await page.locator('.vp-doc a[href$="guide/command-line"]').first().click();
       await page.waitForURL(`${site.origin}/guide/command-line`);
       await expect(heading(page, guideTitle('command-line'))).resolves.toBe(guideTitle('command-line'));
       await expect(sidebarMarks(page, '/guide/command-line')).resolves.toEqual(['/guide/command-line']);
@@ -244,6 +338,32 @@ describe('the site build', () => {
       await page.waitForURL(`${site.origin}/api/toolwright/mcp/functions/serveHttp`);
       await expect(heading(page, 'Function: serveHttp()')).resolves.toBe('Function: serveHttp()');
       await shoot(page, 'api-serveHttp');
+      await page.close();
+      clean();
+    });
+
+    it("ranks the guides above the API reference in the local search ('ambient' finds a guide first)", async () => {
+      const page = await open('/guide/first-tool');
+      await page.locator('#local-search button').click();
+      await page.locator('#localsearch-input').fill('ambient');
+      const results = page.locator('.VPLocalSearchBox .results a.result');
+      await results.first().waitFor({ timeout: 10_000 });
+      const hrefs = await results.evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
+      expect(hrefs.length).toBeGreaterThan(3);
+      expect(hrefs.slice(0, 3).filter((href) => !href.startsWith('/guide/'))).toEqual([]);
+      await shoot(page, 'search-ambient');
+      await page.close();
+      clean();
+    });
+
+    it('wraps a command synopsis between its options, never inside one, nor a flag at its hyphens (the command-line guide)', async () => {
+      const page = await open('/guide/command-line');
+      // Each `[…]` or `<…>` group and each option of an inline code span with an option: on one line.
+      const groups = await page.evaluate<{ group: string; lines: number }[]>(SYNOPSIS_GROUP_LINES);
+      expect(groups.length).toBeGreaterThan(60);
+      expect(groups.filter(({ lines }) => lines !== 1)).toEqual([]);
+      await page.locator('.vp-doc td code', { hasText: '[--all-versions]' }).first().scrollIntoViewIfNeeded();
+      await shoot(page, 'command-synopses');
       await page.close();
       clean();
     });

@@ -34,6 +34,8 @@ import {
   sizeOf,
 } from './project';
 import { startRedis, type TestRedis } from '../helpers/redis';
+import { markdownLinks } from '../helpers/markdown-links';
+import { repositoryUrl, siteUrl } from '../../docs/.vitepress/site-links';
 
 const TITLES = ['printer on fire', 'coffee machine empty', 'vpn down', 'badge reader'];
 const PEERS = ['class-transformer', 'class-validator', 'reflect-metadata', 'tsyringe'];
@@ -138,6 +140,16 @@ describe('the packed package', () => {
     }
     expect(fs.existsSync(path.join(dir, 'src'))).toBe(false);
     expect(fs.existsSync(path.join(dir, 'test'))).toBe(false);
+  });
+
+  it('ships a README whose every link works from node_modules: no relative link to a file the package lacks', () => {
+    const dir = path.join(projects.app, 'node_modules', 'toolwright');
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { homepage?: string; repository?: { url?: string } };
+    expect([manifest.homepage, manifest.repository?.url]).toEqual([siteUrl, expect.stringContaining(repositoryUrl.replace(/^https:\/\//, ''))]);
+    const links = markdownLinks(fs.readFileSync(path.join(dir, 'README.md'), 'utf8'));
+    expect(links.filter(({ target }) => target.startsWith(`${siteUrl}/guide/`)).length).toBeGreaterThan(10);
+    const relative = links.filter(({ target }) => !/^[a-z][a-z0-9+.-]*:/i.test(target) && !target.startsWith('#'));
+    expect(relative.filter(({ target }) => !fs.existsSync(path.join(dir, target.split('#')[0])))).toEqual([]);
   });
 
   it.each(Object.keys(SETTINGS) as Array<keyof typeof SETTINGS>)('compiles and runs every entry point: %s', async (setting) => {
