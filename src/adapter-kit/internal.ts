@@ -19,3 +19,4 @@ export { promptMessagesOf } from '../content/content';
 export { climbingVariable } from '../util/uri-template';
 export { checkMemberContract } from '../registry/tool-registry';
 export { TAG as TAG_PATTERN } from '../decorators/member';
+export { missingPeers, requirePeers } from '../errors/peers';

@@ -2,8 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { ApplicationConfig, DiscoveryService, ExternalContextCreator, HttpAdapterHost, ModuleRef } from '@nestjs/core';
+import { requirePeers } from '../../adapter-kit/internal';
 import { SetupError, ToolDefinition, Tools, type InvokerOptions, type MemberKind, type Middleware } from '../../index';
-import { createMcpHttpHandler, type McpHttpHandler } from '../mcp/index';
+import type { McpHttpHandler } from '../mcp/index';
 import { httpApiApp } from '../http/index';
 import { NestProvider, NestResolver } from './resolver';
 import { currentPlatformRequest, rememberPlatformRequest, withPlatformRequest } from './request-scope';
@@ -134,6 +135,9 @@ export class ToolwrightHost implements OnModuleInit, OnApplicationShutdown {
       } = this.options.mcp ?? {};
       // Under the app's global prefix, read now (at init, as Nest reads it for controllers) with its `exclude` rules.
       const path = withGlobalPrefix(config, configured);
+      // Loaded here, not by toolwright/nest: an application with `mcp: false` needs no MCP SDK.
+      requirePeers("ToolwrightModule's mcp option (on unless mcp: false)", ['@modelcontextprotocol/server']);
+      const { createMcpHttpHandler } = require('../mcp/index') as typeof import('../mcp/index');
       const endpoint = { path, host, stateless, eventStore, auth, sessionIdleTimeoutMs, maxSessions, allowedHosts, allowedOrigins };
       const handler = await createMcpHttpHandler(
         {
@@ -169,6 +173,11 @@ export class ToolwrightHost implements OnModuleInit, OnApplicationShutdown {
     if (this.options.http) {
       const { prefix: configured = '/tools', host, allowedHosts, ...api } = this.options.http;
       const prefix = withGlobalPrefix(config, configured);
+      requirePeers(
+        "ToolwrightModule's http option",
+        ['fastify', ...(api.docs === false ? [] : ['@fastify/swagger', '@fastify/swagger-ui'])],
+        api.docs === false ? undefined : 'http: { docs: false } needs fastify only; Fastify serves the API inside any Nest platform',
+      );
       const app = await httpApiApp(
         {
           ...api,
