@@ -72,6 +72,19 @@ describe.each<Loader>(['require', 'import'])('a missing peer, by %s', (loader) =
     expect(outcome).toContain(install);
   });
 
+  it('toolwright/mcp-client loads without the SDK client; connecting names it (nothing else needs it)', async () => {
+    const outcome = await attempt(
+      loader,
+      ['@modelcontextprotocol/client'],
+      `const { admitMcpServer, connectMcpServer, McpSecurityPolicy } = await load('toolwright/mcp-client');
+      await connectMcpServer(admitMcpServer('x', { url: 'https://h.example/mcp' }, { security: new McpSecurityPolicy({ allowUrls: true }) }));`,
+    );
+    expect(outcome).toBe(
+      'SetupError: toolwright/mcp-client (connecting to an MCP server) needs @modelcontextprotocol/client, and @modelcontextprotocol/client is not installed. ' +
+        'Install it in the application: npm install @modelcontextprotocol/client.',
+    );
+  });
+
   it('toolwright/http loads without Fastify; serving it names fastify and the docs page packages, or fastify alone with docs: false', async () => {
     const serve = (options: string) => `const { httpApiApp } = await load('toolwright/http');\nawait httpApiApp(${options});`;
     const all = await attempt(loader, ['fastify', '@fastify/swagger', '@fastify/swagger-ui'], serve('{}'));
