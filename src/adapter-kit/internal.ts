@@ -20,3 +20,4 @@ export { climbingVariable } from '../util/uri-template';
 export { checkMemberContract } from '../registry/tool-registry';
 export { TAG as TAG_PATTERN } from '../decorators/member';
 export { missingPeers, requirePeers } from '../errors/peers';
+export { configuredExceptionHandler } from '../invocation/toolwright-config';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { ApplicationConfig, DiscoveryService, ExternalContextCreator, HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { requirePeers } from '../../adapter-kit/internal';
 import { SetupError, ToolDefinition, Tools, type InvokerOptions, type MemberKind, type Middleware } from '../../index';
@@ -14,6 +14,7 @@ import { endpointGuards } from './endpoint-guards';
 import { userIdentity } from './identity';
 import { withGlobalPrefix } from './global-prefix';
 import { enhancerScopes, type ProviderWrapper } from './call-scope';
+import { clientStatus, nestExceptionHandler } from './exceptions';
 
 const MCP_KINDS: readonly MemberKind[] = ['tool', 'resource', 'resource-template', 'prompt', 'completion'];
 
@@ -34,7 +35,7 @@ interface PlatformRequest {
  * on the application's own server, resolved through Nest's container.
  */
 @Injectable()
-export class ToolwrightHost implements OnModuleInit, OnApplicationShutdown {
+export class ToolwrightHost implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly closers: Closer[] = [];
   private served:
     { resolver: NestResolver; enhancers: Middleware; members: (adapter: string, kind?: MemberKind) => ToolDefinition[] } | undefined;
@@ -114,6 +115,8 @@ export class ToolwrightHost implements OnModuleInit, OnApplicationShutdown {
     const invokerWith = (invoker: Omit<InvokerOptions, 'container'> | undefined) => ({
       ...invoker,
       middleware: [enhancers, ...(invoker?.middleware ?? [])],
+      // An HttpException is the client's answer, not reported; anything else goes to Nest's Logger (./exceptions.ts).
+      onException: nestExceptionHandler(invoker?.onException),
     });
     // The endpoint guards (./endpoint-guards.ts): false when one refused (the response is sent).
     const guarded = this.options.guards?.length ? endpointGuards(this.moduleRef, ToolwrightHost, this.options.guards) : undefined;
@@ -181,6 +184,8 @@ export class ToolwrightHost implements OnModuleInit, OnApplicationShutdown {
       const app = await httpApiApp(
         {
           ...api,
+          // A failure's HttpException answers its own status (a guard's false: 403), as from a controller.
+          errorStatus: (error) => api.errorStatus?.(error) ?? clientStatus(error),
           prefix,
           tools: members('http', 'tool'),
           resolver,
@@ -233,8 +238,18 @@ export class ToolwrightHost implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Ends the MCP sessions (their event streams) and the HTTP API before Nest closes the HTTP server,
+   * which waits for open connections: a client holding a 2025-11-25 session's stream open would
+   * otherwise hold `app.close()` (and a SIGTERM with shutdown hooks) for as long as it stays.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     for (const close of this.closers.splice(0)) await close();
+  }
+
+  /** Nothing left to close when `beforeApplicationShutdown` ran (Nest calls both on `app.close()`). */
+  async onApplicationShutdown(): Promise<void> {
+    await this.beforeApplicationShutdown();
   }
 }
 
