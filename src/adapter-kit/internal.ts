@@ -21,3 +21,4 @@ export { checkMemberContract } from '../registry/tool-registry';
 export { TAG as TAG_PATTERN } from '../decorators/member';
 export { missingPeers, requirePeers } from '../errors/peers';
 export { configuredExceptionHandler } from '../invocation/toolwright-config';
+export { warn } from '../util/warnings';
