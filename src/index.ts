@@ -4,7 +4,9 @@
  *
  * @module toolwright
  */
-// First: records whether reflect-metadata was loaded before toolwright (for setup-mistake messages).
+// First: a missing required peer is named (./errors/core-peers.ts), before anything requires one.
+import './errors/core-peers';
+// Then: records whether reflect-metadata was loaded before toolwright (for setup-mistake messages).
 import './interop/reflect-probe';
 import 'reflect-metadata';
 

@@ -22,3 +22,6 @@ export { TAG as TAG_PATTERN } from '../decorators/member';
 export { findTsconfig, readTsconfigOptions } from '../util/tsconfig';
 export type { TsconfigOptions } from '../util/tsconfig';
 export { reportException } from '../invocation/toolwright-config';
+export { missingPeers, requirePeers } from '../errors/peers';
+export { configuredExceptionHandler } from '../invocation/toolwright-config';
+export { warn } from '../util/warnings';

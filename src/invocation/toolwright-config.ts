@@ -79,6 +79,11 @@ let destructiveApproval = false;
 let compiled = true;
 let generatedCode = true;
 
+/** The handler `configure({ onException })` set, or undefined while the default (stderr) reports. */
+export function configuredExceptionHandler(): ExceptionHandler | undefined {
+  return handler === defaultHandler ? undefined : handler;
+}
+
 /** Process-wide settings. `configure({ onException: undefined })` (or `onWarning`) restores the default. */
 export function configure(settings: ToolwrightSettings): void {
   if ('onException' in settings) {

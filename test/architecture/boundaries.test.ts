@@ -350,9 +350,10 @@ describe('module boundaries', () => {
     /**
      * toolwright/mcp by concern, bottom up, one way like the core's ranks: a room imports its own
      * files and rooms of a lower rank, never a higher one, never another of its own rank.
-     *   auth, protocol        who calls (tokens, scopes, caller identity); what each revision adds on
+     *   auth, protocol, peers who calls (tokens, scopes, caller identity); what each revision adds on
      *                         the wire (input-required rounds, the sealed request state, approvals,
-     *                         list caching, request classification)
+     *                         list caching, request classification); the check that the MCP SDK is
+     *                         installed, which the entry point loads first (peers.ts)
      *   members               what is served: tools, resources, prompts, completions, their entries,
      *                         runs and answers, the tool context, the request context
      *   composition, tasks    who sees what (visibility, scopes) and mounts of other servers; tool
@@ -361,7 +362,7 @@ describe('module boundaries', () => {
      *   hosting               HTTP (sessions, stateless, both revisions), stdio, event stores, limits
      *   index                 the entry point, toolwright/mcp
      */
-    const MCP_ROOMS: readonly (readonly string[])[] = [['auth', 'protocol'], ['members'], ['composition', 'tasks'], ['server'], ['hosting'], ['index']];
+    const MCP_ROOMS: readonly (readonly string[])[] = [['auth', 'protocol', 'peers'], ['members'], ['composition', 'tasks'], ['server'], ['hosting'], ['index']];
     const mcp = path.join(src, 'adapters', 'mcp');
     const roomRank = new Map(MCP_ROOMS.flatMap((rooms, rank) => rooms.map((room) => [room, rank] as const)));
     /** A file's room (relative to src/adapters/mcp): its folder, or `index` for the entry point; declaration files are not rooms. */

@@ -5,5 +5,6 @@
  *
  * @module toolwright/ai
  */
+import './peers';
 export { approvalQuestionOf, toAiSdkTools, ToolCallFailedError } from './to-ai-sdk-tools';
 export type { AiSdkContentOutput, AiSdkTools, AiSdkToolsOptions } from './to-ai-sdk-tools';

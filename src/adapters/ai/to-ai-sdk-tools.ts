@@ -111,6 +111,11 @@ export function approvalQuestionOf(tools: AiSdkTools, toolCall: { readonly toolC
   return askedOf.get(tools)?.question(toolCall.toolCallId);
 }
 
+/**
+ * The tools of a Toolbox (or a list of tools, served through a new one) as the AI SDK's tool set, for
+ * `generateText({ tools })` and `streamText({ tools })`: each runs through the Toolbox, so its names,
+ * checks and settings are the `openai` adapter's.
+ */
 export function toAiSdkTools(source: Toolbox | Iterable<ToolLike>, options: AiSdkToolsOptions = {}): AiSdkTools {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new DeclarationError(`toAiSdkTools: options must be an object; got ${describeValue(options)}.`);

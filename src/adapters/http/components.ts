@@ -113,7 +113,11 @@ export class SchemaComponents {
       const out: JsonSchema = {};
       for (const [key, child] of Object.entries(node)) {
         if (key === '$defs' && top) continue;
-        setOwn(out, key, key === 'properties' || key === '$defs' ? mapValues(child as JsonSchema, (c) => rewrite(c, false)) : rewrite(child, false));
+        setOwn(
+          out,
+          key,
+          key === 'properties' || key === '$defs' ? mapValues(child as JsonSchema, (c) => rewrite(c, false)) : rewrite(child, false),
+        );
       }
       return out;
     };

@@ -5,29 +5,19 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { CallerDocuments } from './auth';
 import type { OpenApiDocument } from './openapi';
-import { SetupError } from '../../index';
+import { requirePeers } from '../../adapter-kit/internal';
 
-function load<T>(name: string): T {
-  try {
-    return require(name) as T;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
-    throw new SetupError(
-      `toolwright/http: the docs page needs ${name}. Install it (npm install @fastify/swagger @fastify/swagger-ui), ` +
-        'or pass docs: false to serve the API without it.',
-      undefined,
-      { cause: error },
-    );
-  }
-}
+/** What the docs page loads (`docs: false` serves the API without them). */
+export const DOCS_PACKAGES = ['@fastify/swagger', '@fastify/swagger-ui'];
 
 /**
  * The page's document (`/docs/json`, `/docs/yaml`) is the requesting caller's, as `openapi.json`
  * is: worked out in a hook (verify may be async), handed to swagger-ui's synchronous transform.
  */
 export async function registerDocs(fastify: FastifyInstance, documents: CallerDocuments): Promise<void> {
-  const swagger = load<typeof import('@fastify/swagger')>('@fastify/swagger');
-  const swaggerUi = load<typeof import('@fastify/swagger-ui')>('@fastify/swagger-ui');
+  requirePeers("toolwright/http's docs page", DOCS_PACKAGES, 'or pass docs: false to serve the API without the page');
+  const swagger = require('@fastify/swagger') as typeof import('@fastify/swagger');
+  const swaggerUi = require('@fastify/swagger-ui') as typeof import('@fastify/swagger-ui');
   // An encapsulated child: the `swagger` decorator stays out of the application's own context.
   const perRequest = new WeakMap<FastifyRequest, OpenApiDocument>();
   await fastify.register(async (docs) => {

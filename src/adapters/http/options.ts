@@ -85,4 +85,11 @@ export interface HttpApiOptions {
   info?: HttpApiInfo;
   /** Serve the interactive docs page at `{prefix}/docs` (default true; needs `@fastify/swagger-ui`). */
   docs?: boolean;
+  /**
+   * The status a business failure answers from the error behind it, before the tool's
+   * `failureStatus` setting (undefined, or anything but an HTTP error status, leaves it to the
+   * setting): toolwright/nest answers an HttpException's own status.
+   * @internal
+   */
+  errorStatus?: (error: unknown) => number | undefined;
 }

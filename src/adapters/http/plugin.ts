@@ -70,6 +70,13 @@ function errorHandler(bodyLimit: number) {
 /** A route as the handler answers it: `compiled` when Fastify serializes its successes from its response schema. */
 interface CompiledRoute extends HttpRoute {
   readonly compiled: boolean;
+  readonly errorStatus: HttpApiOptions['errorStatus'];
+}
+
+/** The status of a business failure: the error's own (`errorStatus`, an HTTP error status only), else the tool's setting. */
+function failureStatus(route: CompiledRoute, error: unknown): number {
+  const own = route.errorStatus?.(error);
+  return Number.isInteger(own) && own! >= 400 && own! <= 599 ? own! : failureStatusOf(route.failureStatus, error);
 }
 
 /** The serialized body of a successful Result: a JSON string, `null` for no value (204), undefined when it cannot be serialized. */
@@ -98,7 +105,7 @@ function respond(route: CompiledRoute, result: Result, request: FastifyRequest, 
   if (Invoker.inputInvalid(result)) return sendProblem(reply, problem(422, result.message, instance, result.fieldErrors));
   const limited = limitRefusal(result);
   if (limited) return sendProblem(reply, problem(limited.status, result.message, instance), { 'retry-after': String(limited.retryAfter) });
-  return sendProblem(reply, problem(failureStatusOf(route.failureStatus, result.exception), result.message, instance));
+  return sendProblem(reply, problem(failureStatus(route, result.exception), result.message, instance));
 }
 
 /**
@@ -144,7 +151,7 @@ export async function toolwrightHttp(fastify: FastifyInstance, options: HttpApiO
   for (const served of routes) {
     const { definition } = served;
     const successSchema = successSchemaOf(definition);
-    const route: CompiledRoute = { ...served, compiled: successSchema !== undefined };
+    const route: CompiledRoute = { ...served, compiled: successSchema !== undefined, errorStatus: options.errorStatus };
     const listFields = new Set(
       definition.inputContract.inputFields.filter((field) => field.type.kind === 'array').map((field) => field.name),
     );

@@ -1,6 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { isLoopbackHost } from '../../adapter-kit';
+import { requirePeers } from '../../adapter-kit/internal';
+import { DOCS_PACKAGES } from './docs';
 import { toolwrightHttp } from './plugin';
 import type { HttpApiOptions } from './options';
 import { problem, sendProblem } from './problem';
@@ -41,6 +43,11 @@ function hostName(header: string): string {
  */
 export async function httpApiApp(options: HttpApiOptions = {}, serve: Omit<HttpApiServeOptions, 'port'> = {}): Promise<FastifyInstance> {
   const { host = '127.0.0.1' } = serve;
+  requirePeers(
+    'toolwright/http (httpApiApp, serveHttpApi)',
+    ['fastify', ...(options.docs === false ? [] : DOCS_PACKAGES)],
+    options.docs === false ? undefined : 'docs: false serves the API without the docs page and its two packages',
+  );
   const { fastify: createFastify } = require('fastify') as typeof import('fastify');
   // Headers within requestTimeoutMs, the whole request within twice that (the plugin bounds the body).
   const app = createFastify({ logger: false, ...serverTimeouts(checkRequestTimeout(options.requestTimeoutMs)) });

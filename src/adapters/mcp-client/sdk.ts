@@ -1,4 +1,5 @@
 import { SetupError } from '../../index';
+import { requirePeers } from '../../adapter-kit/internal';
 /**
  * The MCP SDK's client (`@modelcontextprotocol/client` 2.x, an optional peer), loaded only when a
  * remote server is mounted (or its environment computed), so `toolwright/openai` needs it only for
@@ -28,29 +29,33 @@ export const CLIENT_PACKAGE = '@modelcontextprotocol/client';
 let sdk: Promise<Sdk> | undefined;
 
 export function loadSdk(): Promise<Sdk> {
-  sdk ??= Promise.all([import('@modelcontextprotocol/client'), import('@modelcontextprotocol/client/stdio')]).then(
-    ([client, stdio]) => ({
-      Client: client.Client,
-      StreamableHTTPClientTransport: client.StreamableHTTPClientTransport,
-      SdkError: client.SdkError,
-      SdkErrorCode: client.SdkErrorCode,
-      ProtocolError: client.ProtocolError,
-      StdioClientTransport: stdio.StdioClientTransport,
-      getDefaultEnvironment: stdio.getDefaultEnvironment,
-      auth: client.auth,
-      extractWWWAuthenticateParams: client.extractWWWAuthenticateParams,
-      computeScopeUnion: client.computeScopeUnion,
-      isStrictScopeSuperset: client.isStrictScopeSuperset,
-      createPrivateKeyJwtAuth: client.createPrivateKeyJwtAuth,
-      DpopSession: client.DpopSession,
-      withDpopFromProvider: client.withDpopFromProvider,
-    }),
-    (error: Error) => {
-      sdk = undefined;
-      throw new SetupError(
-        `Mounting remote MCP servers needs ${CLIENT_PACKAGE} 2.x; install it (npm install ${CLIENT_PACKAGE}). ${error.message}`,
-      );
-    },
-  );
+  sdk ??= Promise.resolve()
+    .then(() => requirePeers('toolwright/mcp-client (connecting to an MCP server)', [CLIENT_PACKAGE]))
+    .then(() => Promise.all([import('@modelcontextprotocol/client'), import('@modelcontextprotocol/client/stdio')]))
+    .then(
+      ([client, stdio]) => ({
+        Client: client.Client,
+        StreamableHTTPClientTransport: client.StreamableHTTPClientTransport,
+        SdkError: client.SdkError,
+        SdkErrorCode: client.SdkErrorCode,
+        ProtocolError: client.ProtocolError,
+        StdioClientTransport: stdio.StdioClientTransport,
+        getDefaultEnvironment: stdio.getDefaultEnvironment,
+        auth: client.auth,
+        extractWWWAuthenticateParams: client.extractWWWAuthenticateParams,
+        computeScopeUnion: client.computeScopeUnion,
+        isStrictScopeSuperset: client.isStrictScopeSuperset,
+        createPrivateKeyJwtAuth: client.createPrivateKeyJwtAuth,
+        DpopSession: client.DpopSession,
+        withDpopFromProvider: client.withDpopFromProvider,
+      }),
+      (error: Error) => {
+        sdk = undefined;
+        if (error instanceof SetupError) throw error; // not installed: named by requirePeers
+        throw new SetupError(
+          `Mounting remote MCP servers needs ${CLIENT_PACKAGE} 2.x; install it (npm install ${CLIENT_PACKAGE}). ${error.message}`,
+        );
+      },
+    );
   return sdk;
 }

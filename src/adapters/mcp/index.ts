@@ -5,6 +5,7 @@
  *
  * @module toolwright/mcp
  */
+import './peers';
 export { MCP_ADAPTER, McpConfig } from './members/config';
 export { McpAdapter } from './members/wrap';
 export type { McpCallOptions, McpToolEntry, WrapOptions } from './members/wrap';

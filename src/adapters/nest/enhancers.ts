@@ -8,17 +8,19 @@
  * - The execution context's type is `toolwright`; its arguments are laid out as HTTP's
  *   (`switchToHttp().getRequest()` is the platform request that carried the call, so an HTTP guard
  *   works unchanged), and `toolCallOf(context)` is the call (tool, validated input, ambient values).
- * - A guard refusing (false, or an HttpException below 500) is an error the model reads, naming
- *   the refusal; any other error is an exception outcome (reported, generic to the model).
+ * - An HttpException, from a guard (`false` is a ForbiddenException), an interceptor or the member
+ *   itself, is an error the model reads, with its message (./exceptions.ts); any other error is an
+ *   exception outcome (reported, generic to the model).
  * - Interceptors wrap the call (they see it start and end, may throw); the answer the model sees is
  *   the tool's own Result: an interceptor answering something else fails the call as an exception.
  * - Exception filters observe what guards, interceptors and the tool threw; what they return is
  *   ignored, so a filter cannot put an exception's details in front of the model.
  */
-import { HttpException, type ExecutionContext } from '@nestjs/common';
+import type { ExecutionContext } from '@nestjs/common';
 import type { ApplicationConfig, ExternalContextCreator } from '@nestjs/core';
 import { Result, SetupError, type Middleware, type ToolCall, type ToolDefinition } from '../../index';
 import type { CallScope } from './call-scope';
+import { clientMessage } from './exceptions';
 
 /** The `getType()` of the execution context Nest's enhancers get for a tool call. */
 export const TOOL_CALL_CONTEXT = 'toolwright';
@@ -47,14 +49,6 @@ interface Enhanced {
   readonly run: Handler;
   /** The filters alone, around a callback that throws the passage's exception. */
   readonly filter: Handler;
-}
-
-/** Refusals the model reads: a guard's `false` (ForbiddenException) or an HttpException below 500. */
-function refusal(error: unknown): string | undefined {
-  if (!(error instanceof HttpException) || error.getStatus() >= 500) return undefined;
-  const response = error.getResponse();
-  const message = typeof response === 'object' && response !== null ? (response as { message?: unknown }).message : response;
-  return Array.isArray(message) ? message.join('; ') : typeof message === 'string' && message !== '' ? message : error.message;
 }
 
 function hasEnhancers(target: object): boolean {
@@ -139,10 +133,16 @@ export function nestEnhancers(
     return perCall ? { make: async (request) => make(await perCall(request)), filter: create(filter, FILTER) } : make();
   };
 
+  /** The member's HttpException as the failure the model reads; any other Result as it is. */
+  const answered = (call: ToolCall, result: Result): Result => {
+    const message = result.outcome === 'exception' ? clientMessage(result.exception) : undefined;
+    return message === undefined ? result : call.fail(message, { standalone: true, cause: result.exception });
+  };
+
   return async function nestEnhancers(call, next) {
     let enhancers = cache.get(call.tool);
     if (enhancers === undefined) cache.set(call.tool, (enhancers = enhance(call.tool)));
-    if (enhancers === null) return next();
+    if (enhancers === null) return answered(call, await next());
     const request = requestOf(call.request);
     const passage: Passage = { next };
     const args = [request, undefined, call, passage];
@@ -159,7 +159,7 @@ export function nestEnhancers(
       answer = await enhanced.run(...args);
     } catch (error) {
       await observe(error);
-      const reason = refusal(error);
+      const reason = clientMessage(error);
       if (reason !== undefined) return call.fail(reason, { standalone: true, cause: error });
       throw error;
     }
@@ -172,6 +172,6 @@ export function nestEnhancers(
       );
     }
     if (result.outcome === 'exception') await observe(result.exception);
-    return result;
+    return answered(call, result);
   };
 }

@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { ApplicationConfig, DiscoveryService, ExternalContextCreator, HttpAdapterHost, ModuleRef } from '@nestjs/core';
+import { requirePeers } from '../../adapter-kit/internal';
 import { SetupError, ToolDefinition, Tools, type InvokerOptions, type MemberKind, type Middleware } from '../../index';
-import { createMcpHttpHandler, type McpHttpHandler } from '../mcp/index';
+import type { McpHttpHandler } from '../mcp/index';
 import { httpApiApp } from '../http/index';
 import { NestProvider, NestResolver } from './resolver';
 import { currentPlatformRequest, rememberPlatformRequest, withPlatformRequest } from './request-scope';
@@ -13,6 +14,7 @@ import { endpointGuards } from './endpoint-guards';
 import { userIdentity } from './identity';
 import { withGlobalPrefix } from './global-prefix';
 import { enhancerScopes, type ProviderWrapper } from './call-scope';
+import { clientStatus, nestExceptionHandler } from './exceptions';
 
 const MCP_KINDS: readonly MemberKind[] = ['tool', 'resource', 'resource-template', 'prompt', 'completion'];
 
@@ -33,7 +35,7 @@ interface PlatformRequest {
  * on the application's own server, resolved through Nest's container.
  */
 @Injectable()
-export class ToolwrightHost implements OnModuleInit, OnApplicationShutdown {
+export class ToolwrightHost implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly closers: Closer[] = [];
   private served:
     { resolver: NestResolver; enhancers: Middleware; members: (adapter: string, kind?: MemberKind) => ToolDefinition[] } | undefined;
@@ -113,6 +115,8 @@ export class ToolwrightHost implements OnModuleInit, OnApplicationShutdown {
     const invokerWith = (invoker: Omit<InvokerOptions, 'container'> | undefined) => ({
       ...invoker,
       middleware: [enhancers, ...(invoker?.middleware ?? [])],
+      // An HttpException is the client's answer, not reported; anything else goes to Nest's Logger (./exceptions.ts).
+      onException: nestExceptionHandler(invoker?.onException),
     });
     // The endpoint guards (./endpoint-guards.ts): false when one refused (the response is sent).
     const guarded = this.options.guards?.length ? endpointGuards(this.moduleRef, ToolwrightHost, this.options.guards) : undefined;
@@ -134,6 +138,9 @@ export class ToolwrightHost implements OnModuleInit, OnApplicationShutdown {
       } = this.options.mcp ?? {};
       // Under the app's global prefix, read now (at init, as Nest reads it for controllers) with its `exclude` rules.
       const path = withGlobalPrefix(config, configured);
+      // Loaded here, not by toolwright/nest: an application with `mcp: false` needs no MCP SDK.
+      requirePeers("ToolwrightModule's mcp option (on unless mcp: false)", ['@modelcontextprotocol/server']);
+      const { createMcpHttpHandler } = require('../mcp/index') as typeof import('../mcp/index');
       const endpoint = { path, host, stateless, eventStore, auth, sessionIdleTimeoutMs, maxSessions, allowedHosts, allowedOrigins };
       const handler = await createMcpHttpHandler(
         {
@@ -169,9 +176,16 @@ export class ToolwrightHost implements OnModuleInit, OnApplicationShutdown {
     if (this.options.http) {
       const { prefix: configured = '/tools', host, allowedHosts, ...api } = this.options.http;
       const prefix = withGlobalPrefix(config, configured);
+      requirePeers(
+        "ToolwrightModule's http option",
+        ['fastify', ...(api.docs === false ? [] : ['@fastify/swagger', '@fastify/swagger-ui'])],
+        api.docs === false ? undefined : 'http: { docs: false } needs fastify only; Fastify serves the API inside any Nest platform',
+      );
       const app = await httpApiApp(
         {
           ...api,
+          // A failure's HttpException answers its own status (a guard's false: 403), as from a controller.
+          errorStatus: (error) => api.errorStatus?.(error) ?? clientStatus(error),
           prefix,
           tools: members('http', 'tool'),
           resolver,
@@ -224,8 +238,18 @@ export class ToolwrightHost implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Ends the MCP sessions (their event streams) and the HTTP API before Nest closes the HTTP server,
+   * which waits for open connections: a client holding a 2025-11-25 session's stream open would
+   * otherwise hold `app.close()` (and a SIGTERM with shutdown hooks) for as long as it stays.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     for (const close of this.closers.splice(0)) await close();
+  }
+
+  /** Nothing left to close when `beforeApplicationShutdown` ran (Nest calls both on `app.close()`). */
+  async onApplicationShutdown(): Promise<void> {
+    await this.beforeApplicationShutdown();
   }
 }
 

@@ -6,6 +6,7 @@
  *
  * @module toolwright/nest
  */
+import './peers';
 export { ToolwrightModule } from './module';
 export { ToolwrightHost } from './host';
 export { NestResolver } from './resolver';

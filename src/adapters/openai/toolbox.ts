@@ -7,6 +7,7 @@ import { defaultInvoker, describeValue } from '../../adapter-kit';
 import { joinWords } from '../../adapter-kit/internal';
 import { EntryCallOptions, EntryOutcome, localEntry, ToolboxCallOptions, ToolboxEntry } from './entry';
 import { PendingApprovals } from './pending-approvals';
+import { warnEmptyToolbox } from './empty-toolbox';
 import { ChatFunctionTool, FunctionApi, formatFunction, readSchemaOptions, ResponsesFunctionTool } from './function-schema';
 import {
   InvokeAllOptions,
@@ -66,7 +67,8 @@ function toList<T>(items: unknown, where: string, what: string): T[] {
 const UNAVAILABLE = {
   elicit: 'pass an `elicit` handler in the toolbox options or the call options ({ context: { elicit } }) that asks your user',
   sample: 'pass a `sample` handler in the toolbox options or the call options ({ context: { sample } }) that calls your model',
-  roots: "pass a `roots` handler in the toolbox options or the call options ({ context: { roots } }) that lists your user's workspace roots",
+  roots:
+    "pass a `roots` handler in the toolbox options or the call options ({ context: { roots } }) that lists your user's workspace roots",
 };
 
 /**
@@ -83,6 +85,8 @@ export class Toolbox {
   private readonly invoker: Invoker;
   /** Records waiting for approval, each answerable once. */
   private readonly pending = new PendingApprovals();
+  /** Has `schemas()` warned that this toolbox is empty (once per toolbox)? */
+  private warnedEmpty = false;
   /** @internal Remote MCP servers mounted here, by alias. */
   readonly servers = new Map<string, MountedServer>();
 
@@ -141,6 +145,10 @@ export class Toolbox {
   schemas(options?: SchemasOptions): Array<ChatFunctionTool | ResponsesFunctionTool>;
   schemas(options?: SchemasOptions): Array<ChatFunctionTool | ResponsesFunctionTool> {
     const { strict = this.strict, api, rest } = readSchemaOptions(options, 'Toolbox.schemas', ['only']);
+    if (this.entries.size === 0 && !this.warnedEmpty) {
+      this.warnedEmpty = true;
+      warnEmptyToolbox();
+    }
     const only = rest.only === undefined ? undefined : this.checkOnly(rest.only);
     const selected = [...this.entries.values()].filter((entry) => !only || only.includes(entry.name));
     const schemas = selected.map((entry) => formatFunction(entry.toFunction(strict), api));

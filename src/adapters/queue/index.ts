@@ -4,6 +4,7 @@
  *
  * @module toolwright/queue
  */
+import './peers';
 import { Tools } from '../../index';
 
 Tools.registerAdapter('queue');

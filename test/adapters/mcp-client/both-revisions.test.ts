@@ -6,7 +6,6 @@
  * call's own context in both revisions.
  */
 import 'reflect-metadata';
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
@@ -236,30 +235,6 @@ describe('a remote tool that needs the user and the model mid-call, answered by 
       ['Barbara', 'Hi Barbara'],
     ]);
   });
-});
-
-describe('the SDK client package', () => {
-  it('missing, connecting is a SetupError naming the package to install; nothing else needs it', async () => {
-    const script = [
-      "const Module = require('module');",
-      'const resolve = Module._resolveFilename;',
-      "Module._resolveFilename = function (request, ...rest) { if (request.startsWith('@modelcontextprotocol/client')) { const e = new Error(`Cannot find module '${request}'`); e.code = 'MODULE_NOT_FOUND'; throw e; } return resolve.call(this, request, ...rest); };",
-      "const { admitMcpServer, connectMcpServer, McpSecurityPolicy } = require('toolwright/mcp-client');",
-      "const server = admitMcpServer('x', { url: 'https://h.example/mcp' }, { security: new McpSecurityPolicy({ allowUrls: true }) });",
-      'connectMcpServer(server).then(() => console.log("connected"), (e) => console.log(JSON.stringify({ name: e.constructor.name, message: e.message })));',
-    ].join('\n');
-    const stdout = await new Promise<string>((resolve, reject) =>
-      execFile(
-        process.execPath,
-        ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', '-e', script],
-        { cwd: repo, encoding: 'utf8' },
-        (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out)),
-      ),
-    );
-    const { name, message } = JSON.parse(stdout);
-    expect(name).toBe('SetupError');
-    expect(message).toMatch(/^Mounting remote MCP servers needs @modelcontextprotocol\/client 2\.x; install it \(npm install @modelcontextprotocol\/client\)\. Cannot find module '@modelcontextprotocol\/client/);
-  }, 30_000);
 });
 
 describe('which call a 2025-11-25 request belongs to', () => {

@@ -64,7 +64,7 @@ describe.each<Platform>(['express', 'fastify'])('app.setGlobalPrefix on the %s p
       expect(refused.status).toBe(422);
       expect((await post(`${url()}/tools/nest_loan_state/v1`, { loanId: 'l-1' })).status).toBe(404);
       const document = (await (await fetch(`${url()}/api/tools/openapi.json`)).json()) as { paths: object };
-      expect(Object.keys(document.paths).sort()).toEqual(['/api/tools/nest_loan_state/v1', '/api/tools/nest_who_am_i/v1']);
+      expect(Object.keys(document.paths).sort()).toEqual(['/api/tools/nest_closed/v1', '/api/tools/nest_find_loan/v1', '/api/tools/nest_loan_state/v1', '/api/tools/nest_who_am_i/v1']);
       expect((await fetch(`${url()}/tools/openapi.json`)).status).toBe(404);
     });
   });

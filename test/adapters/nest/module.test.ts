@@ -62,7 +62,7 @@ describe.each<Platform>(['express', 'fastify'])('ToolwrightModule on the %s plat
   }
 
   it('serves the discovered members, and only them, to both revisions', async () => {
-    const expected = ['nest_desk_count', 'nest_fresh', 'nest_loan_state', 'nest_motto', 'nest_who_am_i'];
+    const expected = ['nest_broken', 'nest_closed', 'nest_desk_count', 'nest_find_loan', 'nest_fresh', 'nest_loan_state', 'nest_motto', 'nest_who_am_i'];
     const client = await modern();
     expect(client.getNegotiatedProtocolVersion?.() ?? '2026-07-28').toBe('2026-07-28');
     expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(expected);
@@ -149,13 +149,87 @@ describe.each<Platform>(['express', 'fastify'])('ToolwrightModule on the %s plat
     expect(JSON.stringify(await bad.json())).toContain('extra');
     // The OpenAPI document is served under the prefix too.
     const document = await fetch(`${base}/tools/openapi.json`);
-    expect(Object.keys(((await document.json()) as { paths: object }).paths).sort()).toEqual(['/tools/nest_loan_state/v1', '/tools/nest_who_am_i/v1']);
+    expect(Object.keys(((await document.json()) as { paths: object }).paths).sort()).toEqual(['/tools/nest_closed/v1', '/tools/nest_find_loan/v1', '/tools/nest_loan_state/v1', '/tools/nest_who_am_i/v1']);
     // Other paths are the application's.
     expect((await fetch(`${base}/elsewhere`)).status).toBe(404);
   });
 
+  it("an HttpException, the member's or a guard's, reaches the model with its message and the HTTP API with its status", async () => {
+    const client = await modern();
+    const missing = await client.callTool({ name: 'nest_find_loan', arguments: { loanId: 'l-9' } });
+    const closed = await client.callTool({ name: 'nest_closed', arguments: {} });
+    expect([missing.isError, missing.content]).toEqual([true, [{ type: 'text', text: 'Loan l-9 not found' }]]);
+    expect([closed.isError, closed.content]).toEqual([true, [{ type: 'text', text: 'Forbidden resource' }]]);
+    const post = async (tool: string, body: unknown) => {
+      const response = await fetch(`${base}/tools/${tool}/v1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return [response.status, ((await response.json()) as { detail: string }).detail];
+    };
+    expect(await post('nest_find_loan', { loanId: 'l-9' })).toEqual([404, 'Loan l-9 not found']);
+    // As a controller behind the same guard answers: ForbiddenException's 403, not a business failure's 422.
+    expect(await post('nest_closed', {})).toEqual([403, 'Forbidden resource']);
+  });
+
+  it("a member's exception is reported through Nest's Logger (logger: false silences it), never past it to stderr; an HttpException is not reported", async () => {
+    let stderr = '';
+    let logged: () => void = () => undefined;
+    const reported = new Promise<void>((resolve) => (logged = resolve));
+    started!.child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (stderr.includes('nest-logger ')) logged();
+    });
+    const client = await modern();
+    const broken = await client.callTool({ name: 'nest_broken', arguments: {} });
+    expect(broken.isError).toBe(true);
+    expect(JSON.stringify(broken.content)).not.toContain('boom-secret');
+    await client.callTool({ name: 'nest_find_loan', arguments: { loanId: 'l-8' } });
+    // A call after both: its answer comes after whatever they logged.
+    await client.callTool({ name: 'nest_motto', arguments: {} });
+    if (platform === 'express') await reported;
+    const lines = stderr.split('\n').filter((line) => line.startsWith('nest-logger '));
+    const rest = stderr.split('\n').filter((line) => !line.startsWith('nest-logger ')).join('\n');
+    expect(rest).not.toContain('boom-secret');
+    if (platform === 'express') {
+      expect(lines.map((line) => JSON.parse(line.slice('nest-logger '.length)))).toEqual([
+        { message: 'nest_broken (NestBroken) raised an exception', stack: expect.stringContaining('Error: boom-secret'), context: 'Toolwright' },
+      ]);
+    } else {
+      expect(lines).toEqual([]);
+    }
+  });
+
   it('the host exposes the discovered members and its resolver', async () => {
-    expect(started!.members).toEqual({ mcp: ['LoanDesk', 'NestFresh', 'NestLoanState', 'NestMotto', 'NestWhoAmI'], http: ['NestLoanState', 'NestWhoAmI'] });
+    expect(started!.members).toEqual({
+      mcp: ['LoanDesk', 'NestBroken', 'NestClosed', 'NestFindLoan', 'NestFresh', 'NestLoanState', 'NestMotto', 'NestWhoAmI'],
+      http: ['NestClosed', 'NestFindLoan', 'NestLoanState', 'NestWhoAmI'],
+    });
+  });
+
+  it("app.close() ends a 2025-11-25 session's open event stream and returns (toolwright closes before Nest's server does)", async () => {
+    const headers = { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' };
+    const initialize = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'held-open', version: '1.0.0' } },
+      }),
+    });
+    const session = initialize.headers.get('mcp-session-id')!;
+    await initialize.text();
+    const initialized = { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) };
+    expect((await fetch(`${base}/mcp`, initialized)).status).toBe(202);
+    const stream = await fetch(`${base}/mcp`, { headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } });
+    expect([stream.status, stream.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
+    // The stream is open; the application closes (and its process exits) with the client still reading.
+    const reader = stream.body!.getReader();
+    const ended = (async () => {
+      for (;;) if ((await reader.read()).done) return 'ended';
+    })();
+    await stop(started);
+    started = undefined;
+    expect(await ended).toBe('ended');
   });
 });
 

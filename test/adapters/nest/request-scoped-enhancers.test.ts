@@ -80,10 +80,10 @@ describe.each<Platform>(['express', 'fastify'])('request-scoped guards and inter
       { note: 'h2', guardsMade: guardsMade + 1, transientsMade: transientsMade + 1 },
     ]);
     const [refused, refusal] = await httpCall(base(), 'scoped_write', { note: 'h3' });
-    expect(refused).toBe(422);
+    expect(refused).toBe(403); // ForbiddenException's status, as a controller behind the guard answers
     expect(JSON.stringify(refusal)).toContain('Forbidden resource');
     const [stopped, stop] = await httpCall(base(), 'scoped_write', { note: 'h4' }, { ...writer, 'x-caller': 'mallory' });
-    expect(stopped).toBe(422);
+    expect(stopped).toBe(403);
     expect(JSON.stringify(stop)).toContain('mallory may not write');
   });
 
@@ -103,7 +103,7 @@ describe.each<Platform>(['express', 'fastify'])('a request-scoped global guard (
     const blocked = await mcpCall(base(), 'static_read', {}, { 'x-blocked': 'yes' });
     expect([blocked.isError, textOf(blocked)]).toEqual([true, 'Forbidden resource']);
     expect((await httpCall(base(), 'static_read', {}))[0]).toBe(200);
-    expect((await httpCall(base(), 'static_read', {}, { 'x-blocked': 'yes' }))[0]).toBe(422);
+    expect((await httpCall(base(), 'static_read', {}, { 'x-blocked': 'yes' }))[0]).toBe(403);
     // The member's own request-scoped guard still runs beside it.
     const reader = await mcpCall(base(), 'scoped_write', { note: 'g1' }, { 'x-role': 'reader' });
     expect(textOf(reader)).toBe('Forbidden resource');
