@@ -56,6 +56,6 @@ describe('the MCP options reference', () => {
 
   it('is linked from the sidebar and from the MCP guide', () => {
     expect(fs.readFileSync(path.join(repo, 'docs', '.vitepress', 'config.mts'), 'utf8')).toContain("link: '/guide/mcp-options'");
-    expect(fs.readFileSync(path.join(repo, 'docs', 'guide', 'mcp.md'), 'utf8')).toContain('(/guide/mcp-options)');
+    expect(fs.readFileSync(path.join(repo, 'docs', 'guide', 'mcp.md'), 'utf8')).toContain('(./mcp-options.md)');
   });
 });
