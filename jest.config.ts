@@ -31,6 +31,7 @@ const config: Config = {
     '^toolwright/nest$': '<rootDir>/src/adapters/nest/index.ts',
     '^toolwright/queue$': '<rootDir>/src/adapters/queue/index.ts',
     '^toolwright/mcp-client$': '<rootDir>/src/adapters/mcp-client/index.ts',
+    '^toolwright/toolbox$': '<rootDir>/src/adapters/toolbox/index.ts',
   },
   testTimeout: 30_000,
 };

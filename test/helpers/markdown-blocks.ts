@@ -150,6 +150,7 @@ const ENTRY_POINTS = {
   'toolwright/nest': ['src/adapters/nest/index.ts'],
   'toolwright/queue': ['src/adapters/queue/index.ts'],
   'toolwright/mcp-client': ['src/adapters/mcp-client/index.ts'],
+  'toolwright/toolbox': ['src/adapters/toolbox/index.ts'],
 };
 
 /** The tsconfig after `<!-- tsconfig: NAME -->` on the TypeScript setup page, as compiler options. */
