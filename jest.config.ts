@@ -31,6 +31,11 @@ const config: Config = {
     '^toolwright/nest$': '<rootDir>/src/adapters/nest/index.ts',
     '^toolwright/queue$': '<rootDir>/src/adapters/queue/index.ts',
     '^toolwright/mcp-client$': '<rootDir>/src/adapters/mcp-client/index.ts',
+    '^toolwright/agents$': '<rootDir>/src/adapters/agents/index.ts',
+    '^toolwright/langchain$': '<rootDir>/src/adapters/langchain/index.ts',
+    '^toolwright/gemini$': '<rootDir>/src/adapters/gemini/index.ts',
+    '^toolwright/anthropic$': '<rootDir>/src/adapters/anthropic/index.ts',
+    '^toolwright/toolbox$': '<rootDir>/src/adapters/toolbox/index.ts',
   },
   testTimeout: 30_000,
 };

@@ -150,6 +150,11 @@ const ENTRY_POINTS = {
   'toolwright/nest': ['src/adapters/nest/index.ts'],
   'toolwright/queue': ['src/adapters/queue/index.ts'],
   'toolwright/mcp-client': ['src/adapters/mcp-client/index.ts'],
+  'toolwright/agents': ['src/adapters/agents/index.ts'],
+  'toolwright/langchain': ['src/adapters/langchain/index.ts'],
+  'toolwright/gemini': ['src/adapters/gemini/index.ts'],
+  'toolwright/anthropic': ['src/adapters/anthropic/index.ts'],
+  'toolwright/toolbox': ['src/adapters/toolbox/index.ts'],
 };
 
 /** The tsconfig after `<!-- tsconfig: NAME -->` on the TypeScript setup page, as compiler options. */

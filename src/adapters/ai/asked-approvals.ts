@@ -7,7 +7,7 @@
  * known here; the SDK's `experimental_toolApprovalSecret` binds those.
  */
 import { canonicalJson } from '../../adapter-kit/internal';
-import type { ToolCallRecord } from '../openai/index';
+import type { ToolCallRecord } from '../toolbox/index';
 
 const MAX_ASKED = 1_000;
 

@@ -1,6 +1,6 @@
 /**
  * `toolwright/ai`: toolwright tools for the Vercel AI SDK (`ai`, a peer dependency of this entry
- * point only). Tools run through a `Toolbox` from `toolwright/openai`, whose names and settings
+ * point only). Tools run through a `Toolbox` (`toolwright/toolbox`, or `toolwright/openai`'s), whose names and settings
  * (the `openai` adapter's) they share.
  *
  * @module toolwright/ai

@@ -5,7 +5,7 @@
 import { jsonSchema, JSONSchema7, tool, Tool } from 'ai';
 import { contentAsText, ContentPart, ToolLike, ToolwrightError } from '../../index';
 import { checkCallOptions, checkKnownKeys, describeValue } from '../../adapter-kit';
-import { Toolbox, ToolboxCallOptions, ToolCallRecord } from '../openai/index';
+import { Toolbox, ToolboxCallOptions, ToolCallRecord } from '../toolbox/index';
 import { AskedApprovals } from './asked-approvals';
 import { DeclarationError } from '../../index';
 
@@ -133,13 +133,13 @@ export function toAiSdkTools(source: Toolbox | Iterable<ToolLike>, options: AiSd
     ...(container !== undefined ? { container } : {}),
     ...(resolver !== undefined ? { resolver } : {}),
   };
-  for (const schema of toolbox.schemas({ only, strict })) {
-    const { name, description, parameters } = schema.function;
+  for (const described of toolbox.functions({ only, strict })) {
+    const { name, description, parameters } = described;
     tools[name] = tool<Record<string, unknown>, unknown>({
       ...(description ? { description } : {}),
       // No validate function: the invoker is the one validation, and its failures reach the model.
       inputSchema: jsonSchema<Record<string, unknown>>(parameters as JSONSchema7),
-      ...(schema.function.strict ? { strict: true } : {}),
+      ...(described.strict ? { strict: true } : {}),
       // Approvals declared on the tool become the SDK's own approval flow; the SDK runs execute only once approved.
       async needsApproval(input, { toolCallId }) {
         const question = await toolbox.approvalQuestionFor({ id: toolCallId, name, arguments: input }, scope);

@@ -1,32 +1,37 @@
 /**
  * `toolwright/openai`: function calling with OpenAI's APIs (Chat Completions and Responses) and
- * anything that speaks their tool-call format. Importing it registers the adapter key `openai`.
- * It does not load the `openai` package: its types are structural, so it needs no peer.
+ * anything that speaks their tool-call format: the Toolbox of `toolwright/toolbox` with `schemas()`
+ * in OpenAI's forms, and `toMessages`. Importing it registers the adapter key `openai`. It does not
+ * load the `openai` package: its types are structural, so it needs no peer.
  *
  * @module toolwright/openai
  */
 import * as mcpClient from '../mcp-client/index';
 
-export { OPENAI_ADAPTER, OpenAIConfig } from './config';
-export { FUNCTION_NAME_PATTERN, toFunctionSchema } from './function-schema';
-export type { ChatFunctionTool, FunctionApi, FunctionSchemaOptions, ResponsesFunctionTool } from './function-schema';
-export { Toolbox } from './toolbox';
-export type { RegisterOptions, SchemasOptions } from './toolbox';
-export type { InvokeAllOptions, ToolboxOptions } from './options';
-export type { ToolboxCallOptions } from './entry';
+// The transport-neutral parts live in toolwright/toolbox; these names stay here, the very same.
+export { FUNCTION_NAME_PATTERN, OPENAI_ADAPTER, OpenAIConfig } from '../toolbox/index';
 export type {
+  AddMcpServerOptions,
   ApiOf,
   ChatCompletionsCustomToolCall,
   ChatCompletionsToolCall,
+  FunctionApi,
+  InvokeAllOptions,
   PlainToolCall,
+  RegisterOptions,
   ResponsesFunctionCall,
+  ToolboxCallOptions,
+  ToolboxOptions,
   ToolCallInput,
   ToolCallMatch,
   ToolCallRecord,
-} from './tool-calls';
+} from '../toolbox/index';
+export { toFunctionSchema } from './function-format';
+export type { ChatFunctionTool, FunctionSchemaOptions, ResponsesFunctionTool } from './function-format';
+export { Toolbox } from './toolbox';
+export type { SchemasOptions } from './toolbox';
 export { toMessages } from './messages';
 export type { ChatToolMessage, ResponsesFunctionCallOutput, ResponsesOutputPart, ToMessagesOptions } from './messages';
-export type { AddMcpServerOptions } from './remote-mcp/mount';
 
 // The MCP client moved to `toolwright/mcp-client`; these names stay here, deprecated, so code that
 // imported them from `toolwright/openai` keeps compiling and working (the very same classes).

@@ -5,8 +5,7 @@ import { isPlainObject } from '../../adapter-kit/internal';
  * Records back to the messages the model reads: Chat Completions `tool` messages and Responses API
  * `function_call_output` items (structural types, assignable to the `openai` package's).
  */
-import type { FunctionApi } from './function-schema';
-import type { ToolCallRecord } from './tool-calls';
+import type { FunctionApi, ToolCallRecord } from '../toolbox/index';
 
 /** A Chat Completions `tool` message (`ChatCompletionToolMessageParam`). */
 export interface ChatToolMessage {

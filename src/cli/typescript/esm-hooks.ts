@@ -9,7 +9,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { isThenable } from '../../util/is-thenable';
 import { compileTypeScript, loadSwc, Swc } from './swc';
 import { isEsModule, isTypeScript, mapPath, typeScriptSource } from './resolve';
 import type { CompilerSettings } from './tsconfig';
@@ -55,7 +54,7 @@ export function resolve<R extends Resolved | Promise<Resolved>>(
   } catch (error) {
     return unresolved(error);
   }
-  return isThenable(resolved) ? (resolved as Promise<Resolved>).catch(unresolved) : resolved;
+  return resolved instanceof Promise ? (resolved as Promise<Resolved>).catch(unresolved) : resolved;
 }
 
 /** What Node could not resolve: a tsconfig `paths` alias, or `./x.js` that is `./x.ts` before compilation. */

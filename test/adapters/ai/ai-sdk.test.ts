@@ -182,9 +182,9 @@ describe('toAiSdkTools with generateText', () => {
     expect(() => toAiSdkTools(toolbox(), { ambientContext: 'cust-1' as never })).toThrow(
       new TypeError("toAiSdkTools: 'ambientContext' must be a Map or an object keyed by ambient key; got 'cust-1'."),
     );
-    expect(() => toAiSdkTools(toolbox(), { strict: 'yes' as never })).toThrow(new TypeError("Toolbox.schemas: 'strict' must be true or false; got 'yes'."));
+    expect(() => toAiSdkTools(toolbox(), { strict: 'yes' as never })).toThrow(new TypeError("Toolbox.functions: 'strict' must be true or false; got 'yes'."));
     expect(() => toAiSdkTools(toolbox(), { only: ['pay'] })).toThrow(
-      new TypeError("Toolbox.schemas: no function named 'pay' in this toolbox. Registered: pay_bill and log_rate."),
+      new TypeError("Toolbox.functions: no function named 'pay' in this toolbox. Registered: pay_bill and log_rate."),
     );
   });
 });

@@ -1,17 +1,11 @@
 /**
- * Provider function schemas: the Chat Completions `tools` entry and the Responses API function
- * tool, built from one description. Never a `null`-valued key; always a fresh object.
+ * OpenAI's function tool forms: the Chat Completions `tools` entry and the Responses API function
+ * tool, built from a toolbox's function descriptions. Never a `null`-valued key; always a fresh object.
  */
-import { JsonSchema, ToolDefinition, ToolLike, Tools } from '../../index';
+import type { JsonSchema, ToolLike } from '../../index';
 import { checkOptionsObject, describeValue } from '../../adapter-kit';
-import { OPENAI_ADAPTER } from './config';
 import { DeclarationError } from '../../index';
-
-/** What OpenAI accepts as a function name. Longer or other names are refused, never truncated. */
-export const FUNCTION_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
-
-/** The two OpenAI APIs: Chat Completions (`chat`) and Responses (`responses`). */
-export type FunctionApi = 'chat' | 'responses';
+import { describeFunction, FunctionApi, FunctionDescription } from '../toolbox/index';
 
 /** A Chat Completions `tools` entry. */
 export interface ChatFunctionTool {
@@ -40,60 +34,6 @@ export interface FunctionSchemaOptions {
   strict?: boolean;
   /** `chat` (default): a Chat Completions tool; `responses`: a Responses API function tool. */
   api?: FunctionApi;
-}
-
-/** @internal One function as any API describes it. */
-export interface FunctionDescription {
-  readonly name: string;
-  readonly description?: string;
-  readonly parameters: JsonSchema;
-  readonly strict: boolean;
-}
-
-/**
- * @internal Checks a function name; `owner` names what it belongs to and `fix` says what to do.
- */
-export function checkFunctionName(name: unknown, owner: string, fix: string): string {
-  if (typeof name === 'string' && FUNCTION_NAME_PATTERN.test(name)) return name;
-  const why =
-    typeof name !== 'string'
-      ? 'is not a string'
-      : name.length === 0
-        ? 'is empty'
-        : name.length > 64
-          ? `is ${name.length} characters long`
-          : "has characters other than letters, digits, '_' and '-'";
-  throw new DeclarationError(
-    `${owner}: the function name ${describeValue(name)} ${why}; function names must match ^[a-zA-Z0-9_-]{1,64}$ and are never truncated. ${fix}`,
-  );
-}
-
-/** @internal The fix for a local tool's name. */
-export function renameHint(definition: ToolDefinition): string {
-  return `Give ${definition.id} a shorter name with @Tool({ adapters: { openai: { name: '…' } } }).`;
-}
-
-/** @internal Resolves a tool for function calling: its definition and checked `openai` name. */
-export function resolveFunctionTool(tool: ToolLike, where: string): { definition: ToolDefinition; name: string } {
-  const definition = Tools.resolve(tool);
-  if (definition.declaration?.optOut) {
-    throw new DeclarationError(`${where}: ${definition.id} opted out of being a tool (@Tool(false)); it cannot be offered to a model.`, {
-      class: definition.target,
-      member: definition.kind === 'method' ? definition.method : undefined,
-    });
-  }
-  return { definition, name: checkFunctionName(definition.toolName(OPENAI_ADAPTER), definition.id, renameHint(definition)) };
-}
-
-/** @internal A local tool's description, with a fresh parameters schema. */
-export function describeLocalFunction(definition: ToolDefinition, name: string, strict: boolean): FunctionDescription {
-  const description = definition.description;
-  return {
-    name,
-    ...(description ? { description } : {}),
-    parameters: definition.inputSchema({ strict }),
-    strict,
-  };
 }
 
 /** @internal The provider object for one API. Copies nothing it does not own: `parameters` is fresh. */
@@ -138,6 +78,5 @@ export function toFunctionSchema(tool: ToolLike, options: FunctionSchemaOptions 
 export function toFunctionSchema(tool: ToolLike, options?: FunctionSchemaOptions): ChatFunctionTool | ResponsesFunctionTool;
 export function toFunctionSchema(tool: ToolLike, options?: FunctionSchemaOptions): ChatFunctionTool | ResponsesFunctionTool {
   const { strict, api } = readSchemaOptions(options, 'toFunctionSchema');
-  const { definition, name } = resolveFunctionTool(tool, 'toFunctionSchema');
-  return formatFunction(describeLocalFunction(definition, name, strict === true), api);
+  return formatFunction(describeFunction(tool, { strict: strict === true, caller: 'toFunctionSchema' }), api);
 }
