@@ -8,7 +8,11 @@ import { Agent, run, RunState } from '@openai/agents';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
 import { AmbientContext, Content, Expects, Exposes, Field, Tool } from 'toolwright';
 import { approvalQuestionOf, toAgentsTools } from 'toolwright/agents';
+import { serveHttp } from 'toolwright/mcp';
+import { McpSecurityPolicy } from 'toolwright/mcp-client';
 import { Toolbox } from 'toolwright/toolbox';
+import { loanDeskServer } from '../../../examples/loan-desk/server';
+import '../../../examples/loan-desk/tools';
 
 class DeleteInput {
   @Field() path!: string;
@@ -153,5 +157,24 @@ describe('Agents SDK approvals', () => {
     await run(agent, state);
     expect(deleted).toEqual([]);
     expect(outputs(model).a4).toEqual({ type: 'text', text: expect.stringMatching(/changed after its approval was requested/) });
+  });
+});
+
+describe('a remote MCP server through the loop', () => {
+  it('its tools, mounted in the toolbox, are Agents SDK tools the model calls', async () => {
+    const http = await serveHttp(loanDeskServer, { port: 0 });
+    const toolbox = new Toolbox();
+    try {
+      const security = new McpSecurityPolicy({ allowUrls: true, allowPlainHttpOnLoopback: true, hostAllowlist: ['127.0.0.1'] });
+      await toolbox.addMcpServer('desk', { url: http.url }, { security });
+      const model = new ScriptedModel([[functionCall('mcp__desk__check_credit', { applicant: 'Grace Hopper' }, { callId: 'r1' })], [assistantMessage('768.')]]);
+      const tools = toAgentsTools(toolbox, { only: ['mcp__desk__check_credit'] });
+      const result = await run(new Agent({ name: 'desk', model, tools }), 'Credit?');
+      expect(result.finalOutput).toBe('768.');
+      expect(JSON.parse((outputs(model).r1 as { text: string }).text)).toMatchObject({ score: 768 });
+    } finally {
+      await toolbox.close();
+      await http.close();
+    }
   });
 });

@@ -9,7 +9,11 @@ import { AIMessage, BaseMessage, HumanMessage, ToolMessage } from '@langchain/co
 import { fakeModel } from '@langchain/core/testing';
 import { AmbientContext, Content, Expects, Exposes, Field, Tool } from 'toolwright';
 import { recordOf, toLangChainTools, toolMessageOf } from 'toolwright/langchain';
+import { serveHttp } from 'toolwright/mcp';
+import { McpSecurityPolicy } from 'toolwright/mcp-client';
 import { Toolbox } from 'toolwright/toolbox';
+import { loanDeskServer } from '../../../examples/loan-desk/server';
+import '../../../examples/loan-desk/tools';
 
 class NoteInput {
   @Field({ description: 'What to note' }) text!: string;
@@ -152,5 +156,25 @@ describe('LangChain approvals', () => {
     expect(String(answer.content)).toMatch(/not today/);
     expect(deleted).toEqual([]);
     expect(recordOf(new AIMessage('hi'))).toBeUndefined();
+  });
+});
+
+describe('a remote MCP server through the loop', () => {
+  it('its tools, mounted in the toolbox, are LangChain tools the model calls', async () => {
+    const http = await serveHttp(loanDeskServer, { port: 0 });
+    const toolbox = new Toolbox();
+    try {
+      const security = new McpSecurityPolicy({ allowUrls: true, allowPlainHttpOnLoopback: true, hostAllowlist: ['127.0.0.1'] });
+      await toolbox.addMcpServer('desk', { url: http.url }, { security });
+      const model = fakeModel()
+        .respondWithTools([{ name: 'mcp__desk__check_credit', args: { applicant: 'Grace Hopper' }, id: 'r1' }])
+        .respond(new AIMessage('768.'));
+      const messages = await loop(model, toLangChainTools(toolbox, { only: ['mcp__desk__check_credit'] }), 'Credit?');
+      expect(messages.at(-1)?.content).toBe('768.');
+      expect(recordOf(toolMessages(messages)[0])).toMatchObject({ status: 'completed', data: { score: 768 } });
+    } finally {
+      await toolbox.close();
+      await http.close();
+    }
   });
 });
