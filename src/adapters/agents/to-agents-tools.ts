@@ -4,8 +4,8 @@
  * invoker). Approvals become the SDK's human-in-the-loop interruptions.
  */
 import { tool, type FunctionTool, type RunToolApprovalItem, type ToolOutputFileContent, type ToolOutputImage, type ToolOutputText } from '@openai/agents';
-import { contentAsText, type ContentPart } from '../../index';
-import { checkOptionsObject } from '../../adapter-kit';
+import { contentAsText, DeclarationError, type ContentPart } from '../../index';
+import { checkOptionsObject, describeValue } from '../../adapter-kit';
 import { AskedApprovals, CHANGED_AFTER_APPROVAL } from '../../adapter-kit/internal';
 import { Toolbox } from '../toolbox/index';
 import type { FunctionsOptions } from '../toolbox/index';
@@ -63,7 +63,7 @@ function contentOutput(data: unknown, content: readonly ContentPart[]): AgentsTo
  */
 export function toAgentsTools(toolbox: Toolbox, options: AgentsToolsOptions = {}): AgentsTools {
   if (!(toolbox instanceof Toolbox)) {
-    throw new TypeError(`toAgentsTools: expected a Toolbox (toolwright/toolbox or toolwright/openai); got ${String(toolbox)}. Pass new Toolbox([YourTool]).`);
+    throw new DeclarationError(`toAgentsTools: expected a Toolbox (toolwright/toolbox or toolwright/openai); got ${describeValue(toolbox)}. Pass new Toolbox([YourTool]).`);
   }
   const { only, strict } = checkOptionsObject('toAgentsTools', options, ['only', 'strict']) as AgentsToolsOptions;
   const asked = new AskedApprovals();

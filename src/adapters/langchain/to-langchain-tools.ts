@@ -6,8 +6,8 @@
 import { ToolMessage } from '@langchain/core/messages';
 import { DynamicStructuredTool, ToolInputParsingException } from '@langchain/core/tools';
 import type { DynamicStructuredToolInput, ToolRunnableConfig } from '@langchain/core/tools';
-import { contentAsText, type ContentPart } from '../../index';
-import { checkOptionsObject } from '../../adapter-kit';
+import { contentAsText, DeclarationError, type ContentPart } from '../../index';
+import { checkOptionsObject, describeValue } from '../../adapter-kit';
 import { Toolbox } from '../toolbox/index';
 import type { FunctionsOptions, ToolCallRecord } from '../toolbox/index';
 
@@ -105,7 +105,7 @@ class ToolboxTool extends DynamicStructuredTool {
  */
 export function toLangChainTools(toolbox: Toolbox, options: LangChainToolsOptions = {}): DynamicStructuredTool[] {
   if (!(toolbox instanceof Toolbox)) {
-    throw new TypeError(`toLangChainTools: expected a Toolbox (toolwright/toolbox or toolwright/openai); got ${String(toolbox)}. Pass new Toolbox([YourTool]).`);
+    throw new DeclarationError(`toLangChainTools: expected a Toolbox (toolwright/toolbox or toolwright/openai); got ${describeValue(toolbox)}. Pass new Toolbox([YourTool]).`);
   }
   const { only, strict } = checkOptionsObject('toLangChainTools', options, ['only', 'strict']) as LangChainToolsOptions;
   return toolbox.functions({ only, strict }).map(({ name, description, parameters }) => {
