@@ -3,7 +3,14 @@
  * <JSON Schema>, strict, needsApproval, execute })`, executed through the toolbox (and so through the
  * invoker). Approvals become the SDK's human-in-the-loop interruptions.
  */
-import { tool, type FunctionTool, type RunToolApprovalItem, type ToolOutputFileContent, type ToolOutputImage, type ToolOutputText } from '@openai/agents';
+import {
+  tool,
+  type FunctionTool,
+  type RunToolApprovalItem,
+  type ToolOutputFileContent,
+  type ToolOutputImage,
+  type ToolOutputText,
+} from '@openai/agents';
 import { contentAsText, DeclarationError, type ContentPart } from '../../index';
 import { checkOptionsObject, describeValue } from '../../adapter-kit';
 import { AskedApprovals, CHANGED_AFTER_APPROVAL } from '../../adapter-kit/internal';
@@ -63,7 +70,9 @@ function contentOutput(data: unknown, content: readonly ContentPart[]): AgentsTo
  */
 export function toAgentsTools(toolbox: Toolbox, options: AgentsToolsOptions = {}): AgentsTools {
   if (!(toolbox instanceof Toolbox)) {
-    throw new DeclarationError(`toAgentsTools: expected a Toolbox (toolwright/toolbox or toolwright/openai); got ${describeValue(toolbox)}. Pass new Toolbox([YourTool]).`);
+    throw new DeclarationError(
+      `toAgentsTools: expected a Toolbox (toolwright/toolbox or toolwright/openai); got ${describeValue(toolbox)}. Pass new Toolbox([YourTool]).`,
+    );
   }
   const { only, strict } = checkOptionsObject('toAgentsTools', options, ['only', 'strict']) as AgentsToolsOptions;
   const asked = new AskedApprovals();
@@ -87,7 +96,11 @@ export function toAgentsTools(toolbox: Toolbox, options: AgentsToolsOptions = {}
           'agents',
           { ...(id !== undefined ? { id } : {}), name, arguments: input },
           // The SDK runs execute only once a call that needs approval was approved.
-          { signal: details?.signal, approve: () => true, context: { transport: 'agents', ...(id !== undefined ? { requestId: id } : {}) } },
+          {
+            signal: details?.signal,
+            approve: () => true,
+            context: { transport: 'agents', ...(id !== undefined ? { requestId: id } : {}) },
+          },
         );
         return record.content ? contentOutput(record.data, record.content) : record.output;
       },

@@ -20,9 +20,7 @@ export interface LangChainToolsOptions {
 }
 
 /** A content block of a ToolMessage (LangChain's standard blocks): text, or base64 image, audio or file data. */
-export type LangChainContentBlock =
-  | { type: 'text'; text: string }
-  | { type: 'image' | 'audio' | 'file'; data: string; mimeType: string };
+export type LangChainContentBlock = { type: 'text'; text: string } | { type: 'image' | 'audio' | 'file'; data: string; mimeType: string };
 
 /** The record's content for the model: its output text, or standard content blocks for content parts. */
 function contentOf(record: ToolCallRecord): string | LangChainContentBlock[] {
@@ -65,7 +63,10 @@ export function recordOf(message: { readonly artifact?: unknown }): ToolCallReco
     : undefined;
 }
 
-type Run = (input: unknown, config: ToolRunnableConfig | undefined) => Promise<[string | LangChainContentBlock[] | ToolMessage, ToolCallRecord]>;
+type Run = (
+  input: unknown,
+  config: ToolRunnableConfig | undefined,
+) => Promise<[string | LangChainContentBlock[] | ToolMessage, ToolCallRecord]>;
 
 /**
  * A LangChain tool whose input the toolbox validates: LangChain checks a JSON Schema itself before
@@ -105,7 +106,9 @@ class ToolboxTool extends DynamicStructuredTool {
  */
 export function toLangChainTools(toolbox: Toolbox, options: LangChainToolsOptions = {}): DynamicStructuredTool[] {
   if (!(toolbox instanceof Toolbox)) {
-    throw new DeclarationError(`toLangChainTools: expected a Toolbox (toolwright/toolbox or toolwright/openai); got ${describeValue(toolbox)}. Pass new Toolbox([YourTool]).`);
+    throw new DeclarationError(
+      `toLangChainTools: expected a Toolbox (toolwright/toolbox or toolwright/openai); got ${describeValue(toolbox)}. Pass new Toolbox([YourTool]).`,
+    );
   }
   const { only, strict } = checkOptionsObject('toLangChainTools', options, ['only', 'strict']) as LangChainToolsOptions;
   return toolbox.functions({ only, strict }).map(({ name, description, parameters }) => {
