@@ -6,19 +6,28 @@
  * values the full contract also allows are sent (as test/adapters/openai/dialect-law.test.ts).
  */
 import { describeFunction, Toolbox } from 'toolwright/toolbox';
-import { LAW_AMBIENT, lawTools, refusedValues, type Schema } from './dialect-law';
+import { LAW_AMBIENT, lawTools, refusedValues, type LawTool, type Schema } from './dialect-law';
 
-/** Refused values (the law holds when empty), how many were sent, and how many tools were listed. */
-export async function lawRun(strict: boolean, schemaOf: (toolbox: Toolbox, name: string) => unknown): Promise<{ refused: string[]; sent: number; tools: number }> {
-  // Strict mode cannot say a free-form object: those contracts are refused when listed, with why.
-  const listable = lawTools().filter((tool) => {
+/** The law tools a toolbox can list in this mode: strict mode cannot say a free-form object (those are refused when listed, with why). */
+export function listableLawTools(strict: boolean): LawTool[] {
+  return lawTools().filter((tool) => {
     try {
       return describeFunction(tool.tool, { strict }) !== undefined;
     } catch {
       return false;
     }
   });
-  const toolbox = new Toolbox(listable.map((tool) => tool.tool), { strict, ambientContext: LAW_AMBIENT });
+}
+
+/** A toolbox of the law tools listable in this mode, with the ambient values the corpus reads. */
+export function lawToolbox(strict: boolean): Toolbox {
+  return new Toolbox(listableLawTools(strict).map((tool) => tool.tool), { strict, ambientContext: LAW_AMBIENT });
+}
+
+/** Refused values (the law holds when empty), how many were sent, and how many tools were listed. */
+export async function lawRun(strict: boolean, schemaOf: (toolbox: Toolbox, name: string) => unknown): Promise<{ refused: string[]; sent: number; tools: number }> {
+  const listable = listableLawTools(strict);
+  const toolbox = lawToolbox(strict);
   const refused: string[] = [];
   let sent = 0;
   for (const { tool, name } of listable) {
