@@ -56,8 +56,8 @@ export function toolMessageOf(record: ToolCallRecord): ToolMessage {
  * message. Its `status` says whether the call waits for approval (`approval_required`, with the
  * `question` to show a person).
  */
-export function recordOf(message: { readonly artifact?: unknown }): ToolCallRecord | undefined {
-  const artifact = message.artifact as Partial<ToolCallRecord> | undefined;
+export function recordOf(message: object): ToolCallRecord | undefined {
+  const artifact = (message as { readonly artifact?: unknown }).artifact as Partial<ToolCallRecord> | undefined;
   return typeof artifact === 'object' && artifact !== null && typeof artifact.status === 'string' && typeof artifact.output === 'string'
     ? (artifact as ToolCallRecord)
     : undefined;
