@@ -3,7 +3,7 @@
  * JSON Schema), executed through the toolbox (and so through the invoker). Each answers a
  * `ToolMessage` whose artifact is the toolbox's record: approvals are the application's to answer.
  */
-import { ToolMessage } from '@langchain/core/messages';
+import { ToolMessage, type ToolCall } from '@langchain/core/messages';
 import { DynamicStructuredTool, ToolInputParsingException } from '@langchain/core/tools';
 import type { DynamicStructuredToolInput, ToolRunnableConfig } from '@langchain/core/tools';
 import { contentAsText, DeclarationError, type ContentPart } from '../../index';
@@ -87,7 +87,9 @@ class ToolboxTool extends DynamicStructuredTool {
     } catch (error) {
       if (!(error instanceof ToolInputParsingException)) throw error;
       const config = typeof configArg === 'object' && configArg !== null ? (configArg as ToolRunnableConfig) : undefined;
-      const [content] = await this.run(arg, config);
+      // call(toolCall) as well as invoke(toolCall), which passes the arguments and the call in the config.
+      const toolCall = (arg as { type?: unknown } | null)?.type === 'tool_call' ? (arg as ToolCall) : undefined;
+      const [content] = await this.run(toolCall ? toolCall.args : arg, toolCall ? { ...config, toolCall } : config);
       return content;
     }
   }

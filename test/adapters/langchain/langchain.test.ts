@@ -107,6 +107,9 @@ describe('toLangChainTools', () => {
     const [note] = toLangChainTools(new Toolbox([AddNote], { ambientContext: { user: 'u-7' } }));
     const message = (await note.invoke({ type: 'tool_call', id: 'm1', name: 'add_note', args: { text: 'x', user: 'mallory' } })) as ToolMessage;
     expect(message).toMatchObject({ status: 'error', content: 'Invalid tool arguments: unknown input: user' });
+    // The same through the older call(toolCall).
+    const called = (await note.call({ type: 'tool_call', id: 'm2', name: 'add_note', args: { text: 'x', user: 'mallory' } })) as ToolMessage;
+    expect(called).toMatchObject({ tool_call_id: 'm2', status: 'error', content: 'Invalid tool arguments: unknown input: user' });
   });
 
   it('strict: a null for an optional field is absent', async () => {
