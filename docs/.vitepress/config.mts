@@ -69,6 +69,8 @@ export const guides: DefaultTheme.SidebarItem[] = [
       },
       { text: 'HTTP and OpenAPI', link: '/guide/http' },
       { text: 'Function calling', link: '/guide/function-calling' },
+      { text: 'LangChain.js', link: '/guide/langchain' },
+      { text: 'The OpenAI Agents SDK', link: '/guide/openai-agents' },
       { text: 'Remote MCP servers', link: '/guide/remote-servers' },
       { text: 'Remote servers: the security policy', link: '/guide/remote-security' },
       { text: 'The queue', link: '/guide/queue' },

@@ -9,6 +9,7 @@ export { isPlainObject, joinWords } from '../util/describe-value';
 export { setOwn } from '../util/own-property';
 export { deepFreeze } from '../util/deep-freeze';
 export { canonicalJson } from '../util/canonical-json';
+export { AskedApprovals, CHANGED_AFTER_APPROVAL } from '../util/asked-approvals';
 export { cacheHintProblem } from '../util/cache-hint';
 export type { CacheHintFields } from '../util/cache-hint';
 export { foreignTool } from '../invocation/foreign-tool';

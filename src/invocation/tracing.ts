@@ -146,9 +146,12 @@ export function telemetryNow(): Telemetry | undefined {
   return current;
 }
 
-/** The adapter whose tool name a transport shows (the AI SDK adapter shows the OpenAI names). */
+/** Transports of the adapters over the function-calling Toolbox, whose models call the tools by their OpenAI names. */
+const TOOLBOX_TRANSPORTS: ReadonlySet<string> = new Set(['ai', 'langchain', 'agents']);
+
+/** The adapter whose tool name a transport shows (the adapters over the Toolbox show the OpenAI names). */
 function adapterOf(transport: string): string | undefined {
-  return transport === 'ai' ? 'openai' : transport === IN_PROCESS ? undefined : transport;
+  return TOOLBOX_TRANSPORTS.has(transport) ? 'openai' : transport === IN_PROCESS ? undefined : transport;
 }
 
 /** `error.type` of a Result that is not a success: the class of the error behind it. */

@@ -4,8 +4,8 @@
  * read, spelled the same everywhere.
  */
 
-/** The names transports pass: `mcp`, `openai`, `ai`, `http`, `inprocess` (a direct `invoke`), or an adapter's own. */
-export type TransportName = 'mcp' | 'openai' | 'ai' | 'http' | 'inprocess' | (string & {});
+/** The names transports pass: `mcp`, `openai`, `ai`, `langchain`, `agents`, `http`, `inprocess` (a direct `invoke`), or an adapter's own. */
+export type TransportName = 'mcp' | 'openai' | 'ai' | 'langchain' | 'agents' | 'http' | 'inprocess' | (string & {});
 
 /** The transport of a direct `invoke()`. */
 export const IN_PROCESS: TransportName = 'inprocess';

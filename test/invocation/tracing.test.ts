@@ -28,6 +28,10 @@ import {
   Tracing,
 } from 'toolwright';
 import { createMcpServer, serveHttp } from 'toolwright/mcp';
+import { RunContext } from '@openai/agents';
+import { toAgentsTools } from 'toolwright/agents';
+import { toLangChainTools } from 'toolwright/langchain';
+import { Toolbox } from 'toolwright/toolbox';
 import { Client as ModernClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
 class TestReader extends MetricReader {
@@ -263,6 +267,28 @@ describe('one name for the transport', () => {
     await client.close();
     const toolSaw = [(JSON.parse((answer.content as Array<{ text: string }>)[0].text) as { transport: string }).transport];
     expect(sayings(middlewareSaw, records, toolSaw)).toEqual({ middleware: ['mcp'], audit: ['mcp'], tool: ['mcp'], span: ['mcp'] });
+  });
+});
+
+describe('the adapters over the Toolbox (LangChain.js, the OpenAI Agents SDK)', () => {
+  @Tool({ name: 'plain_name', adapters: { openai: { name: 'fc_name' } } })
+  @Expects({})
+  class NamedForModels {
+    call(_input: unknown, context: ToolContext) {
+      return { transport: context.call.transport };
+    }
+  }
+
+  it("name the span's tool as the model called it (its OpenAI name), under the adapter's own transport", async () => {
+    const [lc] = toLangChainTools(new Toolbox([NamedForModels]));
+    await lc.invoke({ type: 'tool_call', id: 't1', name: 'fc_name', args: {} });
+    const [agent] = toAgentsTools(new Toolbox([NamedForModels]));
+    await agent.invoke(new RunContext(), '{}', { toolCall: { type: 'function_call', callId: 't2', name: 'fc_name', arguments: '{}' } });
+    const named = spans().map((span) => [span.attributes['gen_ai.tool.name'], span.attributes['toolwright.transport'], span.attributes['gen_ai.tool.call.id']]);
+    expect(named).toEqual([
+      ['fc_name', 'langchain', 't1'],
+      ['fc_name', 'agents', 't2'],
+    ]);
   });
 });
 

@@ -63,6 +63,8 @@ describe.each<Loader>(['require', 'import'])('a missing peer, by %s', (loader) =
     ['toolwright/mcp', ['@modelcontextprotocol/server'], 'toolwright/mcp needs @modelcontextprotocol/server', 'npm install @modelcontextprotocol/server'],
     ['toolwright/queue', ['bullmq'], 'toolwright/queue needs bullmq and ioredis, and bullmq is not installed', 'npm install bullmq.'],
     ['toolwright/ai', ['ai'], 'toolwright/ai needs ai', 'npm install ai'],
+    ['toolwright/langchain', ['@langchain/core'], 'toolwright/langchain needs @langchain/core', 'npm install @langchain/core'],
+    ['toolwright/agents', ['@openai/agents'], 'toolwright/agents needs @openai/agents', 'npm install @openai/agents'],
     ['toolwright/nest', ['@nestjs/core'], 'toolwright/nest needs @nestjs/common and @nestjs/core', 'npm install @nestjs/core'],
     ['toolwright', ['class-validator'], 'toolwright needs class-validator, class-transformer, reflect-metadata and tsyringe', 'npm install class-validator'],
   ])('%s without %j is a SetupError naming it and the install line', async (entry, hidden, names, install) => {

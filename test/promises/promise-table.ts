@@ -9,6 +9,8 @@ import type { McpEra } from 'toolwright/mcp';
 import type { Caller } from '../fixtures/promises/members';
 import type { Harness } from './harness';
 import { aiSdkWay, invokeWay, toolboxWay } from './ways/in-process';
+import { langChainWay } from './ways/langchain';
+import { agentsWay } from './ways/agents';
 import { httpApiWay } from './ways/http-api';
 import { httpWay, localMountWay, remoteMountWay, stdioWay } from './ways/mcp-servers';
 import { nestWay } from './ways/nest';
@@ -101,6 +103,24 @@ export const WAYS: Record<string, WayIn> = {
     user: itself,
     notApplicable: { hidden: NO_VISIBILITY, identity: NO_SESSION },
     open: aiSdkWay,
+  },
+  'toolbox-langchain': {
+    entry: 'toolwright/langchain',
+    kinds: ['tool'],
+    asks: 'app',
+    callers: BOTH,
+    user: itself,
+    notApplicable: { hidden: NO_VISIBILITY, identity: NO_SESSION },
+    open: langChainWay,
+  },
+  'toolbox-agents': {
+    entry: 'toolwright/agents',
+    kinds: ['tool'],
+    asks: 'app',
+    callers: BOTH,
+    user: itself,
+    notApplicable: { hidden: NO_VISIBILITY, identity: NO_SESSION },
+    open: agentsWay,
   },
   'mcp-2025-session': {
     entry: 'toolwright/mcp',

@@ -6,7 +6,7 @@ import { jsonSchema, JSONSchema7, tool, Tool } from 'ai';
 import { contentAsText, ContentPart, ToolLike, ToolwrightError } from '../../index';
 import { checkCallOptions, checkKnownKeys, describeValue } from '../../adapter-kit';
 import { Toolbox, ToolboxCallOptions, ToolCallRecord } from '../toolbox/index';
-import { AskedApprovals } from './asked-approvals';
+import { AskedApprovals, CHANGED_AFTER_APPROVAL } from '../../adapter-kit/internal';
 import { DeclarationError } from '../../index';
 
 /** The options of `toAiSdkTools(toolboxOrTools, { ... })`: which functions, strict schemas, and the calls' ambient values, container or resolver, and context handlers. */
@@ -87,6 +87,11 @@ export class ToolCallFailedError extends Error {
   }
 }
 
+/** The failed record of a call whose input changed after its approval was asked: it did not run. */
+function changedRecord(name: string, id: string, input: unknown): ToolCallRecord {
+  return { id, name, api: 'chat', status: 'failed', durationMs: 0, arguments: input, result: undefined, output: CHANGED_AFTER_APPROVAL };
+}
+
 const KNOWN_OPTIONS = ['only', 'strict', 'ambientContext', 'container', 'resolver', 'context'];
 
 /**
@@ -147,8 +152,7 @@ export function toAiSdkTools(source: Toolbox | Iterable<ToolLike>, options: AiSd
         return question !== undefined;
       },
       async execute(input, { toolCallId, abortSignal }) {
-        const changed = asked.changed(name, toolCallId, input);
-        if (changed) throw new ToolCallFailedError(changed);
+        if (asked.changed(name, toolCallId, input)) throw new ToolCallFailedError(changedRecord(name, toolCallId, input));
         const record = await toolbox.invokeAs(
           'ai',
           { id: toolCallId, name, arguments: input },

@@ -1,13 +1,12 @@
 /**
- * The inputs the AI SDK was told need approval, so that the call it later runs as approved runs
- * with that input and no other. The SDK takes the input to run from the messages the application
- * passes back; a tool-call part changed between the approval request and its answer would
- * otherwise run with the approval given for another input. Bounded: a request never answered is
- * forgotten once `MAX_ASKED` newer ones wait. A call asked in another process (or forgotten) is not
- * known here; the SDK's `experimental_toolApprovalSecret` binds those.
+ * The inputs an SDK with its own human-in-the-loop (the AI SDK, the OpenAI Agents SDK) was told need
+ * approval, so that the call it later runs as approved runs with that input and no other. Such an
+ * SDK takes the input to run from the messages or run state the application passes back; a call
+ * changed between the approval request and its answer would otherwise run with the approval given
+ * for another input. Bounded: a request never answered is forgotten once `MAX_ASKED` newer ones
+ * wait. A call asked in another process (or forgotten) is not known here.
  */
-import { canonicalJson } from '../../adapter-kit/internal';
-import type { ToolCallRecord } from '../toolbox/index';
+import { canonicalJson } from './canonical-json';
 
 const MAX_ASKED = 1_000;
 
@@ -37,25 +36,16 @@ export class AskedApprovals {
   }
 
   /**
-   * For a call whose approval was asked here with another input: the failed record that refuses
-   * it. Undefined when it was asked with this input (it is forgotten now) or not asked here.
+   * For a call whose approval was asked here with another input: true, and the call must not run
+   * (the model reads CHANGED_AFTER_APPROVAL). False when it was asked with this input (it is
+   * forgotten now) or not asked here.
    */
-  changed(name: string, toolCallId: string, input: unknown): ToolCallRecord | undefined {
+  changed(name: string, toolCallId: string, input: unknown): boolean {
     const key = `${name}\0${toolCallId}`;
-    if (!this.asked.has(key)) return undefined;
+    if (!this.asked.has(key)) return false;
     const shown = this.asked.get(key);
     this.asked.delete(key);
     // An input that cannot be written as JSON (undefined here) equals nothing: such a call never runs as approved.
-    if (shown !== undefined && shown === canonicalJson(input)) return undefined;
-    return {
-      id: toolCallId,
-      name,
-      api: 'chat',
-      status: 'failed',
-      durationMs: 0,
-      arguments: input,
-      result: undefined,
-      output: CHANGED_AFTER_APPROVAL,
-    };
+    return !(shown !== undefined && shown === canonicalJson(input));
   }
 }

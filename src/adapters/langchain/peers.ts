@@ -1,0 +1,5 @@
+// Loaded first by ./index.ts: a missing @langchain/core is named before any module of this entry point requires it.
+import '../../index';
+import { requirePeers } from '../../adapter-kit/internal';
+
+requirePeers('toolwright/langchain', ['@langchain/core']);
