@@ -8,7 +8,7 @@ import type { MemberKind } from 'toolwright';
 import type { McpEra } from 'toolwright/mcp';
 import type { Caller } from '../fixtures/promises/members';
 import type { Harness } from './harness';
-import { aiSdkWay, invokeWay, toolboxWay } from './ways/in-process';
+import { aiSdkWay, invokeWay, neutralToolboxWay, toolboxWay } from './ways/in-process';
 import { langChainWay } from './ways/langchain';
 import { agentsWay } from './ways/agents';
 import { httpApiWay } from './ways/http-api';
@@ -85,6 +85,15 @@ export const WAYS: Record<string, WayIn> = {
     user: itself,
     notApplicable: { hidden: NO_VISIBILITY, identity: NO_SESSION },
     open: invokeWay,
+  },
+  toolbox: {
+    entry: 'toolwright/toolbox',
+    kinds: ['tool'],
+    asks: 'app',
+    callers: BOTH,
+    user: itself,
+    notApplicable: { hidden: NO_VISIBILITY, identity: NO_SESSION },
+    open: neutralToolboxWay,
   },
   'toolbox-openai': {
     entry: 'toolwright/openai',

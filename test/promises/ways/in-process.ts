@@ -8,6 +8,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { describeTool, Invoker, type ToolCall } from 'toolwright';
 import { approvalQuestionOf, toAiSdkTools } from 'toolwright/ai';
 import { Toolbox } from 'toolwright/openai';
+import { Toolbox as NeutralToolbox, type ToolCallInput } from 'toolwright/toolbox';
 import { ledger, TOOLS, type Caller } from '../../fixtures/promises/members';
 import type { Harness, Outcome, Runs } from '../harness';
 import { Observer } from '../observer';
@@ -54,21 +55,30 @@ const toolCall = (id: string, name: string, args: Record<string, unknown>) => ({
   function: { name, arguments: JSON.stringify(args) },
 });
 
-export async function toolboxWay(): Promise<Harness> {
-  const { invoker, shared } = observedInvoker();
-  let n = 0;
-  return {
-    ...shared,
-    async call(name, args, { answer, caller }): Promise<Outcome> {
-      const toolbox = new Toolbox(TOOLS, { invoker, ambientContext: { user: caller } });
-      const record = await toolbox.invoke(toolCall(`c${++n}`, name, args));
-      if (record.status !== 'approval_required') return { ok: record.status === 'completed', text: record.output, questions: [] };
-      const questions = [record.question ?? 'the record has no question'];
-      const answered = answer === 'approve' ? await toolbox.approve(record) : await toolbox.deny(record, 'the person said no');
-      return { ok: answered.status === 'completed', text: answered.output, questions };
-    },
+/** A Toolbox way: `make` builds the conversation's toolbox, `shape` the model's call as that way sends it. */
+function toolboxWayOf(make: (options: { invoker: Invoker; ambientContext: { user: Caller } }) => NeutralToolbox, shape: (id: string, name: string, args: Record<string, unknown>) => ToolCallInput) {
+  return async (): Promise<Harness> => {
+    const { invoker, shared } = observedInvoker();
+    let n = 0;
+    return {
+      ...shared,
+      async call(name, args, { answer, caller }): Promise<Outcome> {
+        const toolbox = make({ invoker, ambientContext: { user: caller } });
+        const record = await toolbox.invoke(shape(`c${++n}`, name, args));
+        if (record.status !== 'approval_required') return { ok: record.status === 'completed', text: record.output, questions: [] };
+        const questions = [record.question ?? 'the record has no question'];
+        const answered = answer === 'approve' ? await toolbox.approve(record) : await toolbox.deny(record, 'the person said no');
+        return { ok: answered.status === 'completed', text: answered.output, questions };
+      },
+    };
   };
 }
+
+/** OpenAI function calling: toolwright/openai's Toolbox, Chat Completions tool calls. */
+export const toolboxWay = toolboxWayOf((options) => new Toolbox(TOOLS, options), toolCall);
+
+/** The provider-neutral Toolbox (toolwright/toolbox): plain calls, arguments as an object. */
+export const neutralToolboxWay = toolboxWayOf((options) => new NeutralToolbox(TOOLS, options), (id, name, args) => ({ id, name, arguments: args }));
 
 const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
