@@ -58,7 +58,35 @@ function checkNotRecursive(tool: string, root: Schema, defs: Record<string, Sche
   visit('#', []);
 }
 
+/** The keywords that apply to one type only, by type. */
+const TYPE_KEYWORDS: Record<string, readonly string[]> = {
+  object: ['properties', 'additionalProperties', 'required', 'minProperties', 'maxProperties', 'patternProperties', 'propertyNames'],
+  array: ['items', 'prefixItems', 'minItems', 'maxItems', 'uniqueItems', 'contains'],
+  string: ['format', 'pattern', 'minLength', 'maxLength'],
+  number: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
+  integer: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
+};
+
+/**
+ * `type: ['object', 'null']` and the like as `anyOf` of one type each, so that each branch keeps
+ * its own keywords (the SDK's transform reads `properties`, `items` and `format` under one type only).
+ */
+function splitTypes(schema: Schema): Schema {
+  const types = schema.type as string[];
+  const specific = new Set(Object.values(TYPE_KEYWORDS).flat());
+  const shared = Object.fromEntries(Object.entries(schema).filter(([key]) => key !== 'type' && !specific.has(key)));
+  const branch = (type: string): Schema => ({
+    type,
+    ...Object.fromEntries(Object.entries(schema).filter(([key]) => (TYPE_KEYWORDS[type] ?? []).includes(key))),
+  });
+  return { ...shared, anyOf: types.map(branch) };
+}
+
 function project(tool: string, schema: Schema, path: string): Schema {
+  const literal = schema.const !== undefined || Array.isArray(schema.enum);
+  if (!literal && Array.isArray(schema.type) && schema.type.length > 1 && schema.anyOf === undefined && schema.oneOf === undefined && schema.allOf === undefined) {
+    return project(tool, splitTypes(schema), path);
+  }
   const source = { ...schema };
   const out: Schema = {};
   const take = (key: string): unknown => {
@@ -76,19 +104,18 @@ function project(tool: string, schema: Schema, path: string): Schema {
   const values = source.enum;
   if (Array.isArray(values) && values.length > 0 && values.every(isPrimitive)) out.enum = take('enum');
   if (source.const !== undefined && isPrimitive(source.const)) out.const = take('const');
-  const literal = 'enum' in out || 'const' in out;
+  const isLiteral = 'enum' in out || 'const' in out;
   const type = take('type');
   const anyOf = take('anyOf') ?? take('oneOf');
   const allOf = take('allOf');
   if (Array.isArray(anyOf)) out.anyOf = anyOf.map((member, i) => project(tool, member as Schema, `${path}.anyOf[${i}]`));
   else if (Array.isArray(allOf)) out.allOf = allOf.map((member, i) => project(tool, member as Schema, `${path}.allOf[${i}]`));
-  else if (!literal) {
+  else if (!isLiteral) {
     if (type === undefined) fail(tool, path, 'takes any JSON value');
     out.type = type;
   }
-  const types = Array.isArray(type) ? type : [type];
   for (const key of ['description', 'title']) if (typeof source[key] === 'string') out[key] = take(key);
-  if (!literal && types.includes('object')) {
+  if (!isLiteral && type === 'object') {
     const properties = (take('properties') ?? {}) as Record<string, Schema>;
     const extra = take('additionalProperties');
     if (Object.keys(properties).length === 0 && extra !== false && path !== '') fail(tool, path, 'is a free-form object');
@@ -97,8 +124,8 @@ function project(tool: string, schema: Schema, path: string): Schema {
     const required = take('required');
     if (Array.isArray(required)) out.required = required;
   }
-  if (!literal && types.includes('string') && typeof source.format === 'string' && STRICT_FORMATS.has(source.format)) out.format = take('format');
-  if (!literal && types.includes('array')) {
+  if (!isLiteral && type === 'string' && typeof source.format === 'string' && STRICT_FORMATS.has(source.format)) out.format = take('format');
+  if (!isLiteral && type === 'array') {
     const items = take('items');
     if (items !== undefined && typeof items === 'object' && items !== null) out.items = project(tool, items as Schema, `${path}[]`);
     if (source.minItems === 0 || source.minItems === 1) out.minItems = take('minItems');
