@@ -20,7 +20,7 @@ const questionOf = (call: ToolCall): string => call.approvalQuestion().text;
 const runs = async (): Promise<Runs> => ({ ...ledger, users: [...ledger.users] });
 
 /** An invoker whose audit records, exception reports and console the harness observes, and the harness's shared part. */
-function observedInvoker(): { invoker: Invoker; shared: Pick<Harness, 'runs' | 'observed' | 'close'> } {
+export function observedInvoker(): { invoker: Invoker; shared: Pick<Harness, 'runs' | 'observed' | 'close'> } {
   const observer = new Observer().start();
   return {
     invoker: new Invoker(observer.invoker()),
