@@ -51,6 +51,21 @@ const SEARCH_TOOLS: Record<AnthropicToolSearch, AnthropicToolSearchTool> = {
   regex: { type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' },
 };
 
+/** Checks a list of function names (`only`, `core`) against the toolbox, as toAnthropicTools' own error. */
+function checkNames(toolbox: Toolbox, names: unknown, key: string): readonly string[] | undefined {
+  if (names === undefined) return undefined;
+  if (!Array.isArray(names) || names.some((name) => typeof name !== 'string')) {
+    throw new TypeError(`toAnthropicTools: '${key}' must be a list of function names; got ${describeValue(names)}.`);
+  }
+  const unknown = names.filter((name: string) => !toolbox.has(name));
+  if (unknown.length > 0) {
+    throw new TypeError(
+      `toAnthropicTools: '${key}' names ${unknown.map((name: string) => `'${name}'`).join(', ')}, not in this toolbox. Registered: ${toolbox.names().join(', ') || 'none'}.`,
+    );
+  }
+  return names as readonly string[];
+}
+
 /**
  * The tools of a Toolbox as a Messages request's `tools`: `{ name, description, input_schema }`,
  * in registration order, fresh objects. `strict: true` gives strict tool use (`strict: true` and the
@@ -72,9 +87,9 @@ export function toAnthropicTools(toolbox: Toolbox, options: AnthropicToolsOption
   if (core !== undefined && toolSearch === undefined) {
     throw new DeclarationError("toAnthropicTools: 'core' names the tools loaded up front with Anthropic's tool search; pass toolSearch: 'bm25' or 'regex' too.");
   }
-  const coreNames = core === undefined ? [] : toolbox.functions({ only: core as readonly string[] }).map((described) => described.name);
+  const coreNames = checkNames(toolbox, core, 'core') ?? [];
   // The plain schemas: strict tool use keeps optional fields optional, so calls read as sent.
-  const tools = toolbox.functions({ only: only as readonly string[] | undefined, strict: false }).map((described): AnthropicTool => {
+  const tools = toolbox.functions({ only: checkNames(toolbox, only, 'only'), strict: false }).map((described): AnthropicTool => {
     const { name, description, parameters } = described;
     return {
       name,
