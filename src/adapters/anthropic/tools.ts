@@ -55,11 +55,11 @@ const SEARCH_TOOLS: Record<AnthropicToolSearch, AnthropicToolSearchTool> = {
 function checkNames(toolbox: Toolbox, names: unknown, key: string): readonly string[] | undefined {
   if (names === undefined) return undefined;
   if (!Array.isArray(names) || names.some((name) => typeof name !== 'string')) {
-    throw new TypeError(`toAnthropicTools: '${key}' must be a list of function names; got ${describeValue(names)}.`);
+    throw new DeclarationError(`toAnthropicTools: '${key}' must be a list of function names; got ${describeValue(names)}.`);
   }
   const unknown = names.filter((name: string) => !toolbox.has(name));
   if (unknown.length > 0) {
-    throw new TypeError(
+    throw new DeclarationError(
       `toAnthropicTools: '${key}' names ${unknown.map((name: string) => `'${name}'`).join(', ')}, not in this toolbox. Registered: ${toolbox.names().join(', ') || 'none'}.`,
     );
   }
@@ -77,7 +77,7 @@ export function toAnthropicTools(toolbox: Toolbox, options?: AnthropicToolsOptio
 export function toAnthropicTools(toolbox: Toolbox, options: AnthropicToolsOptions): Array<AnthropicTool | AnthropicToolSearchTool>;
 export function toAnthropicTools(toolbox: Toolbox, options: AnthropicToolsOptions = {}): Array<AnthropicTool | AnthropicToolSearchTool> {
   if (!(toolbox instanceof Toolbox)) {
-    throw new TypeError(`toAnthropicTools: expected a Toolbox (new Toolbox([...]) from 'toolwright/toolbox'); got ${describeValue(toolbox)}.`);
+    throw new DeclarationError(`toAnthropicTools: expected a Toolbox (new Toolbox([...]) from 'toolwright/toolbox'); got ${describeValue(toolbox)}.`);
   }
   const { only, strict = toolbox.strict, toolSearch, core } = checkOptionsObject('toAnthropicTools', options, ['only', 'strict', 'toolSearch', 'core']);
   if (typeof strict !== 'boolean') throw new DeclarationError(`toAnthropicTools: 'strict' must be true or false; got ${describeValue(strict)}.`);
