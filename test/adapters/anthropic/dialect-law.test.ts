@@ -4,12 +4,13 @@
  * is checked against the provider's own rules: it is a fixed point of `@anthropic-ai/sdk`'s
  * `transformJSONSchema` (the SDK's projection for strict tools: nothing it would drop or move into
  * the description is left), and against the documented limits (closed objects, no recursion, only
- * the formats and `minItems` strict tool use takes). The tool list type-checks as the SDK's types.
+ * the formats and `minItems` strict tool use takes). The tool list and the tool results type-check as
+ * the SDK's types, GA and beta.
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema';
 import { Toolbox } from 'toolwright/toolbox';
-import { toAnthropicTools } from 'toolwright/anthropic';
+import { toAnthropicTools, toToolResults } from 'toolwright/anthropic';
 import { LAW_AMBIENT, lawTools, refusedValues } from '../../helpers/dialect-law';
 import type { Schema } from '../../helpers/schema-values';
 
@@ -62,6 +63,11 @@ describe('the Anthropic dialect', () => {
       expect.objectContaining({ name: 'law_nested', defer_loading: true }),
       { type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' },
     ]);
+    // The beta API's types take the same lists, and the results as its tool_result blocks.
+    const beta: Anthropic.Beta.BetaToolUnion[] = toAnthropicTools(toolbox, { strict: true, only: ['law_scalars'], toolSearch: 'regex' });
+    const results: Anthropic.Beta.BetaToolResultBlockParam[] = toToolResults([]);
+    const gaResults: Anthropic.ToolResultBlockParam[] = toToolResults([]);
+    expect([beta.length, results.length, gaResults.length]).toEqual([2, 0, 0]);
     expect(toAnthropicTools(toolbox, { only: ['law_scalars'], toolSearch: 'regex' }).at(-1)).toEqual({ type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' });
   });
 
