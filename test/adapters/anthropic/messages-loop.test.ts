@@ -2,7 +2,8 @@
  * The Anthropic loop end to end: the real `@anthropic-ai/sdk` client against a scripted Messages API
  * on 127.0.0.1. tool_use blocks → toolCalls → toolbox.invokeAll → toToolResults → the next request,
  * asserting what the server received: parallel calls, an error, an image, an approval (with a
- * sensitive value redacted in its question), ambient values, and a remote MCP server's tool.
+ * sensitive value redacted in its question), ambient values, Anthropic's tool search, and a remote
+ * MCP server's tool.
  */
 import 'reflect-metadata';
 import Anthropic from '@anthropic-ai/sdk';
@@ -176,6 +177,32 @@ describe('the Anthropic Messages loop with the real client', () => {
       { type: 'tool_result', tool_use_id: 'toolu_huge', content: 'The call to pay_bill was not approved: over the limit. It did not run.', is_error: true },
     ]);
     expect(paid).toEqual([]);
+  });
+
+  it("Anthropic's tool search: deferred tools and the search tool in the request; the found tool's tool_use runs, the server's search blocks are passed over", async () => {
+    server = await startScriptedServer([
+      () =>
+        message(
+          [
+            { type: 'server_tool_use', id: 'srvtoolu_1', name: 'tool_search_tool_bm25', input: { query: 'pay a bill' }, caller: { type: 'direct' } },
+            { type: 'tool_search_tool_result', tool_use_id: 'srvtoolu_1', content: { type: 'tool_search_tool_search_result', tool_references: [{ type: 'tool_reference', tool_name: 'pay_bill' }] } },
+            toolUse('toolu_found', 'pay_bill', { cents: 500, pin: '9' }),
+          ],
+          'tool_use',
+        ),
+    ]);
+    const toolbox = new Toolbox([CheckBalance, PayBill, DrawChart], { ambientContext: { customerId: 'cust-7' } });
+    const tools = toAnthropicTools(toolbox, { toolSearch: 'bm25', core: ['check_balance'] });
+    const response = await client(server.baseURL).messages.create({ model: 'claude-scripted', max_tokens: 64, messages: [{ role: 'user', content: 'Pay 5 €' }], tools });
+    expect(server.requests[0].body.tools).toEqual([
+      expect.not.objectContaining({ defer_loading: true }),
+      expect.objectContaining({ name: 'pay_bill', defer_loading: true }),
+      expect.objectContaining({ name: 'draw_chart', defer_loading: true }),
+      { type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' },
+    ]);
+    expect(toolCalls(response)).toEqual([{ id: 'toolu_found', name: 'pay_bill', arguments: { cents: 500, pin: '9' } }]);
+    expect(toToolResults(await toolbox.invokeAll(toolCalls(response)))).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_found', content: '{"paid":500}' }]);
+    expect(paid).toEqual([500]);
   });
 
   it("a remote MCP server's tool, mounted in the toolbox, answers the model's tool_use", async () => {
