@@ -11,6 +11,7 @@ import type { Harness } from './harness';
 import { aiSdkWay, invokeWay, neutralToolboxWay, toolboxWay } from './ways/in-process';
 import { langChainWay } from './ways/langchain';
 import { agentsWay } from './ways/agents';
+import { anthropicWay } from './ways/anthropic';
 import { httpApiWay } from './ways/http-api';
 import { httpWay, localMountWay, remoteMountWay, stdioWay } from './ways/mcp-servers';
 import { nestWay } from './ways/nest';
@@ -112,6 +113,15 @@ export const WAYS: Record<string, WayIn> = {
     user: itself,
     notApplicable: { hidden: NO_VISIBILITY, identity: NO_SESSION },
     open: aiSdkWay,
+  },
+  'toolbox-anthropic': {
+    entry: 'toolwright/anthropic',
+    kinds: ['tool'],
+    asks: 'app',
+    callers: BOTH,
+    user: itself,
+    notApplicable: { hidden: NO_VISIBILITY, identity: NO_SESSION },
+    open: anthropicWay,
   },
   'toolbox-langchain': {
     entry: 'toolwright/langchain',
