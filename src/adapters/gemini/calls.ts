@@ -3,7 +3,7 @@
  * `functionCall`s) as calls a toolbox runs, and the records as `functionResponse` parts.
  */
 import { randomUUID } from 'node:crypto';
-import type { ContentPart } from '../../index';
+import { contentAsText, type ContentPart } from '../../index';
 import { describeValue } from '../../adapter-kit';
 import { isPlainObject } from '../../adapter-kit/internal';
 import type { PlainToolCall, ToolCallRecord } from '../toolbox/index';
@@ -50,10 +50,13 @@ export function fromGeminiCalls(source: GeminiCallSource): PlainToolCall[] {
   return calls.map(readCall);
 }
 
-/** Images and binary resources as Gemini's function-response media parts; the rest is in the output text. */
-function mediaParts(content: readonly ContentPart[] | undefined): GeminiFunctionResponsePart[] {
+/** Is this part sent to Gemini as media (an image, an embedded binary file)? */
+const isMedia = (part: ContentPart): boolean => part.type === 'image' || (part.type === 'resource' && 'blob' in part.resource);
+
+/** Images and binary resources as Gemini's function-response media parts. */
+function mediaParts(content: readonly ContentPart[]): GeminiFunctionResponsePart[] {
   const parts: GeminiFunctionResponsePart[] = [];
-  for (const part of content ?? []) {
+  for (const part of content) {
     if (part.type === 'image') parts.push({ inlineData: { mimeType: part.mimeType, data: part.data } });
     else if (part.type === 'resource' && 'blob' in part.resource) {
       parts.push({ inlineData: { mimeType: part.resource.mimeType ?? 'application/octet-stream', data: part.resource.blob } });
@@ -62,12 +65,16 @@ function mediaParts(content: readonly ContentPart[] | undefined): GeminiFunction
   return parts;
 }
 
-/** A completed call's output: the exposed value, or the text (with content parts' text stand-ins). */
+/**
+ * A completed call's output: the exposed value (or the text); beside media parts, the value and the
+ * text stand-ins of the parts not sent as media (audio, links, text), or which media are attached.
+ */
 function outputOf(record: ToolCallRecord): unknown {
-  if (record.content?.some((part) => part.type === 'text' || part.type === 'audio' || (part.type === 'resource' && !('blob' in part.resource)))) {
-    return record.output;
-  }
-  return record.data !== undefined ? record.data : record.output;
+  const content = record.content ?? [];
+  if (!content.some(isMedia)) return record.data !== undefined ? record.data : record.output;
+  const texts = content.filter((part) => !isMedia(part)).map(contentAsText);
+  if (texts.length === 0) return record.data !== undefined ? record.data : `[attached: ${content.map((part) => (part.type === 'image' ? part.mimeType : 'a file')).join(', ')}]`;
+  return [...(record.data !== undefined ? [JSON.stringify(record.data)] : []), ...texts].join('\n');
 }
 
 /**
@@ -88,7 +95,7 @@ export function toFunctionResponses(records: readonly ToolCallRecord[]): GeminiF
         `toFunctionResponses: record ${index} (${record.name}) is waiting for approval. Answer it first with toolbox.approve(record) or toolbox.deny(record), and send the record that returns.`,
       );
     }
-    const media = record.status === 'completed' ? mediaParts(record.content) : [];
+    const media = record.status === 'completed' ? mediaParts(record.content ?? []) : [];
     return {
       functionResponse: {
         ...(record.id.startsWith(UNNAMED) ? {} : { id: record.id }),

@@ -91,7 +91,7 @@ const count = (value: unknown): string | undefined => (typeof value === 'number'
 /** The OpenAPI dialect of one schema node, definitions inlined. */
 function toOpenApi(schema: Node, path: string, state: Inlining): GeminiSchema {
   if (++state.nodes > MAX_INLINED_NODES) {
-    throw refused(state, path, `makes more than ${MAX_INLINED_NODES} schema nodes once its definitions are inlined`, JSON_SCHEMA_FIX);
+    throw refused(state, '', `would make more than ${MAX_INLINED_NODES} schema nodes once their definitions are inlined`, JSON_SCHEMA_FIX);
   }
   if (schema.$ref !== undefined) {
     const ref = String(schema.$ref);

@@ -7,11 +7,12 @@
 import 'reflect-metadata';
 import { IsIn, IsInt, Min } from 'class-validator';
 import { GoogleGenAI, type Content as GeminiContent, type GenerateContentResponse, type Part } from '@google/genai';
-import { AmbientContext, configure, Content, Expects, Exposes, Field, Tool, fail } from 'toolwright';
+import { AmbientContext, configure, Content, Expects, Exposes, Field, Invoker, Tool, fail } from 'toolwright';
 import { fromGeminiCalls, toFunctionResponses, toGeminiTools } from 'toolwright/gemini';
 import { McpSecurityPolicy } from 'toolwright/mcp-client';
 import { serveHttp, type McpHttpHandle } from 'toolwright/mcp';
 import { Toolbox, type ToolCallRecord } from 'toolwright/toolbox';
+import * as path from 'node:path';
 import { loanDeskServer } from '../../../examples/loan-desk/server';
 import '../../../examples/loan-desk/tools';
 import { functionCallsReply, geminiBaseUrl, startScriptedServer, textReply, type ScriptedServer } from './scripted-gemini';
@@ -109,9 +110,10 @@ describe('function calling with the @google/genai client', () => {
     expect(response.text).toBe('Paid €150; the €900 payment was refused. Here is your chart.');
     expect(paid).toEqual([15_000]);
     // The person saw every argument, the PIN redacted.
-    expect(questions).toHaveLength(2);
-    expect(questions[0]).toContain('cents: 15000');
-    expect(questions.join('\n')).not.toContain('4321');
+    expect(questions).toEqual([
+      'Allow the tool pay_bill to run with these arguments?\ncents: 15000\npin: "[redacted]"',
+      'Allow the tool pay_bill to run with these arguments?\ncents: 90000\npin: "[redacted]"',
+    ]);
 
     // What the server received: the path, and the tools exactly as toGeminiTools listed them, on both requests.
     expect(server.requests.map((request) => [request.method, request.path.split('?')[0]])).toEqual([
@@ -157,7 +159,7 @@ describe('function calling with the @google/genai client', () => {
         functionResponse: {
           id: 'fc_chart',
           name: 'draw_chart',
-          response: { output: expect.any(String) },
+          response: { output: '[attached: image/png]' },
           parts: [{ inlineData: { mimeType: 'image/png', data: PNG.toString('base64') } }],
         },
       },
@@ -198,5 +200,36 @@ describe('function calling with the @google/genai client', () => {
       { functionResponse: { id: 'fc_credit', name: 'mcp__desk__check_credit', response: { output: { score: 768, band: 'excellent' } } } },
     ]);
     await toolbox.close();
+  });
+
+  it("a remote server's secrets are redacted in the question the person is asked; a schema too big to inline is refused in the 'openapi' dialect", async () => {
+    const fixture = path.join(__dirname, '..', '..', 'fixtures', 'mcp', 'fixture-server.cjs');
+    const security = new McpSecurityPolicy({ allowCommands: true, commandAllowlist: ['node'] });
+    // Destructive tools wait for a person's approval.
+    const toolbox = new Toolbox([], { invoker: new Invoker({ requireApprovalForDestructive: true }) });
+    await toolbox.addMcpServer('fx', { command: 'node', args: [fixture], env: { FIXTURE_TOOLS: 'dag' } }, { security });
+    try {
+      expect(() => toGeminiTools(toolbox, { dialect: 'openapi', only: ['mcp__fx__wide'] })).toThrow(
+        "toGeminiTools: mcp__fx__wide: its parameters would make more than 5000 schema nodes once their definitions are inlined; Gemini's 'openapi' dialect cannot say it. Use the default dialect, { dialect: 'json-schema' }.",
+      );
+      server = await startScriptedServer([
+        () => functionCallsReply([{ id: 'fc_login', name: 'mcp__fx__login', args: { user: 'ada', password: 'hunter2', keys: [{ id: 'k1', token: 'tok-9' }] } }]),
+        () => textReply('Logged in.'),
+      ]);
+      const ai = client(server.baseURL);
+      const tools = toGeminiTools(toolbox);
+      expect(tools[0].functionDeclarations.find((declaration) => declaration.name === 'mcp__fx__wide')?.parametersJsonSchema).toMatchObject({ $defs: { L1: expect.any(Object) } });
+      const contents: GeminiContent[] = [{ role: 'user', parts: [{ text: 'Log in as ada.' }] }];
+      const first = await ai.models.generateContent({ model: 'gemini-test', contents, config: { tools } });
+      const [pending] = await toolbox.invokeAll(fromGeminiCalls(first));
+      expect(pending.status).toBe('approval_required');
+      expect(pending.question).toBe('Allow the tool mcp__fx__login to run with these arguments?\nuser: "ada"\npassword: "[redacted]"\nkeys: [{ id: "k1", token: "[redacted]" }]');
+      const answered = await toolbox.approve(pending);
+      contents.push(first.candidates![0].content!, { role: 'user', parts: toFunctionResponses([answered]) });
+      expect((await ai.models.generateContent({ model: 'gemini-test', contents, config: { tools } })).text).toBe('Logged in.');
+      expect(server.requests[1].body.contents[2].parts[0].functionResponse).toMatchObject({ id: 'fc_login', name: 'mcp__fx__login', response: { output: expect.anything() } });
+    } finally {
+      await toolbox.close();
+    }
   });
 });
