@@ -9,6 +9,7 @@ import type { McpEra } from 'toolwright/mcp';
 import type { Caller } from '../fixtures/promises/members';
 import type { Harness } from './harness';
 import { aiSdkWay, invokeWay, toolboxWay } from './ways/in-process';
+import { geminiWay } from './ways/gemini';
 import { httpApiWay } from './ways/http-api';
 import { httpWay, localMountWay, remoteMountWay, stdioWay } from './ways/mcp-servers';
 import { nestWay } from './ways/nest';
@@ -101,6 +102,15 @@ export const WAYS: Record<string, WayIn> = {
     user: itself,
     notApplicable: { hidden: NO_VISIBILITY, identity: NO_SESSION },
     open: aiSdkWay,
+  },
+  'toolbox-gemini': {
+    entry: 'toolwright/gemini',
+    kinds: ['tool'],
+    asks: 'app',
+    callers: BOTH,
+    user: itself,
+    notApplicable: { hidden: NO_VISIBILITY, identity: NO_SESSION },
+    open: geminiWay,
   },
   'mcp-2025-session': {
     entry: 'toolwright/mcp',
