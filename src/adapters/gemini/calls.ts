@@ -20,6 +20,9 @@ export type GeminiCallSource =
   | { readonly functionCalls?: readonly GeminiFunctionCall[] | undefined }
   | readonly ({ readonly functionCall?: GeminiFunctionCall } | GeminiFunctionCall)[];
 
+/** The keys of a `FunctionCall`; no other part of a content has them. */
+const CALL_KEYS = ['name', 'args', 'id'];
+
 const SHAPES = "a generateContent response (its 'functionCalls'), a content's parts, or a list of function calls { id?, name, args }";
 
 function readCall(call: unknown, index: number): PlainToolCall {
@@ -39,7 +42,8 @@ function readCall(call: unknown, index: number): PlainToolCall {
 export function fromGeminiCalls(source: GeminiCallSource): PlainToolCall[] {
   let calls: unknown[];
   if (Array.isArray(source)) {
-    calls = source.flatMap((item: unknown) => (isPlainObject(item) && 'functionCall' in item ? [item.functionCall] : isPlainObject(item) && 'name' in item ? [item] : []));
+    // A part with a call, or a call itself (even one missing its name: the model reads why); other parts (text, thoughts) are skipped.
+    calls = source.flatMap((item: unknown) => (!isPlainObject(item) ? [item] : 'functionCall' in item ? [item.functionCall] : CALL_KEYS.some((key) => key in item) ? [item] : []));
   } else if (typeof source === 'object' && source !== null && 'functionCalls' in source) {
     const found = (source as { functionCalls?: unknown }).functionCalls;
     if (found !== undefined && !Array.isArray(found)) throw new TypeError(`fromGeminiCalls: 'functionCalls' must be a list; got ${describeValue(found)}.`);

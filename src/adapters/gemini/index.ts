@@ -21,6 +21,7 @@ export type {
   GeminiFunctionResponseContentPart,
   GeminiFunctionResponsePart,
   GeminiFunctionTool,
+  GeminiOpenApiDeclaration,
   GeminiSchema,
   GeminiType,
 } from './types';

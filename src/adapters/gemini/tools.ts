@@ -6,7 +6,7 @@ import { checkOptionsObject, describeValue } from '../../adapter-kit';
 import { DeclarationError } from '../../index';
 import type { Toolbox } from '../toolbox/index';
 import { GeminiDialect, toGeminiParameters } from './schema-dialect';
-import type { GeminiFunctionDeclaration, GeminiFunctionTool } from './types';
+import type { GeminiFunctionDeclaration, GeminiFunctionTool, GeminiOpenApiDeclaration, GeminiType } from './types';
 
 /** The options of `toGeminiTools(toolbox, { ... })`. */
 export interface GeminiToolsOptions {
@@ -33,7 +33,12 @@ const WHERE = 'toGeminiTools';
  * DeclarationError naming the tool and the field. A name Gemini refuses (one starting with a digit
  * or `-`) is an error naming the function.
  */
-export function toGeminiTools(toolbox: Toolbox, options?: GeminiToolsOptions): GeminiFunctionTool[] {
+export function toGeminiTools(toolbox: Toolbox, options?: GeminiToolsOptions & { dialect?: 'json-schema' }): GeminiFunctionTool[];
+/** In the `openapi` dialect; `T` is the type of the schemas' `type` (inferred as the SDK's `Type` where the list is assigned to its types). */
+export function toGeminiTools<T extends string = GeminiType>(toolbox: Toolbox, options: GeminiToolsOptions & { dialect: 'openapi' }): GeminiFunctionTool<GeminiOpenApiDeclaration<T>>[];
+/** Either dialect. */
+export function toGeminiTools(toolbox: Toolbox, options?: GeminiToolsOptions): GeminiFunctionTool<GeminiFunctionDeclaration | GeminiOpenApiDeclaration>[];
+export function toGeminiTools(toolbox: Toolbox, options?: GeminiToolsOptions): GeminiFunctionTool<GeminiFunctionDeclaration | GeminiOpenApiDeclaration>[] {
   const { only, dialect = 'json-schema' } = options === undefined ? {} : checkOptionsObject(WHERE, options, ['only', 'dialect']);
   if (dialect !== 'json-schema' && dialect !== 'openapi') {
     throw new DeclarationError(`${WHERE}: 'dialect' must be 'json-schema' or 'openapi'; got ${describeValue(dialect)}.`);
@@ -43,7 +48,7 @@ export function toGeminiTools(toolbox: Toolbox, options?: GeminiToolsOptions): G
   }
   // Gemini has no strict mode: the plain schema, every time.
   const functions = toolbox.functions({ strict: false, ...(only !== undefined ? { only: only as readonly string[] } : {}) });
-  const functionDeclarations = functions.map(({ name, description, parameters }): GeminiFunctionDeclaration => {
+  const functionDeclarations = functions.map(({ name, description, parameters }): GeminiFunctionDeclaration | GeminiOpenApiDeclaration => {
     if (!GEMINI_FUNCTION_NAME.test(name)) {
       throw new DeclarationError(
         `${WHERE}: the function name '${name}' does not start with a letter or '_', and Gemini refuses it. ` +

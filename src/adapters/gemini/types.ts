@@ -9,20 +9,22 @@ export type GeminiType = 'STRING' | 'NUMBER' | 'INTEGER' | 'BOOLEAN' | 'ARRAY' |
 
 /**
  * Gemini's OpenAPI 3.0 subset (`FunctionDeclaration.parameters`, `@google/genai`'s `Schema`): upper-case
- * types, `nullable`, string-only enums, counts as int64 strings, no `$ref`.
+ * types, `nullable`, string-only enums, counts as int64 strings, no `$ref`. `T` is the type of `type`:
+ * the SDK's `Type` is a string enum of these very values, which TypeScript keeps apart from string
+ * literals, so a list assigned to the SDK's types infers `T` as `Type` (or pass it: `toGeminiTools<Type>`).
  */
-export interface GeminiSchema {
-  type?: GeminiType;
+export interface GeminiSchema<T extends string = GeminiType> {
+  type?: T;
   title?: string;
   description?: string;
   nullable?: boolean;
   enum?: string[];
   format?: string;
-  anyOf?: GeminiSchema[];
-  properties?: Record<string, GeminiSchema>;
+  anyOf?: GeminiSchema<T>[];
+  properties?: Record<string, GeminiSchema<T>>;
   required?: string[];
   propertyOrdering?: string[];
-  items?: GeminiSchema;
+  items?: GeminiSchema<T>;
   minItems?: string;
   maxItems?: string;
   minLength?: string;
@@ -34,19 +36,25 @@ export interface GeminiSchema {
   maximum?: number;
 }
 
-/** One function as Gemini declares it (`FunctionDeclaration`): its parameters in one of the two dialects. */
+/** One function as Gemini declares it (`FunctionDeclaration`), in the `json-schema` dialect (the default). */
 export interface GeminiFunctionDeclaration {
   name: string;
   description?: string;
-  /** The `openapi` dialect: Gemini's OpenAPI 3.0 subset. */
-  parameters?: GeminiSchema;
-  /** The `json-schema` dialect (the default): the JSON Schema subset Gemini reads. */
-  parametersJsonSchema?: JsonSchema;
+  /** The JSON Schema subset Gemini reads. */
+  parametersJsonSchema: JsonSchema;
+}
+
+/** One function as Gemini declares it (`FunctionDeclaration`), in the `openapi` dialect. */
+export interface GeminiOpenApiDeclaration<T extends string = GeminiType> {
+  name: string;
+  description?: string;
+  /** Gemini's OpenAPI 3.0 subset; absent for a function without parameters. */
+  parameters?: GeminiSchema<T>;
 }
 
 /** A Gemini `Tool` holding function declarations: what `config.tools` takes. */
-export interface GeminiFunctionTool {
-  functionDeclarations: GeminiFunctionDeclaration[];
+export interface GeminiFunctionTool<D = GeminiFunctionDeclaration> {
+  functionDeclarations: D[];
 }
 
 /** A call the model makes (`FunctionCall`): `args` is an object, `id` present on newer models. */

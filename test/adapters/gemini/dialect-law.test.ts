@@ -26,7 +26,7 @@ const errorOf = (run: () => unknown): string | undefined => {
 };
 const parametersOf = (toolbox: Toolbox, name: string, dialect: GeminiDialect): Schema => {
   const [declaration] = toGeminiTools(toolbox, { only: [name], dialect })[0].functionDeclarations;
-  return (dialect === 'openapi' ? declaration.parameters ?? { type: 'OBJECT', properties: {} } : declaration.parametersJsonSchema) as Schema;
+  return ('parameters' in declaration ? declaration.parameters : 'parametersJsonSchema' in declaration ? declaration.parametersJsonSchema : { type: 'OBJECT', properties: {} }) as Schema;
 };
 
 describe('the Gemini dialect law', () => {
@@ -67,7 +67,7 @@ describe('the declarations against @google/genai', () => {
   const SCHEMA_KEYS = new Set([...schemaBody.matchAll(/^\s{4}(\w+)\?:/gm)].map((match) => match[1]));
   const COUNTS = ['minItems', 'maxItems', 'minLength', 'maxLength', 'minProperties', 'maxProperties'];
 
-  function offences(schema: GeminiSchema, path: string): string[] {
+  function offences(schema: GeminiSchema<string>, path: string): string[] {
     const found = Object.keys(schema).filter((key) => !SCHEMA_KEYS.has(key)).map((key) => `${path}: ${key} is not a Schema field`);
     if (schema.type !== undefined && !Object.values(Type).includes(schema.type as Type)) found.push(`${path}: type ${schema.type}`);
     for (const key of COUNTS) if (key in schema && !/^\d+$/.test((schema as Record<string, unknown>)[key] as string)) found.push(`${path}: ${key} is not an int64 string`);
@@ -81,11 +81,12 @@ describe('the declarations against @google/genai', () => {
   it('every OpenAPI declaration of the corpus uses only the fields and types of the SDK’s Schema', () => {
     expect(SCHEMA_KEYS.size).toBeGreaterThan(20);
     const listed = tools.flatMap((tool) => (errorOf(() => toGeminiTools(new Toolbox([tool.tool]), { dialect: 'openapi' })) ? [] : [tool.tool]));
-    const declarations: FunctionDeclaration[] = toGeminiTools(new Toolbox(listed), { dialect: 'openapi' })[0].functionDeclarations;
-    expect(declarations.flatMap((declaration) => (declaration.parameters ? offences(declaration.parameters as GeminiSchema, declaration.name!) : []))).toEqual([]);
+    const [openapi]: SdkTool[] = toGeminiTools(new Toolbox(listed), { dialect: 'openapi' }); // T inferred as the SDK's Type
+    const declarations: FunctionDeclaration[] = openapi.functionDeclarations!;
+    expect(declarations.flatMap((declaration) => (declaration.parameters ? offences(declaration.parameters, declaration.name!) : []))).toEqual([]);
     // And the types say so: the tool list is the SDK's Tool[], each schema its Schema.
     const sdkTools: SdkTool[] = toGeminiTools(new Toolbox(listed));
-    const schema: SdkSchema | undefined = toGeminiTools(new Toolbox(listed), { dialect: 'openapi' })[0].functionDeclarations[0].parameters;
+    const schema: SdkSchema | undefined = toGeminiTools<Type>(new Toolbox(listed), { dialect: 'openapi' })[0].functionDeclarations[0].parameters;
     expect(sdkTools[0].functionDeclarations!.length).toBe(listed.length);
     expect(schema?.type).toBe(Type.OBJECT);
   });

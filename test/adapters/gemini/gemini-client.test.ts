@@ -6,7 +6,7 @@
  */
 import 'reflect-metadata';
 import { IsIn, IsInt, Min } from 'class-validator';
-import { GoogleGenAI, type Content as GeminiContent, type GenerateContentResponse, type Part } from '@google/genai';
+import { GoogleGenAI, type Content as GeminiContent, type GenerateContentResponse, type Part, type Type } from '@google/genai';
 import { AmbientContext, configure, Content, Expects, Exposes, Field, Invoker, Tool, fail } from 'toolwright';
 import { fromGeminiCalls, toFunctionResponses, toGeminiTools } from 'toolwright/gemini';
 import { McpSecurityPolicy } from 'toolwright/mcp-client';
@@ -176,7 +176,7 @@ describe('function calling with the @google/genai client', () => {
       () => textReply('Grace Hopper’s credit is excellent.'),
     ]);
     const ai = client(server.baseURL);
-    const tools = toGeminiTools(toolbox, { dialect: 'openapi', only: ['pay_bill', 'mcp__desk__check_credit'] });
+    const tools = toGeminiTools<Type>(toolbox, { dialect: 'openapi', only: ['pay_bill', 'mcp__desk__check_credit'] });
     const contents: GeminiContent[] = [{ role: 'user', parts: [{ text: 'How is Grace Hopper’s credit?' }] }];
 
     const first = await ai.models.generateContent({ model: 'gemini-test', contents, config: { tools } });
