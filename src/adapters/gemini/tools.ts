@@ -44,7 +44,7 @@ export function toGeminiTools(toolbox: Toolbox, options?: GeminiToolsOptions): G
     throw new DeclarationError(`${WHERE}: 'dialect' must be 'json-schema' or 'openapi'; got ${describeValue(dialect)}.`);
   }
   if (typeof (toolbox as Partial<Toolbox> | undefined)?.functions !== 'function') {
-    throw new TypeError(`${WHERE}: expected a Toolbox (from toolwright/toolbox or toolwright/openai); got ${describeValue(toolbox)}.`);
+    throw new DeclarationError(`${WHERE}: expected a Toolbox (from toolwright/toolbox or toolwright/openai); got ${describeValue(toolbox)}.`);
   }
   // Gemini has no strict mode: the plain schema, every time.
   const functions = toolbox.functions({ strict: false, ...(only !== undefined ? { only: only as readonly string[] } : {}) });
