@@ -117,7 +117,7 @@ describe('the declarations against @google/genai', () => {
     expect(schema?.type).toBe(Type.OBJECT);
   });
 
-  it('function names Gemini refuses are refused when listed, naming the function', () => {
+  it('names Gemini refuses (a function’s; in the openapi dialect, a field’s) are refused when listed, naming them; bad options too', () => {
     class In {
       @Field() x!: string;
     }
@@ -131,6 +131,28 @@ describe('the declarations against @google/genai', () => {
     expect(() => toGeminiTools(new Toolbox([Lookup]))).toThrow(
       "toGeminiTools: the function name '1password_lookup' does not start with a letter or '_', and Gemini refuses it. Rename the tool",
     );
+    // In the openapi dialect, field names too; a function without parameters declares none.
+    class Named {
+      @Field() 'first-name'!: string;
+    }
+    @Tool('openai', { name: 'greet' })
+    @Expects(Named)
+    class Greet {
+      call() {
+        return undefined;
+      }
+    }
+    @Tool('openai', { name: 'ping' })
+    class Ping {
+      call() {
+        return undefined;
+      }
+    }
+    expect(() => toGeminiTools(new Toolbox([Greet]), { dialect: 'openapi' })).toThrow(
+      "toGeminiTools: greet: its field 'first-name' has a name Gemini refuses (parameter names must match ^[A-Za-z_][A-Za-z0-9_]{0,63}$); Gemini's 'openapi' dialect cannot say it. Use the default dialect, { dialect: 'json-schema' }. Or rename the field.",
+    );
+    expect(toGeminiTools(new Toolbox([Greet, Ping]))[0].functionDeclarations.map((declaration) => declaration.name)).toEqual(['greet', 'ping']);
+    expect(toGeminiTools(new Toolbox([Ping]), { dialect: 'openapi' })).toEqual([{ functionDeclarations: [{ name: 'ping' }] }]);
     expect(() => toGeminiTools(new Toolbox([Lookup]), { dialect: 'yaml' as never })).toThrow("toGeminiTools: 'dialect' must be 'json-schema' or 'openapi'; got 'yaml'.");
     expect(() => toGeminiTools([Lookup] as never)).toThrow('toGeminiTools: expected a Toolbox');
   });
