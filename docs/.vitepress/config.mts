@@ -72,6 +72,7 @@ export const guides: DefaultTheme.SidebarItem[] = [
       { text: 'LangChain.js', link: '/guide/langchain' },
       { text: 'The OpenAI Agents SDK', link: '/guide/openai-agents' },
       { text: 'Anthropic', link: '/guide/anthropic' },
+      { text: 'Gemini', link: '/guide/gemini' },
       { text: 'Remote MCP servers', link: '/guide/remote-servers' },
       { text: 'Remote servers: the security policy', link: '/guide/remote-security' },
       { text: 'The queue', link: '/guide/queue' },

@@ -31,6 +31,7 @@ const ALLOWED: Record<string, { count: number; why: string }> = {
   'adapter-kit/serialize-result.ts': { count: 1, why: RUNTIME_VALUE },
   'adapters/toolbox/tool-calls.ts': { count: 5, why: RUNTIME_VALUE },
   'adapters/openai/messages.ts': { count: 5, why: RUNTIME_VALUE },
+  'adapters/gemini/calls.ts': { count: 7, why: `a model's function calls and the records answering them: ${RUNTIME_VALUE}` },
   'adapters/toolbox/toolbox.ts': { count: 4, why: RUNTIME_VALUE },
   'adapters/queue/wire.ts': { count: 3, why: RUNTIME_VALUE },
   'adapters/queue/tool-queue.ts': { count: 3, why: RUNTIME_VALUE },

@@ -69,6 +69,9 @@ function allowsNullValue(schema: Schema): boolean {
   return types.includes('null') || ((schema.anyOf ?? schema.oneOf ?? []) as Schema[]).some(allowsNullValue);
 }
 
+/** One ajv for every full contract (a new one per tool costs more than the values it checks). */
+const fullAjv = addFormats(new Ajv2020({ strict: false }));
+
 /** The options of `refusedValues`. */
 export interface LawOptions {
   /** How many values to send (default 60). */
@@ -90,7 +93,7 @@ export async function refusedValues(toolbox: Toolbox, name: string, schema: Sche
   const { count = 60, seed = 7, full } = options;
   let values = sampleAllowed(schema, count, seed);
   if (full) {
-    const validate = addFormats(new Ajv2020({ strict: false })).compile(full);
+    const validate = fullAjv.compile(full);
     values = values.filter((value) => validate(asAbsent(value, full, full)));
   }
   const records = await toolbox.invokeAll(values.map((value, i) => ({ id: `law-${i}`, name, arguments: value })));

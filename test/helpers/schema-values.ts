@@ -2,7 +2,7 @@
  * Values a schema allows, for the dialect laws: "everything a provider's schema lets the model send,
  * the runtime accepts". `allowedValues(schema)` is a fast-check arbitrary of JSON values valid under
  * the schema as the provider reads it: JSON Schema (draft 2020-12 and 7, what toolwright emits and
- * the strict projection) and OpenAPI 3.0's schema object (Gemini's `parameters`: upper-case `type`,
+ * the strict projection) and OpenAPI 3.0's schema object (Gemini's `parameters`: upper-case `type`, counts as int64 strings,
  * `nullable`). Each keyword it does not know is an error, so a dialect can never widen quietly past
  * what this generator understands.
  */
@@ -32,6 +32,11 @@ const FORMATS: Record<string, () => fc.Arbitrary<string>> = {
   uuid: () => fc.uuid({ version: 4 }),
 };
 
+/** A count (minLength, maxItems, …): a number, or an int64 string as Gemini's OpenAPI subset spells it. */
+function count(value: unknown): number | undefined {
+  return typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : (value as number | undefined);
+}
+
 /** From this depth on, objects take only their required keys and arrays stay empty where they may. */
 const DEEP = 4;
 
@@ -52,12 +57,12 @@ function typesOf(schema: Schema): string[] | undefined {
 function string(schema: Schema): fc.Arbitrary<string> {
   if (typeof schema.format === 'string' && FORMATS[schema.format]) return FORMATS[schema.format]();
   if (typeof schema.pattern === 'string') {
-    const min = (schema.minLength as number | undefined) ?? 0;
-    const max = (schema.maxLength as number | undefined) ?? Infinity;
+    const min = count(schema.minLength) ?? 0;
+    const max = count(schema.maxLength) ?? Infinity;
     const length = (text: string) => [...text].length;
     return fc.stringMatching(new RegExp(schema.pattern, 'u')).filter((text) => length(text) >= min && length(text) <= max);
   }
-  return fc.string({ unit: 'grapheme-ascii', minLength: (schema.minLength as number | undefined) ?? 0, maxLength: Math.min((schema.maxLength as number | undefined) ?? 12, 40) });
+  return fc.string({ unit: 'grapheme-ascii', minLength: count(schema.minLength) ?? 0, maxLength: Math.min(count(schema.maxLength) ?? 12, 40) });
 }
 
 function number(schema: Schema, integer: boolean): fc.Arbitrary<number> {
@@ -91,8 +96,8 @@ function object(schema: Schema, root: Schema, depth: number): fc.Arbitrary<Recor
   if (schema.additionalProperties === false || Object.keys(properties).length > 0) return fixed;
   const additional = schema.additionalProperties;
   const values = additional === undefined || additional === true ? fc.oneof(fc.string(), fc.integer(), fc.boolean()) : arbitrary(additional as Schema, root, depth + 1);
-  const minKeys = (schema.minProperties as number | undefined) ?? 0;
-  return fc.dictionary(fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 8 }), values, { minKeys, maxKeys: Math.max(minKeys, Math.min((schema.maxProperties as number | undefined) ?? 4, 6)) });
+  const minKeys = count(schema.minProperties) ?? 0;
+  return fc.dictionary(fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 8 }), values, { minKeys, maxKeys: Math.max(minKeys, Math.min(count(schema.maxProperties) ?? 4, 6)) });
 }
 
 function arbitrary(schema: Schema, root: Schema, depth: number): fc.Arbitrary<unknown> {
@@ -136,9 +141,9 @@ function arbitrary(schema: Schema, root: Schema, depth: number): fc.Arbitrary<un
         case 'null':
           return fc.constant(null);
         case 'array': {
-          if (depth >= DEEP && !((schema.minItems as number | undefined) ?? 0)) return fc.constant([]);
+          if (depth >= DEEP && !(count(schema.minItems) ?? 0)) return fc.constant([]);
           const items = schema.items === undefined ? fc.oneof(fc.string(), fc.integer()) : arbitrary(schema.items as Schema, root, depth + 1);
-          const constraints = { minLength: (schema.minItems as number | undefined) ?? 0, maxLength: Math.min((schema.maxItems as number | undefined) ?? 4, 6) };
+          const constraints = { minLength: count(schema.minItems) ?? 0, maxLength: Math.min(count(schema.maxItems) ?? 4, 6) };
           return schema.uniqueItems === true ? fc.uniqueArray(items, { ...constraints, selector: (item) => JSON.stringify(item) }) : fc.array(items, constraints);
         }
         case 'object':

@@ -12,6 +12,7 @@ import { aiSdkWay, invokeWay, neutralToolboxWay, toolboxWay } from './ways/in-pr
 import { langChainWay } from './ways/langchain';
 import { agentsWay } from './ways/agents';
 import { anthropicWay } from './ways/anthropic';
+import { geminiWay } from './ways/gemini';
 import { httpApiWay } from './ways/http-api';
 import { httpWay, localMountWay, remoteMountWay, stdioWay } from './ways/mcp-servers';
 import { nestWay } from './ways/nest';
@@ -122,6 +123,15 @@ export const WAYS: Record<string, WayIn> = {
     user: itself,
     notApplicable: { hidden: NO_VISIBILITY, identity: NO_SESSION },
     open: anthropicWay,
+  },
+  'toolbox-gemini': {
+    entry: 'toolwright/gemini',
+    kinds: ['tool'],
+    asks: 'app',
+    callers: BOTH,
+    user: itself,
+    notApplicable: { hidden: NO_VISIBILITY, identity: NO_SESSION },
+    open: geminiWay,
   },
   'toolbox-langchain': {
     entry: 'toolwright/langchain',
