@@ -7,6 +7,7 @@ import 'reflect-metadata';
 import { AmbientContext, Expects, Field, Tool } from 'toolwright';
 import { Toolbox, ToolSearch } from 'toolwright/toolbox';
 import { Toolbox as OpenAIToolbox } from 'toolwright/openai';
+import { measureSearch } from '../../../bench/search/measure';
 
 class OrderInput {
   @Field({ description: 'The order number' }) orderId!: string;
@@ -172,5 +173,17 @@ describe('deferred loading: new Toolbox(tools, { search })', () => {
     expect(() => new Toolbox([GetOrder], { search: { deferred: true } as never })).toThrow(/deferred/);
     const named = new Toolbox([GetOrder], { search: { name: 'find_tools' } });
     expect(names(named)).toEqual(['find_tools']);
+  });
+});
+
+describe('the search benchmark (bench/search), on the kept catalogue and query set', () => {
+  it('finds the expected tool in the top 5 for >= 95% of the requests, and lists >= 70% fewer tokens per request', () => {
+    const measure = measureSearch();
+    expect([measure.tools >= 300, measure.queries >= 100]).toEqual([true, true]);
+    expect(measure.misses).toEqual([]);
+    expect(measure.recall).toBeGreaterThanOrEqual(0.95);
+    expect(1 - measure.tokensOn / measure.tokensOff).toBeGreaterThanOrEqual(0.7);
+    // The user's own words, searched with no model in between: the lexical floor, kept from sliding.
+    expect(measure.recallRequest).toBeGreaterThanOrEqual(0.85);
   });
 });
