@@ -69,6 +69,7 @@ export const guides: DefaultTheme.SidebarItem[] = [
       },
       { text: 'HTTP and OpenAPI', link: '/guide/http' },
       { text: 'Function calling', link: '/guide/function-calling' },
+      { text: 'Tool search', link: '/guide/tool-search' },
       { text: 'Remote MCP servers', link: '/guide/remote-servers' },
       { text: 'Remote servers: the security policy', link: '/guide/remote-security' },
       { text: 'The queue', link: '/guide/queue' },
