@@ -117,7 +117,7 @@ describe('deferred loading: new Toolbox(tools, { search })', () => {
     expect(record.status).toBe('completed');
     expect(record.output).toBe('Found 1 tool(s), now available to call:\n- track_shipment: Where a parcel is now, from the carrier.');
     expect(record.data).toEqual({ tools: [{ name: 'track_shipment', description: 'Where a parcel is now, from the carrier.' }] });
-    expect(box.schemas().map((schema) => ('function' in schema ? schema.function.name : schema.name))).toEqual([
+    expect(box.schemas().map((schema) => schema.function.name)).toEqual([
       'get_order',
       'track_shipment',
       'search_tools',
