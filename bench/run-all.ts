@@ -20,6 +20,7 @@ const ALL = [
   'http',
   'queue',
   'nest',
+  'search',
 ];
 /** Benchmarks whose script is not bench/<name>/run.ts. */
 const SCRIPTS: Record<string, string> = {

@@ -11,7 +11,7 @@ import * as ts from 'typescript';
 const repo = path.resolve(__dirname, '..', '..');
 const PAGE = path.join('docs', 'guide', 'mcp-options.md');
 const ENTRY = path.join(repo, 'src', 'adapters', 'mcp', 'index.ts');
-const DOCUMENTED = ['McpServerOptions', 'McpTasksOptions', 'McpListCache', 'McpRequestStateOptions', 'HttpServeOptions', 'StdioServeOptions'];
+const DOCUMENTED = ['McpServerOptions', 'McpTasksOptions', 'McpListCache', 'McpRequestStateOptions', 'McpToolSearchOptions', 'HttpServeOptions', 'StdioServeOptions'];
 
 /** The properties of each exported interface named, as the compiler sees them. */
 function optionsOf(names: readonly string[]): Map<string, string[]> {

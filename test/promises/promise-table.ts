@@ -17,6 +17,7 @@ import { httpApiWay } from './ways/http-api';
 import { httpWay, localMountWay, remoteMountWay, stdioWay } from './ways/mcp-servers';
 import { nestWay } from './ways/nest';
 import { queueWay, tasks2025Way, tasks2026Way } from './ways/queue';
+import { toolSearchWay } from './ways/tool-search';
 
 export type PromiseId = 'approval' | 'hidden' | 'sensitive' | 'ambient' | 'identity' | 'bounds';
 
@@ -211,6 +212,17 @@ export const WAYS: Record<string, WayIn> = {
     user: () => 'gateway',
     notApplicable: { identity: "as mcp-2026 on the gateway; the remote's session is the gateway's" },
     open: remoteMountWay,
+  },
+  'mcp-tool-search': {
+    entry: 'toolwright/mcp',
+    era: 'legacy',
+    // toolSearch changes the tool list only; the other kinds are served as mcp-2025-session's.
+    kinds: ['tool'],
+    asks: 'person',
+    callers: BOTH,
+    user: itself,
+    notApplicable: { identity: 'as mcp-2025-session: toolSearch changes what a session lists, not whose it is' },
+    open: toolSearchWay,
   },
   'http-api': {
     entry: 'toolwright/http',

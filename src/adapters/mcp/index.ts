@@ -35,3 +35,4 @@ export type { McpCallerIdentity } from './auth/caller';
 export type { McpMember } from './members/served-members';
 export type { McpVisibleRule } from './composition/visibility';
 export type { McpLocalMount, McpMount, McpRemoteMount } from './composition/mounts';
+export type { McpToolSearchOptions } from './composition/tool-search';

@@ -27,3 +27,6 @@ export type {
   ToolCallRecord,
 } from './tool-calls';
 export type { AddMcpServerOptions } from './remote-mcp/mount';
+export { ToolSearch } from './search/tool-search';
+export type { SearchableTool, ToolSearchHit, ToolSearchOptions } from './search/tool-search';
+export type { ToolboxSearchOptions } from './search/deferred';

@@ -2,6 +2,7 @@
 import { Invoker } from '../../index';
 import { checkCallOptions, checkOptionsObject, describeValue } from '../../adapter-kit';
 import type { ToolboxCallOptions } from './entry';
+import type { ToolboxSearchOptions } from './search/deferred';
 import { DeclarationError } from '../../index';
 
 /** The options of `new Toolbox(tools, { ... })`, defaults for every call through it: ambient values, the container or resolver, strict schemas, the invoker and the context handlers. */
@@ -24,6 +25,11 @@ export interface ToolboxOptions {
   invoker?: Invoker;
   /** Tool-context handlers for every call through this toolbox (a per-call `context` wins, handler by handler). */
   context?: ToolboxCallOptions['context'];
+  /**
+   * Deferred loading: `functions()` lists only the `core` functions and a `search_tools` function;
+   * the tools a search finds are listed from then on (see the Tool search guide, docs/guide/tool-search.md).
+   */
+  search?: ToolboxSearchOptions;
 }
 
 /** The options of `toolbox.invokeAll(calls, { ... })`: a call's options, and how many run at once. */
@@ -32,7 +38,7 @@ export interface InvokeAllOptions extends ToolboxCallOptions {
   concurrency?: number;
 }
 
-const TOOLBOX_OPTIONS = new Set(['ambientContext', 'container', 'resolver', 'strict', 'invoker', 'context']);
+const TOOLBOX_OPTIONS = new Set(['ambientContext', 'container', 'resolver', 'strict', 'invoker', 'context', 'search']);
 const CALL_OPTIONS = new Set(['ambientContext', 'container', 'resolver', 'signal', 'context', 'approve']);
 const INVOKE_ALL_OPTIONS = new Set([...CALL_OPTIONS, 'concurrency']);
 const REGISTER_OPTIONS = new Set(['update']);

@@ -20,6 +20,8 @@ import {
 import { ApiOf, parseArguments, ReadCall, readToolCall, ToolCallInput, ToolCallMatch, ToolCallRecord } from './tool-calls';
 import { AddMcpServerOptions, addMcpServer, loadMcpConfig, MountedServer, removeMcpServer } from './remote-mcp/mount';
 import { DeclarationError } from '../../index';
+import { readDeferred, ToolboxSearch } from './search/deferred';
+import type { ToolSearchHit, ToolSearchOptions } from './search/tool-search';
 
 /** The options of `toolbox.register(tool, { ... })`. */
 export interface RegisterOptions {
@@ -85,10 +87,13 @@ export class Toolbox {
   private warnedEmpty = false;
   /** @internal Remote MCP servers mounted here, by alias. */
   readonly servers = new Map<string, MountedServer>();
+  /** The search index over the functions, and the deferred listing (the `search` option). */
+  private readonly searching: ToolboxSearch;
 
   constructor(tools: Iterable<ToolLike> = [], options: ToolboxOptions = {}) {
     this.settings = readToolboxOptions(options);
     this.invoker = this.settings.invoker ?? defaultInvoker;
+    this.searching = new ToolboxSearch(() => this.entries.values(), readDeferred(this.settings.search));
     const entries = toList<ToolLike>(tools, 'new Toolbox', 'tools').map((tool) => localEntry(tool, 'new Toolbox'));
     this.mount(entries, { update: false });
   }
@@ -120,16 +125,23 @@ export class Toolbox {
   /** Removes a function by name, or a tool; false when there was none. */
   remove(nameOrTool: string | ToolLike): boolean {
     const found = this.find(nameOrTool);
-    for (const entry of found) {
-      this.entries.delete(entry.name);
-      this.shownStrict.delete(entry.name);
-    }
+    this.unmount(found.map((entry) => entry.name));
     return found.length > 0;
   }
 
   /** The function names, in registration order. */
   names(): string[] {
     return [...this.entries.keys()];
+  }
+
+  /**
+   * The functions that best match a few words, best first: `{ name, description, score }`, at most
+   * `limit` (default 5, at most 50). Names, titles and descriptions weigh more than the input fields'
+   * names and descriptions. It searches every function, listed or not; the index is built at the
+   * first search after the functions change.
+   */
+  search(query: string, options?: ToolSearchOptions): ToolSearchHit[] {
+    return this.searching.search(query, options);
   }
 
   /**
@@ -152,7 +164,8 @@ export class Toolbox {
       warnEmptyToolbox();
     }
     const only = onlyOption === undefined ? undefined : this.checkOnly(onlyOption, where);
-    const selected = [...this.entries.values()].filter((entry) => !only || only.includes(entry.name));
+    const selected = [...this.entries.values()].filter((entry) => (only ? only.includes(entry.name) : this.searching.listed(entry.name)));
+    if (!only && this.searching.entry) selected.push(this.searching.entry);
     const functions = selected.map((entry) => entry.toFunction(strict));
     if (strict) for (const entry of selected) this.shownStrict.add(entry.name);
     return functions;
@@ -222,7 +235,7 @@ export class Toolbox {
    */
   async approvalQuestionFor(call: ToolCallInput, options: ToolboxCallOptions = {}): Promise<ApprovalQuestion | undefined> {
     const match = this.matchRead(this.read(call, 'Toolbox.invoke'));
-    const entry = this.entries.get(match.name);
+    const entry = this.callable(match.name);
     if (match.error !== undefined || !entry?.approvalQuestion) return undefined;
     // Arguments that cannot be shown need no question: the call is refused when it runs, never asked.
     const asked = await entry.approvalQuestion(match.arguments, this.entryOptions(entry, match, options, 'ai'));
@@ -289,6 +302,7 @@ export class Toolbox {
 
   /** @internal Removes entries by name. */
   unmount(names: readonly string[]): void {
+    this.searching.invalidate();
     for (const name of names) {
       this.entries.delete(name);
       this.shownStrict.delete(name);
@@ -313,6 +327,12 @@ export class Toolbox {
             "Give one its own name with @Tool({ adapters: { openai: { name: '…' } } }).",
         );
       }
+      if (entry.name === this.searching.entry?.name) {
+        throw new DeclarationError(
+          `Toolbox: ${entry.owner} is named '${entry.name}', the name of this toolbox's search function. ` +
+            "Name the search function otherwise with { search: { name: '…' } }, or give the tool its own name.",
+        );
+      }
       batch.set(entry.name, entry);
       entry.toFunction(this.strict); // a contract the toolbox could not list fails now, not at the first request
       const existing = this.entries.get(entry.name);
@@ -330,6 +350,7 @@ export class Toolbox {
         );
       }
     }
+    this.searching.invalidate();
     for (const entry of batch.values()) {
       const replaced = this.entries.get(entry.name);
       if (replaced && replaced !== entry) this.shownStrict.delete(entry.name);
@@ -342,10 +363,13 @@ export class Toolbox {
   }
 
   private matchRead(read: ReadCall): ToolCallMatch {
-    const entry = this.entries.get(read.name);
+    const entry = this.callable(read.name);
     const parsed = parseArguments(read.rawArguments);
     let error: string | undefined;
-    if (!entry) {
+    const search = this.searching.entry?.name;
+    if (!entry && search) {
+      error = `Unknown tool ${quoteName(read.name)}. Find the tools you need with ${search}.`;
+    } else if (!entry) {
       const names = this.names();
       error = `Unknown tool ${quoteName(read.name)}. ${names.length > 0 ? `Available tools: ${joinWords(names)}.` : 'No tools are available.'}`;
     } else if (!parsed.ok) {
@@ -386,11 +410,13 @@ export class Toolbox {
 
   private async run(match: ToolCallMatch, options: ToolboxCallOptions, transport = 'openai'): Promise<ToolCallRecord> {
     const started = performance.now();
-    const entry = this.entries.get(match.name);
+    const entry = this.callable(match.name);
     let outcome: EntryOutcome;
     if (match.error !== undefined || !entry) {
       outcome = { status: 'failed', output: match.error ?? `Unknown tool ${quoteName(match.name)}.` };
     } else {
+      // A function of the catalogue the model called by name is listed from then on, as if found.
+      this.searching.reveal([entry]);
       const entryOptions = this.entryOptions(entry, match, options, transport);
       const asked = options.approve === undefined ? await entry.approvalQuestion?.(match.arguments, entryOptions) : undefined;
       if (asked === undefined) outcome = await entry.call(match.arguments, entryOptions);
@@ -419,6 +445,11 @@ export class Toolbox {
       ...(outcome.data !== undefined ? { data: outcome.data } : {}),
       ...(outcome.content !== undefined ? { content: outcome.content } : {}),
     };
+  }
+
+  /** The entry a call names: a function of this toolbox, or the search function of deferred loading. */
+  private callable(name: string): ToolboxEntry | undefined {
+    return this.entries.get(name) ?? (name === this.searching.entry?.name ? this.searching.entry : undefined);
   }
 
   private find(nameOrTool: string | ToolLike): ToolboxEntry[] {

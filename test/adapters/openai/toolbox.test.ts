@@ -147,7 +147,7 @@ describe('Toolbox: a per-conversation registry', () => {
     expect(() => new Toolbox(SendEmail as never)).toThrow(new TypeError('new Toolbox: expected a list of tools; got SendEmail.'));
     expect(() => new Toolbox([], { strict: 1 } as never)).toThrow(new TypeError("new Toolbox: 'strict' must be true or false; got 1."));
     expect(() => new Toolbox([], { ambient: {} } as never)).toThrow(
-      new TypeError("new Toolbox: unknown option 'ambient'. Known options: ambientContext, container, resolver, strict, invoker, context."),
+      new TypeError("new Toolbox: unknown option 'ambient'. Known options: ambientContext, container, resolver, strict, invoker, context, search."),
     );
     expect(() => new Toolbox([], { ambientContext: 'officer-1' } as never)).toThrow(
       new TypeError("new Toolbox: 'ambientContext' must be a Map or an object keyed by ambient key; got 'officer-1'."),

@@ -21,6 +21,7 @@ import { callParams, ToolsServer } from '../members/tools-server';
 import { mapResult, McpAdapter } from '../members/wrap';
 import { Composition } from '../composition/composition';
 import { mountedDefinitions } from '../composition/mounts';
+import { McpToolSearch } from '../composition/tool-search';
 import type { InboundClassification } from '../protocol/classify';
 import { checkListCache, checkReadCache } from '../protocol/list-cache';
 import { RequestStateSeal } from '../protocol/request-state';
@@ -89,6 +90,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
   const members = { resources, prompts, completions };
   // Who may see and use what: scopes, the visible rule, mounts.
   const composition = new Composition(options, checked.mounts, { tools, ...members }, checked.unauthenticated);
+  const search = options.toolSearch === undefined ? undefined : new McpToolSearch(options.toolSearch, tools, composition);
   const store = taskStore(checked, tools);
   const listCache = checkListCache(options.listCache, composition.ruled);
   const readCache = checkReadCache(options.readCache, composition.ruled);
@@ -123,13 +125,16 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
     // THE rule of who may see and use a member of any kind: scopes, then the visible rule.
     const allowed: MemberRule = (served, ctx) => composition.allows(server, served, ctx);
     server.setRequestHandler('tools/list', async (_request, ctx): Promise<ListToolsResult> => {
-      if (!tools.scoped() && !composition.ruled) return tools.list();
+      if (!search && !tools.scoped() && !composition.ruled) return tools.list();
       const visible = await composition.filter(server, tools.all(), ctx);
+      // With toolSearch: the core set and what this session found, then the search tool.
+      if (search) return search.list(server, visible);
       return { tools: visible.map((served) => served.entry.tool) };
     });
     // ToolsServer checks the params first, answering a malformed call in one line.
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const { name, args, asTask } = callParams(request);
+      if (search && name === search.name) return search.call(server, args, ctx, !context.perRequest);
       return (await callTool(calls, { server, era, taskMethods, singleProcess }, name, args, ctx, asTask)) as CallToolResult;
     });
     if (store && era === 'legacy') handleTasks(server, store, callerOf, (tool, result) => mapResult(tool, result));

@@ -12,6 +12,7 @@ import type { McpRequestContext } from '../members/request-context';
 import type { ServableTool } from '../members/served-tools';
 import type { McpCompositionOptions } from '../composition/composition';
 import { checkMounts, type McpMount } from '../composition/mounts';
+import type { McpToolSearchOptions } from '../composition/tool-search';
 import { checkTasksOptions, type McpTasksOptions } from '../tasks/tasks';
 import type { McpListCache, McpReadCache } from '../protocol/list-cache';
 import type { McpRequestStateOptions } from '../protocol/request-state';
@@ -111,6 +112,13 @@ export interface McpServerOptions extends McpCompositionOptions {
    * NODE_ENV is production, and warned about otherwise.
    */
   requestState?: McpRequestStateOptions;
+  /**
+   * Deferred loading for a large catalogue: `tools/list` answers the `core` tools and a search tool
+   * (`search_tools`); the tools a session's search finds join that session's list, and its client is
+   * sent `notifications/tools/list_changed`. A tool the caller may not see is never found. See the
+   * Tool search guide (docs/guide/tool-search.md).
+   */
+  toolSearch?: McpToolSearchOptions;
 }
 
 /**
