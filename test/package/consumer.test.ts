@@ -361,7 +361,10 @@ describe('nothing in the install that nothing uses', () => {
       const own = [...ownClosure(project, 'toolwright')].map((dir) => installedPackages(project).get(dir) ?? path.basename(dir));
       expect(own.filter((name) => unwanted.includes(name))).toEqual([]);
     }
-    for (const project of [projects['cv-0.14.0'], projects['cv-0.14.1'], projects.readme]) {
+    // Whole installs of the required peers only. cv-0.14.0 also installs every optional peer at its
+    // oldest, and the OpenAI Agents SDK brings @types/node there (@openai/agents-realtime → @types/ws):
+    // the SDK's, not toolwright's, whose own closure the loop above holds in every project.
+    for (const project of [projects['cv-0.14.1'], projects.readme]) {
       const names = new Set(installedPackages(project).values());
       expect(unwanted.filter((name) => names.has(name))).toEqual([]);
     }
