@@ -45,3 +45,5 @@ export { createDeprecator } from '../util/deprecation';
 // Resource templates (RFC 6570): read once, expanded, matched in linear time
 export { UriTemplate } from '../util/uri-template';
 export type { UriTemplateVariable, UriTemplateValue, UriTemplateScalar, UriTemplateMatch } from '../util/uri-template';
+export { ToolSearch } from './tool-search';
+export type { SearchableTool, ToolSearchHit, ToolSearchOptions } from './tool-search';

@@ -26,3 +26,4 @@ export { reportException } from '../invocation/toolwright-config';
 export { missingPeers, requirePeers } from '../errors/peers';
 export { configuredExceptionHandler } from '../invocation/toolwright-config';
 export { warn } from '../util/warnings';
+export { MAX_QUERY_LENGTH, readSearch } from './tool-search';

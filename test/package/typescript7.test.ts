@@ -46,7 +46,7 @@ function packPrivately(destination: string): string {
 beforeAll(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-ts7-'));
   const tarball = packPrivately(root);
-  const peers = ['@modelcontextprotocol/server', '@modelcontextprotocol/client', 'zod', 'ai', 'fastify', '@fastify/swagger', '@fastify/swagger-ui', 'bullmq', 'ioredis', '@swc/core', 'typescript-json-schema', '@nestjs/common', '@nestjs/core', 'rxjs'];
+  const peers = ['@modelcontextprotocol/server', '@modelcontextprotocol/client', 'zod', 'ai', 'fastify', '@fastify/swagger', '@fastify/swagger-ui', 'bullmq', 'ioredis', '@swc/core', 'typescript-json-schema', '@nestjs/common', '@nestjs/core', 'rxjs', '@langchain/core', '@openai/agents'];
   project = await createProject(root, 'app', [
     tarball,
     'typescript@^7',

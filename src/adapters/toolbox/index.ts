@@ -27,6 +27,7 @@ export type {
   ToolCallRecord,
 } from './tool-calls';
 export type { AddMcpServerOptions } from './remote-mcp/mount';
-export { ToolSearch } from './search/tool-search';
-export type { SearchableTool, ToolSearchHit, ToolSearchOptions } from './search/tool-search';
+// The search core lives in toolwright/kit (toolwright/mcp uses it too); these are the very same.
+export { ToolSearch } from '../../adapter-kit';
+export type { SearchableTool, ToolSearchHit, ToolSearchOptions } from '../../adapter-kit';
 export type { ToolboxSearchOptions } from './search/deferred';

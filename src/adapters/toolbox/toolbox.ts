@@ -21,7 +21,7 @@ import { ApiOf, parseArguments, ReadCall, readToolCall, ToolCallInput, ToolCallM
 import { AddMcpServerOptions, addMcpServer, loadMcpConfig, MountedServer, removeMcpServer } from './remote-mcp/mount';
 import { DeclarationError } from '../../index';
 import { readDeferred, ToolboxSearch } from './search/deferred';
-import type { ToolSearchHit, ToolSearchOptions } from './search/tool-search';
+import type { ToolSearchHit, ToolSearchOptions } from '../../adapter-kit';
 
 /** The options of `toolbox.register(tool, { ... })`. */
 export interface RegisterOptions {

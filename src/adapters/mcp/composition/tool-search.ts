@@ -8,7 +8,7 @@
 import type { CallToolResult, ListToolsResult, Server, ServerContext } from '@modelcontextprotocol/server';
 import { DeclarationError } from '../../../index';
 import { checkOptionsObject, describeValue } from '../../../adapter-kit';
-import { ToolSearch } from '../../toolbox/index';
+import { ToolSearch } from '../../../adapter-kit';
 import type { McpServedTools, ServedTool } from '../members/served-tools';
 import type { Composition } from './composition';
 

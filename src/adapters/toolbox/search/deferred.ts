@@ -8,7 +8,8 @@ import { checkOptionsObject, describeValue } from '../../../adapter-kit';
 import type { EntryOutcome, ToolboxEntry } from '../entry';
 import { INVALID_ARGUMENTS, toolboxEntry } from '../entry';
 import { checkFunctionName, resolveFunctionTool } from '../function-schema';
-import { MAX_QUERY_LENGTH, readSearch, ToolSearch, ToolSearchHit, ToolSearchOptions } from './tool-search';
+import { ToolSearch, ToolSearchHit, ToolSearchOptions } from '../../../adapter-kit';
+import { MAX_QUERY_LENGTH, readSearch } from '../../../adapter-kit/internal';
 
 /** The `search` option of `new Toolbox(tools, { search: { ... } })`: deferred loading. */
 export interface ToolboxSearchOptions {

@@ -6,8 +6,9 @@
  * into words. Built once per catalogue; a changed catalogue is a new index.
  */
 import MiniSearch from 'minisearch';
-import { DeclarationError, JsonSchema } from '../../../index';
-import { describeValue } from '../../../adapter-kit';
+import { DeclarationError } from '../errors/declaration-errors';
+import type { JsonSchema } from '../schema/build-schema';
+import { describeValue } from '../util/describe-value';
 
 /** A tool as the search reads it: `toolbox.functions()` entries and MCP tools both fit. */
 export interface SearchableTool {
@@ -91,7 +92,7 @@ interface Indexed {
   fields: string;
 }
 
-/** @internal Checks a search's query and options; `where` names the caller. */
+/** Checks a search's query and options; `where` names the caller (first-party: through adapter-kit/internal). */
 export function readSearch(query: unknown, options: unknown, where: string): { query: string; limit: number } {
   if (typeof query !== 'string') throw new DeclarationError(`${where}: the query must be a string of words; got ${describeValue(query)}.`);
   if (query.length > MAX_QUERY_LENGTH) {
